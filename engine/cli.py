@@ -1,0 +1,197 @@
+"""The ``carcassonne`` command line: thin typer commands over the engine.
+
+Exit codes: 0 success, 1 a check failed (a scenario expectation, a replay
+that disagrees), 2 bad input (``file:line:col: error: …`` on stderr, never a
+traceback).  Engine modules are imported inside the commands so that
+``carcassonne --help`` starts fast.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+app = typer.Typer(
+    help="Play, check and compare Carcassonne games under rulesets written as data.",
+    no_args_is_help=False,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+scenario_app = typer.Typer(help="Scenario files: forced turns with expected scores.", add_completion=False)
+app.add_typer(scenario_app, name="scenario")
+
+
+class Failed(Exception):
+    """A check the user asked for did not hold (exit 1)."""
+
+
+@app.callback(invoke_without_command=True)
+def _root(ctx: typer.Context) -> None:
+    """Play, check and compare Carcassonne games under rulesets written as data.
+
+    With no command, plays one game of the basic ruleset between two bots.
+    """
+    if ctx.invoked_subcommand is None:
+        play()
+
+
+@app.command()
+def play(
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset name (basic) or path to a YAML file.")] = "basic",
+    players: Annotated[str, typer.Option("--players", "-p", help="Comma-separated bots in seat order: random, greedy.")] = "random,greedy",
+    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Seed for the deck and the bots; random if left out (and printed).")] = None,
+    record: Annotated[Optional[Path], typer.Option("--record", help="Write the game record (JSON) here.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final table, no turn log.")] = False,
+) -> None:
+    """Play one game between bots and print each turn and the final scores."""
+    from rich.console import Console
+
+    from .errors import UserError
+    from .play import play_game
+    from .record import write_json
+    from .ruleset import load_ruleset
+
+    console = Console(highlight=False)
+    kinds = [k.strip() for k in players.split(",") if k.strip()]
+    loaded = load_ruleset(ruleset)
+    if not loaded.min_players <= len(kinds) <= loaded.max_players:
+        raise UserError(f"{loaded.name} is for {loaded.min_players}–{loaded.max_players} players, "
+                        f"not {len(kinds)} ({players})", code="players")
+    if seed is None:
+        seed = random.SystemRandom().randrange(10**9)
+    names = [f"{kind}-{i + 1}" for i, kind in enumerate(kinds)]
+    console.print(f"Playing [bold]{loaded.name}[/] with {', '.join(names)} — seed {seed}")
+    hook = None if quiet else _turn_logger(console, loaded, names)
+    try:
+        played = play_game(loaded, kinds, seed, ref=ruleset, on_turn=hook)
+    except ValueError as error:
+        raise UserError(str(error), code="players") from None
+    game = played.game
+    if not quiet:
+        for event in game.events:
+            if event.phase == "final":
+                console.print(f"  final  {event.explain(names)}")
+    _score_table(console, game, names, played.in_game)
+    placed = len(game.board)
+    discarded = sum(1 for _, move in game.history if move is None)
+    console.print(f"{placed} tiles placed (start tile included), {discarded} discarded.")
+    if record is not None:
+        write_json(record, played.record)
+        console.print(f"Record written to {record}")
+
+
+def _turn_logger(console, ruleset, names):
+    from .geometry import unpack
+    from .notation import format_follower
+
+    def log(game, seat, tile, move, events) -> None:
+        x, y = unpack(move.pos)
+        follower = ""
+        if move.follower is not None:
+            kind = ruleset.kinds[ruleset.tiles[tile].segments[move.follower].kind]
+            follower = f"{kind.follower} on {format_follower(ruleset, tile, move.rotation, move.follower)}"
+        line = (f"{game.turn:3d} {names[seat]:<10} {ruleset.tiles[tile].id:<3} ({x:3d},{y:3d}) "
+                f"{move.rotation * 90:3d}°  {follower}")
+        console.print(line.rstrip())
+        for event in events:
+            console.print(f"      ↳ {event.explain(names)}")
+
+    return log
+
+
+def _score_table(console, game, names, in_game) -> None:
+    from rich.table import Table
+
+    kinds = [k.name for k in game.ruleset.kinds]
+    by_kind = [[0] * len(kinds) for _ in names]
+    for event in game.events:
+        for p in event.players:
+            by_kind[p][kinds.index(event.kind)] += event.points
+    table = Table(title="Scores")
+    table.add_column("player")
+    for kind in kinds:
+        table.add_column(kind, justify="right")
+    table.add_column("in game", justify="right")
+    table.add_column("final", justify="right", style="bold")
+    for p, name in enumerate(names):
+        table.add_row(name, *map(str, by_kind[p]), str(in_game[p]), str(game.scores[p]))
+    console.print(table)
+
+
+@app.command()
+def replay(
+    record: Annotated[Path, typer.Argument(help="A game record written by 'carcassonne play --record'.")],
+) -> None:
+    """Replay a game record under its ruleset and check every score."""
+    from .record import load_record, replay as replay_record
+
+    doc = load_record(record)
+    game, problems = replay_record(doc)
+    for problem in problems:
+        typer.echo(f"{record}: mismatch: {problem}", err=True)
+    if problems:
+        raise Failed()
+    typer.echo(f"{record}: {len(doc.data['turns'])} turns replayed; scores {game.scores} agree with the record.")
+
+
+@scenario_app.command("check")
+def scenario_check(
+    files: Annotated[list[Path], typer.Argument(help="Scenario YAML files.")],
+) -> None:
+    """Run scenario files; exit 0 if every expectation holds, 1 if any fails, 2 on bad input."""
+    from .errors import UserError
+    from .scenario import load_scenario, run_scenario
+
+    failed = bad = 0
+    for file in files:
+        try:
+            outcomes = run_scenario(load_scenario(file))
+        except UserError as error:
+            typer.echo(error.render(), err=True)
+            bad += 1
+            continue
+        for outcome in outcomes:
+            if outcome.failures:
+                failed += 1
+                typer.echo(f"FAIL {file} [{outcome.ruleset}]")
+                for failure in outcome.failures:
+                    typer.echo(f"  {failure}")
+            else:
+                typer.echo(f"ok   {file} [{outcome.ruleset}]  final {outcome.final}")
+    if bad:
+        raise typer.Exit(2)
+    if failed:
+        raise Failed()
+
+
+def main() -> None:
+    """Console entry point: run the app, rendering user errors as ``file:line:col: error: …`` (exit 2)."""
+    from .errors import UserError
+
+    try:
+        app(standalone_mode=False)
+    except UserError as error:
+        typer.echo(error.render(), err=True)
+        sys.exit(2)
+    except Failed:
+        sys.exit(1)
+    except typer.Exit as done:
+        sys.exit(done.exit_code)
+    except typer.Abort:
+        typer.echo("Aborted.", err=True)
+        sys.exit(1)
+    except Exception as error:  # click usage errors arrive here with standalone_mode=False
+        import click
+
+        if isinstance(error, click.ClickException):
+            error.show()
+            sys.exit(2)
+        raise
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,164 @@
+"""Game records: the JSON file a played game leaves, and replaying it.
+
+A record holds the format version, the ruleset reference and the sha256 of
+the merged ruleset, the seed, the players, the start tile, every turn in the
+scenario turn shape (``{tile, at, rotation, follower}`` or ``{tile,
+discarded: true}``), every score event and the in-game and final scores.
+Replaying re-plays the turns under the ruleset and checks every score.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .errors import UserError
+from .game import Game, IllegalMove, Move
+from .geometry import pack, unpack
+from .notation import format_follower, parse_follower
+from .ruleset import Ruleset, load_ruleset
+from .source import Document, load_yaml
+from .validate import check
+
+FORMAT = "carcassonne-record"
+VERSION = 1
+
+
+def turn_entries(game: Game) -> list[dict[str, Any]]:
+    """The game's turns in record/scenario shape, with the seat that played each."""
+    ruleset, entries, seat = game.ruleset, [], 0
+    for tile, move in game.history:
+        tile_id = ruleset.tiles[tile].id
+        if move is None:
+            entries.append({"tile": tile_id, "discarded": True})
+            continue
+        x, y = unpack(move.pos)
+        entry: dict[str, Any] = {"player": seat, "tile": tile_id, "at": [x, y], "rotation": move.rotation}
+        if move.follower is not None:
+            entry["follower"] = format_follower(ruleset, tile, move.rotation, move.follower)
+        entries.append(entry)
+        seat = (seat + 1) % game.players
+    return entries
+
+
+def build_record(game: Game, ruleset_ref: str, players: list[dict[str, str]],
+                 start: tuple[int, int] | None, in_game: list[int]) -> dict[str, Any]:
+    """The record of a finished game (``in_game``: totals before final scoring)."""
+    ruleset = game.ruleset
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "ruleset": ruleset_ref,
+        "ruleset_sha256": ruleset.sha256,
+        "seed": game.seed if game.seed is not None else 0,
+        "players": players,
+        "start": None if start is None else {"tile": ruleset.tiles[start[0]].id, "rotation": start[1]},
+        "turns": turn_entries(game),
+        "events": [e.to_json() for e in game.events],
+        "scores": {"in_game": in_game, "final": list(game.scores)},
+    }
+
+
+def write_json(path: str | Path, data: Any) -> None:
+    """Write ``data`` as JSON atomically: a failed write leaves no half file."""
+    path = Path(path)
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    except OSError as error:
+        raise UserError(f"cannot write {path}: {error.strerror}", file=str(path), code="io") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def load_record(path: str | Path) -> Document:
+    """Read and schema-check a record file; :class:`UserError` on any problem."""
+    doc = load_yaml(path)  # JSON is YAML: one reader keeps line/column marks for both
+    check(doc, "record")
+    return doc
+
+
+def replay(doc: Document) -> tuple[Game, list[str]]:
+    """Re-play a record's turns under its ruleset; return the game and every mismatch found.
+
+    Raises :class:`UserError` (with the turn's location) when a turn cannot be
+    played at all: unknown tile, bad follower notation, illegal move.
+    """
+    data = doc.data
+    ruleset = load_ruleset(data["ruleset"])
+    problems: list[str] = []
+    if ruleset.sha256 != data["ruleset_sha256"]:
+        problems.append(f"ruleset '{data['ruleset']}' has changed since the game was recorded "
+                        f"(sha256 {ruleset.sha256[:12]}… ≠ {data['ruleset_sha256'][:12]}…)")
+    start = data.get("start")
+    start_pair = None if start is None else (tile_index(ruleset, start["tile"], doc, ("start", "tile")),
+                                             start["rotation"])
+    game = Game(ruleset, len(data["players"]), data["seed"], draw_order=[], start=start_pair)
+    for i, turn in enumerate(data["turns"]):
+        play_turn(game, turn, doc, ("turns", i))
+    if game.scores != data["scores"]["in_game"]:
+        problems.append(f"in-game scores {game.scores} ≠ recorded {data['scores']['in_game']}")
+    game.finish()
+    if game.scores != data["scores"]["final"]:
+        problems.append(f"final scores {game.scores} ≠ recorded {data['scores']['final']}")
+    recorded = data["events"]
+    mine = [e.to_json() for e in game.events]
+    if mine != recorded:
+        problems.append(f"score events differ: replay has {len(mine)}, record {len(recorded)}"
+                        + _first_difference(mine, recorded))
+    return game, problems
+
+
+def tile_index(ruleset: Ruleset, tile_id: str, doc: Document, path: tuple) -> int:
+    """Index of tile type ``tile_id``; :class:`UserError` at ``path`` if unknown."""
+    index = ruleset.tile_ids.get(tile_id)
+    if index is None:
+        raise UserError(f"tile '{tile_id}' is not a tile type of ruleset {ruleset.name}",
+                        code="tile-unknown", **doc.where(path))
+    return index
+
+
+def turn_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
+    """The :class:`Move` a turn entry describes, for the game's current tile."""
+    x, y = turn["at"]
+    try:
+        pos = pack(x, y)
+    except ValueError as error:
+        raise UserError(str(error), code="position", **doc.where(path + ("at",))) from None
+    follower = None
+    if "follower" in turn:
+        try:
+            follower = parse_follower(game.ruleset, game.tile, turn["rotation"], turn["follower"])
+        except ValueError as error:
+            raise UserError(str(error), code="follower-notation", **doc.where(path + ("follower",))) from None
+    return Move(pos, turn["rotation"], follower)
+
+
+def play_turn(game: Game, turn: dict, doc: Document, path: tuple) -> None:
+    """Play one record turn (placement or discard); :class:`UserError` if the rules refuse it."""
+    game.force_tile(tile_index(game.ruleset, turn["tile"], doc, path + ("tile",)))
+    if turn.get("discarded"):
+        if game.placements():
+            raise UserError(f"tile {turn['tile']} is recorded as discarded but fits on the board",
+                            code="replay", **doc.where(path))
+        game.discard()
+        return
+    try:
+        game.play(turn_move(game, turn, doc, path))
+    except IllegalMove as error:
+        raise UserError(f"illegal {error.reason}: {error}", code="replay", **doc.where(path)) from None
+
+
+def _first_difference(mine: list, recorded: list) -> str:
+    for i, (a, b) in enumerate(zip(mine, recorded)):
+        if a != b:
+            return f"; first at event {i}: replay {a} vs record {b}"
+    return ""

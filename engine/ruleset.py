@@ -1,0 +1,351 @@
+"""Load a ruleset reference into a frozen, compiled :class:`Ruleset`.
+
+Pipeline: YAML (positions kept) → JSON Schema → meaning checks (tiles
+consistent, kinds known, formulas compile) → compiled tile orientations and
+formula closures.  Every problem is a :class:`~engine.errors.Diagnostic` at
+the file, line and column that set the value; all of a file's problems are
+reported together.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .errors import Diagnostic, UserError
+from .formula import Formula, compile_formula
+from .geometry import PORT_INDEX, SIDES
+from .resources import rulesets_dir
+from .source import Document, load_yaml
+from .tiles import CENTRE_KIND, HALF, NONE, SIDE, EdgeCodes, SegmentType, TileType, orient, ring_adjacent
+from .validate import check
+
+COMPLETIONS = ("closed", "surrounded", "never")
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureKind:
+    """A feature kind (road, city, cloister, field, river, …) as the ruleset defines it.
+
+    ``ports``: ``side``/``centre``/``half``/``none`` (how its segments sit on
+    a tile); ``completion``: ``closed``/``surrounded``/``never``;
+    ``adjacency``: index of the kind whose completed features this kind
+    counts (fields count cities), or -1, with ``adjacency_input`` its formula
+    input name.  ``complete`` is scored when the feature completes in play,
+    ``incomplete`` at game end if it is not complete, ``final`` at game end
+    after those (farms).  Missing formulas score nothing.
+    """
+
+    name: str
+    index: int
+    edge: str | None
+    ports: str
+    completion: str
+    deployable: bool
+    follower: str
+    attributes: tuple[str, ...]
+    adjacency: int
+    adjacency_input: str | None
+    complete: Formula | None
+    incomplete: Formula | None
+    final: Formula | None
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A loaded, validated and compiled ruleset.
+
+    ``data`` is the merged document (what ``sha256`` hashes); ``kinds`` and
+    ``tiles`` are indexed by their ``index``; ``start`` is the start tile's
+    index (``-1`` for none); ``edge_mirror``/``edge_base`` drive edge
+    matching (see :class:`~engine.tiles.EdgeCodes`).
+    """
+
+    name: str
+    ref: str
+    data: dict[str, Any]
+    sha256: str
+    min_players: int
+    max_players: int
+    followers: int
+    kinds: tuple[FeatureKind, ...]
+    tiles: tuple[TileType, ...]
+    start: int
+    deploy_own: bool
+    unplaceable: str
+    edge_mirror: tuple[int, ...]
+    edge_base: int
+    _fits: list[dict[int, tuple[int, ...]]] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def tile_ids(self) -> dict[str, int]:
+        """Map tile type id → index."""
+        return {t.id: t.index for t in self.tiles}
+
+    def kind(self, name: str) -> FeatureKind | None:
+        """The feature kind called ``name``, or None."""
+        return next((k for k in self.kinds if k.name == name), None)
+
+    def fits(self, tile: int, key: int) -> tuple[int, ...]:
+        """Rotations of tile type ``tile`` that satisfy a cell's edge-constraint ``key``.
+
+        ``key`` packs four side codes (0 = no neighbour) in base ``edge_base``,
+        N first.  Results are memoised per ruleset: a game looks up, never
+        recomputes.
+        """
+        table = self._fits[tile]
+        found = table.get(key)
+        if found is None:
+            base = self.edge_base
+            need = (key % base, key // base % base, key // base ** 2 % base, key // base ** 3)
+            found = tuple(o.rotation for o in self.tiles[tile].orientations
+                          if all(n == 0 or n == c for n, c in zip(need, o.side_codes)))
+            table[key] = found
+        return found
+
+
+def resolve(ref: str, base: Path | None = None) -> Path:
+    """The file a ruleset reference names: a shipped name (``basic``) or a path.
+
+    Relative paths are taken from ``base`` (a scenario's folder) if given,
+    else from the working directory.  Raises :class:`UserError` if neither
+    exists, listing the shipped names.
+    """
+    if ref and "/" not in ref and "\\" not in ref and not ref.endswith((".yaml", ".yml")):
+        shipped = rulesets_dir() / f"{ref}.yaml"
+        if shipped.is_file():
+            return shipped
+        names = ", ".join(sorted(p.stem for p in rulesets_dir().glob("*.yaml")))
+        raise UserError(f"unknown ruleset '{ref}' (shipped rulesets: {names}; or give a path)",
+                        code="ruleset-unknown")
+    path = Path(ref)
+    if not path.is_absolute() and base is not None:
+        path = base / path
+    if not path.is_file():
+        raise UserError(f"ruleset file not found: {path}", code="io")
+    return path
+
+
+def load_ruleset(ref: str, base: Path | None = None) -> Ruleset:
+    """Load, validate and compile the ruleset ``ref`` (name or path).
+
+    Raises :class:`UserError` with every problem found.  Results are cached
+    per file, so loading the same ruleset for many games costs nothing.
+    """
+    if "+" in ref:
+        raise UserError(f"ruleset options ('{ref}') are not supported yet", code="ruleset-unknown")
+    path = resolve(ref, base).resolve()
+    return _load(str(path), path.stat().st_mtime_ns, ref)
+
+
+@lru_cache(maxsize=64)
+def _load(path: str, _mtime: int, ref: str) -> Ruleset:
+    doc = load_yaml(path)
+    check(doc, "ruleset")
+    return compile_ruleset(doc, ref)
+
+
+def compile_ruleset(doc: Document, ref: str) -> Ruleset:
+    """Check a schema-valid ruleset document for meaning and compile it.
+
+    Raises :class:`UserError` listing every problem (unknown kinds, ports
+    that don't fit a kind, sides covered twice or not at all, edges that
+    disagree with segments, a missing start tile, formula errors).
+    """
+    data = doc.data
+    problems = _Problems(doc)
+    problem = problems.at
+    kinds = _compile_kinds(doc, problems)
+    kind_index = {k.name: k.index for k in kinds}
+    codes = EdgeCodes()
+    tiles = []
+    for index, (tile_id, spec) in enumerate(data["tiles"].items()):
+        tile = _compile_tile(tile_id, spec, index, kinds, kind_index, codes, problems)
+        if tile is not None:
+            tiles.append(tile)
+    tile_ids = {t.id: t.index for t in tiles}
+
+    start_id = data.get("deck", {}).get("start")
+    start = -1
+    if start_id is not None:
+        if start_id not in data["tiles"]:
+            problem(("deck", "start"), f"start tile '{start_id}' is not a tile type of this ruleset", "start-tile")
+        elif data["tiles"][start_id]["count"] < 1:
+            problem(("deck", "start"), f"start tile '{start_id}' has count 0", "start-tile")
+        else:
+            start = tile_ids.get(start_id, -1)
+    players = data.get("players", {"min": 2, "max": 5})
+    if players["min"] > players["max"]:
+        problem(("players",), "players: min is greater than max", "players")
+    if problems.found:
+        raise UserError.from_diagnostics(problems.found)
+    rules = data.get("rules", {})
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return Ruleset(
+        name=data["name"], ref=ref, data=data,
+        sha256=hashlib.sha256(canonical.encode()).hexdigest(),
+        min_players=players["min"], max_players=players["max"],
+        followers=data.get("followers", 7),
+        kinds=tuple(kinds), tiles=tuple(tiles), start=start,
+        deploy_own=rules.get("deploy", "empty") == "own-or-empty",
+        unplaceable=rules.get("unplaceable", "discard"),
+        edge_mirror=tuple(codes.mirror), edge_base=codes.base,
+        _fits=[{} for _ in tiles],
+    )
+
+
+class _Problems:
+    """Collects the diagnostics of one document, located by JSON path."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.found: list[Diagnostic] = []
+
+    def at(self, path: tuple, message: str, code: str) -> None:
+        self.found.append(Diagnostic(message, code=code, **self.doc.where(path)))
+
+
+def _compile_kinds(doc: Document, problems: _Problems) -> list[FeatureKind]:
+    problem = problems.at
+    specs = doc.data["features"]
+    names = list(specs)
+    kinds = []
+    for index, (name, spec) in enumerate(specs.items()):
+        at = ("features", name)
+        completion = spec.get("completion", "never")
+        ports = spec.get("ports", NONE)
+        if completion == "surrounded" and ports != NONE:
+            problem(at + ("ports",), f"kind '{name}' completes when surrounded, so its segments take no ports",
+                    "kind-ports")
+        attributes = tuple(spec.get("attributes", ()))
+        adjacency = spec.get("adjacency")
+        adjacency_index, adjacency_input = -1, None
+        if adjacency is not None:
+            if adjacency["kind"] not in specs:
+                problem(at + ("adjacency", "kind"), f"unknown feature kind '{adjacency['kind']}'", "kind-unknown")
+            else:
+                adjacency_index = names.index(adjacency["kind"])
+                adjacency_input = adjacency["input"]
+        inputs: dict[str, type] = {"tiles": int, "segments": int, "complete": bool}
+        inputs.update({a: int for a in attributes})
+        if completion == "surrounded":
+            inputs["neighbors"] = int
+        if adjacency_input:
+            inputs[adjacency_input] = int
+        formulas: dict[str, Formula | None] = {}
+        for when in ("complete", "incomplete", "final"):
+            text = spec.get("scoring", {}).get(when)
+            formulas[when] = None
+            if text is None:
+                continue
+            path = at + ("scoring", when)
+            try:
+                formulas[when] = compile_formula(str(text), inputs, **doc.where(path))
+            except UserError as error:
+                problems.found.extend(error.diagnostics)
+        if completion == "never" and formulas["complete"] is not None:
+            problem(at + ("scoring", "complete"), f"kind '{name}' never completes, so it has no 'complete' score",
+                    "kind-scoring")
+        kinds.append(FeatureKind(
+            name=name, index=index, edge=spec.get("edge"), ports=ports, completion=completion,
+            deployable=spec.get("deployable", True), follower=spec.get("follower", "follower"),
+            attributes=attributes, adjacency=adjacency_index, adjacency_input=adjacency_input,
+            complete=formulas["complete"], incomplete=formulas["incomplete"], final=formulas["final"],
+        ))
+    return kinds
+
+
+def _compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind],
+                  kind_index: dict[str, int], codes: EdgeCodes, problems: _Problems) -> TileType | None:
+    """Check one tile type's segments against its kinds and edges; compile its orientations."""
+    at = ("tiles", tile_id)
+    problem = problems.at
+    errors_before = len(problems.found)
+    segments: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+    covered: dict[int, int] = {}
+    for s_index, seg in enumerate(spec["segments"]):
+        s_at = at + ("segments", s_index)
+        kind_name = seg["kind"]
+        if kind_name not in kind_index:
+            problem(s_at + ("kind",), f"unknown feature kind '{kind_name}'", "kind-unknown")
+            continue
+        kind = kinds[kind_index[kind_name]]
+        ports: list[int] = []
+        for p_index, name in enumerate(seg.get("ports", ())):
+            p_at = s_at + ("ports", p_index)
+            if kind.ports == NONE:
+                problem(p_at, f"a {kind.name} segment has no ports", "segment-ports")
+            elif kind.ports in (SIDE, CENTRE_KIND) and name not in SIDES:
+                problem(p_at, f"a {kind.name} segment lists sides (N, E, S, W), not '{name}'", "segment-ports")
+            elif kind.ports == HALF and (name in SIDES or name not in PORT_INDEX):
+                problem(p_at, f"a {kind.name} segment lists half-sides (NL … WR), not '{name}'", "segment-ports")
+            else:
+                side_port = PORT_INDEX[name]
+                new = [side_port - 1, side_port, side_port + 1] if kind.ports == SIDE else [side_port]
+                for p in new:
+                    if p in covered:
+                        problem(p_at, f"port {name} is already covered by segment {covered[p]}", "port-twice")
+                    covered[p] = s_index
+                ports.extend(new)
+        for attr in seg:
+            if attr not in ("kind", "ports", "adjacent") and attr not in kind.attributes:
+                problem(s_at + (attr,), f"'{attr}' is not an attribute of kind '{kind.name}'", "segment-attribute")
+        attrs = tuple(int(seg.get(a, 0)) for a in kind.attributes)
+        segments.append((kind.index, tuple(ports), attrs))
+    edges = spec["edges"]
+    letters = {k.edge: k for k in kinds if k.edge}
+    for side, letter in enumerate(edges):
+        if letter not in letters:
+            problem(at + ("edges",), f"edge letter '{letter}' is not the edge of any feature kind", "edge-letter")
+            continue
+        centre = covered.get(3 * side + 1)
+        halves = (covered.get(3 * side), covered.get(3 * side + 2))
+        centre_kind = kinds[segments[centre][0]] if centre is not None and centre < len(segments) else None
+        expect = letters[letter]
+        if expect.ports in (SIDE, CENTRE_KIND):
+            ok = centre_kind is expect
+        else:
+            ok = centre_kind is None and None not in halves and all(kinds[segments[h][0]] is expect for h in halves)
+        if not ok:
+            problem(at + ("edges",), f"side {SIDES[side]} is '{letter}' but its segments do not make a "
+                    f"{expect.name} side", "edge-mismatch")
+        if None in halves:
+            problem(at + ("segments",), f"half-sides of side {SIDES[side]} are not covered by any segment",
+                    "port-uncovered")
+    if len(problems.found) > errors_before:
+        return None
+    compiled = []
+    for s_index, (kind, ports, attrs) in enumerate(segments):
+        k = kinds[kind]
+        seg = spec["segments"][s_index]
+        if "adjacent" in seg:
+            adjacent = tuple(seg["adjacent"])
+            for a_index, j in enumerate(adjacent):
+                if j >= len(segments) or segments[j][0] != k.adjacency:
+                    problem(at + ("segments", s_index, "adjacent", a_index),
+                            f"segment {j} is not a segment of the adjacency kind on this tile", "adjacent")
+        elif k.adjacency >= 0:
+            adjacent = tuple(j for j, (other, other_ports, _) in enumerate(segments)
+                             if other == k.adjacency and ring_adjacent(ports, other_ports))
+        else:
+            adjacent = ()
+        if k.completion != "closed":
+            open_sides = 0
+        elif k.ports == SIDE:
+            open_sides = len(ports) // 3
+        else:
+            open_sides = len(ports)
+        compiled.append(SegmentType(kind, ports, attrs, adjacent, open_sides))
+    segs = tuple(compiled)
+    kind_ports = [k.ports for k in kinds]
+    counts_open = [k.completion == "closed" for k in kinds]
+    return TileType(
+        id=tile_id, index=index, count=spec["count"], edges=edges, segments=segs,
+        orientations=tuple(orient(segs, kind_ports, counts_open, codes, r) for r in range(4)),
+        surrounded=tuple(i for i, s in enumerate(segs) if kinds[s.kind].completion == "surrounded"),
+        closing=tuple(i for i, s in enumerate(segs) if kinds[s.kind].completion == "closed"),
+    )
