@@ -173,24 +173,12 @@ def main() -> None:
     from .errors import UserError
 
     try:
-        app(standalone_mode=False)
+        app()  # standalone: click reports usage errors itself, with exit 2
     except UserError as error:
         typer.echo(error.render(), err=True)
         sys.exit(2)
     except Failed:
         sys.exit(1)
-    except typer.Exit as done:
-        sys.exit(done.exit_code)
-    except typer.Abort:
-        typer.echo("Aborted.", err=True)
-        sys.exit(1)
-    except Exception as error:  # click usage errors arrive here with standalone_mode=False
-        import click
-
-        if isinstance(error, click.ClickException):
-            error.show()
-            sys.exit(2)
-        raise
 
 
 if __name__ == "__main__":

@@ -300,7 +300,16 @@ _FOLD: dict[str, Callable[[Any, Any], Value]] = {
     "and": lambda a, b: a and b, "or": lambda a, b: a or b,
     "min": lambda a, b: a if a <= b else b, "max": lambda a, b: a if a >= b else b,
 }
-# The rest take the general route; min and max avoid builtins.min's argument tuple.
+# The other operators: a constant right operand (`tiles == 2`, `min(tiles, 5)`)
+# is inlined; min and max avoid the argument tuple of builtins.min.
+_WITH_CONSTANT: dict[str, Callable[[Evaluator, Any], Evaluator]] = {
+    "==": lambda f, k: lambda env: f(env) == k, "!=": lambda f, k: lambda env: f(env) != k,
+    "<": lambda f, k: lambda env: f(env) < k, "<=": lambda f, k: lambda env: f(env) <= k,
+    ">": lambda f, k: lambda env: f(env) > k, ">=": lambda f, k: lambda env: f(env) >= k,
+    "min": lambda f, k: lambda env: x if (x := f(env)) <= k else k,
+    "max": lambda f, k: lambda env: x if (x := f(env)) >= k else k,
+}
+_FLIPPED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _GENERAL: dict[str, Callable[[Evaluator, Evaluator], Evaluator]] = {
     "and": lambda f, g: lambda env: f(env) and g(env),
     "or": lambda f, g: lambda env: f(env) or g(env),
@@ -320,6 +329,10 @@ def _combine(op: str, a: _Node, b: _Node) -> _Node:
         if shape not in table:  # NF or FN: the name goes as its itemgetter
             shape = shape.replace("N", "F")
         fn = table[shape](*(n.const if s == "K" else n.name if s == "N" else n.fn for s, n in zip(shape, (a, b))))
+    elif b.const is not _VARIABLE and op in _WITH_CONSTANT:
+        fn = _WITH_CONSTANT[op](a.fn, b.const)
+    elif a.const is not _VARIABLE and op in _FLIPPED:  # `2 < tiles` runs as `tiles > 2`
+        fn = _WITH_CONSTANT[_FLIPPED[op]](b.fn, a.const)
     elif op in _GENERAL:
         fn = _GENERAL[op](a.fn, b.fn)
     else:

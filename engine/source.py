@@ -53,8 +53,8 @@ _BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # them below with YAML 1.2 core rules instead.
 _PLAIN = "!<plain>"
 _TAG = "tag:yaml.org,2002:"
-_STR, _INT, _FLOAT, _BOOL, _NULL = (_TAG + t for t in ("str", "int", "float", "bool", "null"))
-_MAP, _SEQ = _TAG + "map", _TAG + "seq"
+_STR_TAG, _INT_TAG, _FLOAT_TAG, _BOOL_TAG, _NULL_TAG = (_TAG + t for t in ("str", "int", "float", "bool", "null"))
+_MAP_TAG, _SEQ_TAG = _TAG + "map", _TAG + "seq"
 
 # Generous for hand-written files, small enough that an alias bomb
 # ("billion laughs") fails fast instead of eating the machine.
@@ -279,12 +279,13 @@ def _resolve_plain(text: str) -> Any:
     return text
 
 
-_EXPLICIT = {_NULL: _as_null, _BOOL: _as_bool, _INT: _as_int, _FLOAT: lambda t: _as_int_or_float(t)}
-
-
 def _as_int_or_float(text: str) -> Any:
     value = _as_int(text)
     return float(value) if value is not _NO else _as_float(text)
+
+
+# Explicitly tagged scalars (`!!int "7"`) must resolve as their tag says.
+_EXPLICIT = {_NULL_TAG: _as_null, _BOOL_TAG: _as_bool, _INT_TAG: _as_int, _FLOAT_TAG: _as_int_or_float}
 
 
 class _Builder:
@@ -324,10 +325,10 @@ class _Builder:
         self.active.add(id(node))
         try:
             if isinstance(node, yaml.SequenceNode):
-                if node.tag != _SEQ:
+                if node.tag != _SEQ_TAG:
                     self.error(node, path, f"unsupported tag {_short_tag(node.tag)}", "yaml-tag")
                 return [self.build(item, path + (index,)) for index, item in enumerate(node.value)]
-            if node.tag != _MAP:
+            if node.tag != _MAP_TAG:
                 self.error(node, path, f"unsupported tag {_short_tag(node.tag)}", "yaml-tag")
             result: dict[str, Any] = {}
             for key, key_node, value_node in self.entries(node, path):
@@ -342,7 +343,7 @@ class _Builder:
         text = node.value
         if node.tag == _PLAIN:
             return _resolve_plain(text)
-        if node.tag == _STR:
+        if node.tag == _STR_TAG:
             return text
         resolve = _EXPLICIT.get(node.tag)
         if resolve is None:
