@@ -276,14 +276,13 @@ def _floordiv(a: int, b: int) -> int:
 
 # Closure factories by operator and operand shape (K constant, N input name,
 # F any other node), so that `2 * tiles` runs as one frame with an inline dict
-# lookup rather than a chain of calls.  A constant divisor is never 0 here.
+# lookup rather than a chain of calls.  Sums put their folded constant last and
+# join their terms variable with variable, hence fewer shapes for + and -.
+# A constant divisor is never 0 here.
 _ARITH: dict[str, dict[str, Callable[[Any, Any], Evaluator]]] = {
-    "+": {"KN": lambda a, b: lambda env: a + env[b], "NK": lambda a, b: lambda env: env[a] + b,
-          "NN": lambda a, b: lambda env: env[a] + env[b], "KF": lambda a, b: lambda env: a + b(env),
+    "+": {"NK": lambda a, b: lambda env: env[a] + b, "NN": lambda a, b: lambda env: env[a] + env[b],
           "FK": lambda a, b: lambda env: a(env) + b, "FF": lambda a, b: lambda env: a(env) + b(env)},
-    "-": {"KN": lambda a, b: lambda env: a - env[b], "NK": lambda a, b: lambda env: env[a] - b,
-          "NN": lambda a, b: lambda env: env[a] - env[b], "KF": lambda a, b: lambda env: a - b(env),
-          "FK": lambda a, b: lambda env: a(env) - b, "FF": lambda a, b: lambda env: a(env) - b(env)},
+    "-": {"NN": lambda a, b: lambda env: env[a] - env[b], "FF": lambda a, b: lambda env: a(env) - b(env)},
     "*": {"KN": lambda a, b: lambda env: a * env[b], "NK": lambda a, b: lambda env: env[a] * b,
           "NN": lambda a, b: lambda env: env[a] * env[b], "KF": lambda a, b: lambda env: a * b(env),
           "FK": lambda a, b: lambda env: a(env) * b, "FF": lambda a, b: lambda env: a(env) * b(env)},

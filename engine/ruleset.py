@@ -296,6 +296,8 @@ def _compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind]
                 problem(s_at + (attr,), f"'{attr}' is not an attribute of kind '{kind.name}'", "segment-attribute")
         attrs = tuple(int(seg.get(a, 0)) for a in kind.attributes)
         segments.append((kind.index, tuple(ports), attrs))
+    if len(problems.found) > errors_before:
+        return None  # edges can only be checked against well-formed segments
     edges = spec["edges"]
     letters = {k.edge: k for k in kinds if k.edge}
     for side, letter in enumerate(edges):
@@ -304,7 +306,7 @@ def _compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind]
             continue
         centre = covered.get(3 * side + 1)
         halves = (covered.get(3 * side), covered.get(3 * side + 2))
-        centre_kind = kinds[segments[centre][0]] if centre is not None and centre < len(segments) else None
+        centre_kind = kinds[segments[centre][0]] if centre is not None else None
         expect = letters[letter]
         if expect.ports in (SIDE, CENTRE_KIND):
             ok = centre_kind is expect

@@ -188,6 +188,7 @@ def _walk(root: dict[str, Any], schema_path: tuple[Any, ...]) -> Any:
             node = node[step]
         else:
             return None
+    # The caller wants the object schema itself, which may sit behind a bare {"$ref": ...}.
     while isinstance(node, dict) and isinstance(node.get("$ref"), str) and "properties" not in node:
         node = _resolve_local(root, node["$ref"])
     return node

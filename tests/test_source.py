@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
@@ -254,6 +255,17 @@ def test_invalid_utf8_located(tmp_path: Path) -> None:
         load_yaml(path)
     (found,) = info.value.diagnostics
     assert (found.line, found.col, found.code) == (2, 4, "yaml-syntax")
+
+
+def test_pure_python_parser_gives_the_same_document(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Without libyaml the loader falls back to PyYAML's own parser; marks must not change.
+    text = BASIC.read_text(encoding="utf-8") + "\nextra: [on, 017, &x {a: 1}, *x]\n"
+    fast = load_yaml("b.yaml", text=text)
+    monkeypatch.setattr(source, "_Loader", source._make_loader(yaml.SafeLoader))
+    slow = load_yaml("b.yaml", text=text)
+    assert (slow.data, slow.marks, slow.key_marks) == (fast.data, fast.marks, fast.key_marks)
+    (duplicate,) = errors("a: 1\nb:\n  c: 2\n  c: 3\n")
+    assert (duplicate.line, duplicate.col, duplicate.message) == (4, 3, "duplicate key 'c' (first at line 3)")
 
 
 # ------------------------------------------------------------------ round trip
