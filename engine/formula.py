@@ -159,7 +159,7 @@ class _Source:
         begin = text.rfind("\n", 0, offset) + 1
         end = text.find("\n", offset)
         line_text, caret = text[begin:end if end >= 0 else len(text)].rstrip("\r"), offset - begin
-        # A long line shows a window round the caret.
+        # A window round the caret, so a 500-character line does not flood the terminal.
         lo = max(0, min(caret - _SNIPPET_WIDTH // 2, len(line_text) - _SNIPPET_WIDTH))
         before = "..." if lo else ""
         after = "..." if lo + _SNIPPET_WIDTH < len(line_text) else ""
@@ -219,8 +219,8 @@ def _parse(source: _Source) -> Tree:
         hint = _TOKEN_HINTS.get(token.type, "") if token.type not in accepted else ""
         source.fail("formula-syntax", f"unexpected {what}; {hint or 'expected ' + _expected(accepted)}",
                     token.start_pos)
-    except UnexpectedInput as error:  # UnexpectedEOF: LALR reports $END instead, kept for safety
-        source.fail("formula-syntax", f"unexpected end of formula ({type(error).__name__})", len(text.rstrip()))
+    except UnexpectedInput:  # UnexpectedEOF: LALR reports $END instead; kept so nothing of lark leaks
+        source.fail("formula-syntax", "unexpected end of formula", len(text.rstrip()))
 
 
 def _expected(terminals: set[str]) -> str:
@@ -270,10 +270,6 @@ def _constant(value: Value, start: int, end: int) -> _Node:
     return _Node(start, end, isinstance(value, bool), lambda env: value, const=value)
 
 
-def _floordiv(a: int, b: int) -> int:
-    return a // b if b else 0
-
-
 # Closure factories by operator and operand shape (K constant, N input name,
 # F any other node), so that `2 * tiles` runs as one frame with an inline dict
 # lookup rather than a chain of calls.  Sums put their folded constant last and
@@ -293,8 +289,9 @@ _ARITH: dict[str, dict[str, Callable[[Any, Any], Evaluator]]] = {
            "FK": lambda a, b: lambda env: a(env) // b,
            "FF": lambda a, b: lambda env: a(env) // d if (d := b(env)) else 0},
 }
+# Folding never meets a zero divisor: that is a formula-div-zero error first.
 _FOLD: dict[str, Callable[[Any, Any], Value]] = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": _floordiv, "==": operator.eq,
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "==": operator.eq,
     "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
     "and": lambda a, b: a and b, "or": lambda a, b: a or b,
     "min": lambda a, b: a if a <= b else b, "max": lambda a, b: a if a >= b else b,

@@ -232,7 +232,6 @@ class Game:
         if not checked:
             self.check(move)
         scored = self.apply(move)
-        self.turn += 1
         self.player = (self.player + 1) % self.players
         self._draw()
         return scored
@@ -241,6 +240,7 @@ class Game:
         """Place, deploy and score ``move`` without passing the turn or drawing
         (what a bot does to a :meth:`copy` to look one move ahead).  Unchecked."""
         tile = self.tile
+        self.turn += 1
         base = self._place(tile, move.pos, move.rotation)
         self.history.append((tile, move))
         if move.follower is not None:

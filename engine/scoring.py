@@ -28,8 +28,8 @@ class ScoreEvent:
     ``final``); ``inputs`` the formula's inputs; ``terms`` its top-level
     terms with their values (``[("2 * tiles", 6), ("2 * pennants", 2)]``);
     ``tiles`` the feature's positions, sorted; ``phase`` is ``in_game`` or
-    ``final``; ``turn`` the turn it was scored in (the number of tiles
-    placed after the start tile).
+    ``final``; ``turn`` the turn it was scored in (turns count the tiles
+    placed after the start tile, from 1; final scoring carries the last turn).
     """
 
     phase: str
