@@ -36,9 +36,10 @@ from __future__ import annotations
 import difflib
 import functools
 import operator
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, NoReturn
+from typing import Any, NoReturn
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
@@ -204,6 +205,7 @@ def _parse(source: _Source) -> Tree:
     try:
         return _parser().parse(text)
     except UnexpectedCharacters as error:
+        assert error.pos_in_stream is not None  # the lexer sets it
         char = text[error.pos_in_stream]
         hint = "; names are lower case" if char.isupper() else _CHAR_HINTS.get(char, "")
         source.fail("formula-syntax", f"unexpected character {char!r}{hint}", error.pos_in_stream)
@@ -218,7 +220,7 @@ def _parse(source: _Source) -> Tree:
         what = {"NAME": f"name {token.value!r}", "INT": f"number {token.value}"}.get(token.type, repr(token.value))
         hint = _TOKEN_HINTS.get(token.type, "") if token.type not in accepted else ""
         source.fail("formula-syntax", f"unexpected {what}; {hint or 'expected ' + _expected(accepted)}",
-                    token.start_pos)
+                    _span(token)[0])
     except UnexpectedInput:  # UnexpectedEOF: LALR reports $END instead; kept so nothing of lark leaks
         source.fail("formula-syntax", "unexpected end of formula", len(text.rstrip()))
 
@@ -294,7 +296,7 @@ _FOLD: dict[str, Callable[[Any, Any], Value]] = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "==": operator.eq,
     "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
     "and": lambda a, b: a and b, "or": lambda a, b: a or b,
-    "min": lambda a, b: a if a <= b else b, "max": lambda a, b: a if a >= b else b,
+    "min": min, "max": max,
 }
 # The other operators: a constant right operand (`tiles == 2`, `min(tiles, 5)`)
 # is inlined; min and max avoid the argument tuple of builtins.min.
@@ -333,7 +335,7 @@ def _combine(op: str, a: _Node, b: _Node) -> _Node:
         fn = _GENERAL[op](a.fn, b.fn)
     else:
         compare, f, g = _FOLD[op], a.fn, b.fn
-        fn = lambda env: compare(f(env), g(env))  # noqa: E731
+        fn = lambda env: compare(f(env), g(env))
     return _Node(a.start, b.end, is_bool, fn)
 
 
@@ -354,6 +356,11 @@ def _negate(node: _Node) -> _Node:
     return _Node(node.start, node.end, False, fn)
 
 
+def _span(token: Token) -> tuple[int, int]:
+    assert token.start_pos is not None and token.end_pos is not None  # the lexer sets both
+    return token.start_pos, token.end_pos
+
+
 def _kind(is_bool: bool) -> str:
     return "a boolean" if is_bool else "a number"
 
@@ -368,7 +375,8 @@ class _Compiler(Transformer):
 
     def __init__(self, source: _Source, inputs: Mapping[str, type]) -> None:
         super().__init__()
-        self.source, self.inputs, self.names = source, inputs, set()
+        self.source, self.inputs = source, inputs
+        self.names: set[str] = set()
 
     def expect(self, node: _Node, is_bool: bool, need: str) -> None:
         if node.is_bool != is_bool:
@@ -376,13 +384,13 @@ class _Compiler(Transformer):
                              f"but {need}", node.start)
 
     def INT(self, token: Token) -> _Node:
-        return _constant(int(token), token.start_pos, token.end_pos)
+        return _constant(int(token), *_span(token))
 
     def TRUE(self, token: Token) -> _Node:
-        return _constant(True, token.start_pos, token.end_pos)
+        return _constant(True, *_span(token))
 
     def FALSE(self, token: Token) -> _Node:
-        return _constant(False, token.start_pos, token.end_pos)
+        return _constant(False, *_span(token))
 
     def NAME(self, token: Token) -> _Node:
         name = str(token)
@@ -390,10 +398,9 @@ class _Compiler(Transformer):
             close = difflib.get_close_matches(name, self.inputs, n=1)
             hint = (f"; did you mean {close[0]!r}?" if close else
                     f"; inputs here: {', '.join(sorted(self.inputs))}" if self.inputs else "; there are no inputs")
-            self.source.fail("formula-name", f"unknown input {name!r}{hint}", token.start_pos)
+            self.source.fail("formula-name", f"unknown input {name!r}{hint}", _span(token)[0])
         self.names.add(name)
-        return _Node(token.start_pos, token.end_pos, self.inputs[name] is bool, operator.itemgetter(name),
-                     name=name)
+        return _Node(*_span(token), self.inputs[name] is bool, operator.itemgetter(name), name=name)
 
     def start(self, children: list[_Node]) -> _Node:
         return children[0]

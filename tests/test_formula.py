@@ -124,7 +124,7 @@ def test_boolean_values(text: str, expected: bool) -> None:
     ("tiles // pennants", {"pennants": -2}, -2),
 ])
 def test_floor_division_by_runtime_zero_is_zero(text: str, env: dict[str, int], expected: int) -> None:
-    assert value(text, **env) == expected
+    assert compiled(text)({**ENV, **env}) == expected
 
 
 def test_attributes() -> None:
@@ -229,7 +229,7 @@ def test_terms_of_a_boolean_formula() -> None:
     ("x" * (MAX_LENGTH + 1), "formula-too-complex", MAX_LENGTH),
 ])
 def test_error_codes_and_columns(text: str, code: str, offset: int) -> None:
-    where = {"file": "rules.yaml", "line": 7, "col": 12, "path": "$.features.city.scoring.complete"}
+    where: dict[str, Any] = {"file": "rules.yaml", "line": 7, "col": 12, "path": "$.features.city.scoring.complete"}
     diagnostic = error(text, **where)
     assert (diagnostic.code, diagnostic.col) == (code, 12 + offset)
     assert (diagnostic.file, diagnostic.line, diagnostic.path) == ("rules.yaml", 7, where["path"])
@@ -261,7 +261,7 @@ def test_long_line_snippet_is_a_window_round_the_caret() -> None:
     text = "tiles + " * 40 + "farms"
     diagnostic = error(text, col=1)
     assert diagnostic.col == len(text) - 4
-    shown, caret = diagnostic.snippet.splitlines()
+    shown, caret = (diagnostic.snippet or "").splitlines()
     assert len(shown) < 90 and shown.startswith("    ...") and shown.endswith("farms")
     assert shown[len(caret) - 1:].startswith("farms")
 
