@@ -224,7 +224,9 @@ def _short_tag(tag: str) -> str:
 
 
 def _mark_of(node: yaml.Node) -> Mark:
-    return (node.start_mark.line + 1, node.start_mark.column + 1)
+    # A quoted scalar's text starts after its quote: formula columns count from there.
+    quoted = isinstance(node, yaml.ScalarNode) and node.style in ("'", '"')
+    return (node.start_mark.line + 1, node.start_mark.column + 1 + quoted)
 
 
 # YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1023-core-schema).

@@ -100,3 +100,13 @@ def test_schema_errors_carry_the_location(tmp_path: Path) -> None:
     text = caught.value.render()
     assert f"{path}:{line_of(path, 'cuont')}:" in text
     assert "count" in text
+
+
+def test_formula_column_inside_a_quoted_scalar(tmp_path: Path) -> None:
+    path = broken(tmp_path, "final: 3 * completed_cities", 'final: "3 * complete_cities"')
+    with pytest.raises(UserError) as caught:
+        load_ruleset(str(path))
+    (diagnostic,) = caught.value.diagnostics
+    line = path.read_text().splitlines()[diagnostic.line - 1]
+    assert line[diagnostic.col - 1:].startswith("complete_cities")
+    assert "did you mean 'completed_cities'" in diagnostic.message

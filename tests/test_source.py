@@ -514,4 +514,4 @@ def test_record_schema_errors_located_in_json() -> None:
         "-1 is less than the minimum of 0",
     ]
     for d in found:
-        assert lines[d.line - 1][d.col - 1:].startswith(("2", '"abc"', "-1"))
+        assert lines[d.line - 1][d.col - 1:].startswith(("2", 'abc"', "-1"))
