@@ -11,6 +11,7 @@ import random
 from typing import Callable, Protocol
 
 from .game import Game, Move
+from .lookahead import Lookahead
 
 
 class Player(Protocol):
@@ -43,7 +44,8 @@ class RandomPlayer:
 
 class GreedyPlayer:
     """Maximises its own score-if-the-game-ended-now minus the best opponent's,
-    computed with the ruleset's own formulas (so it plays any variant's scoring).
+    computed with the ruleset's own formulas (so it plays any variant's scoring)
+    from the features each move touches (:class:`~engine.lookahead.Lookahead`).
     Ties between equally good moves are broken at random."""
 
     name = "greedy"
@@ -55,11 +57,8 @@ class GreedyPlayer:
         me = game.player
         best: list[Move] = []
         best_value = None
-        for move in game.legal_moves():
-            trial = game.copy()
-            trial.apply(move)
-            totals = trial.potential_scores()
-            value = totals[me] - max((t for p, t in enumerate(totals) if p != me), default=0)
+        for move, totals in Lookahead(game).moves():
+            value = totals[me] - max(totals[:me] + totals[me + 1:], default=0)
             if best_value is None or value > best_value:
                 best, best_value = [move], value
             elif value == best_value:

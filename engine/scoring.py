@@ -16,6 +16,7 @@ from .geometry import RING8, unpack
 if TYPE_CHECKING:
     from .game import Game
     from .ruleset import FeatureKind
+    from .tiles import SegmentType
 
 
 @dataclass(frozen=True)
@@ -62,12 +63,25 @@ class ScoreEvent:
 
 def is_complete(game: "Game", root: int) -> bool:
     """Whether the feature with root ``root`` is complete now."""
-    kind = game.ruleset.kinds[_kind_of(game, root)]
+    kind = game.ruleset.kinds[kind_of(game, root)]
     if kind.completion == "closed":
         return game.open[root] == 0
     if kind.completion == "surrounded":
         return _neighbours(game, root) == 8
     return False
+
+
+def make_inputs(kind: "FeatureKind", tiles: int, segments: int, complete: bool, attrs: list[int],
+                neighbours: int, adjacent: int) -> dict[str, int | bool]:
+    """The formula inputs of a feature of ``kind`` from its totals (see :func:`feature_inputs`)."""
+    env: dict[str, int | bool] = {"tiles": tiles, "segments": segments, "complete": complete}
+    if kind.attributes:
+        env.update(zip(kind.attributes, attrs))
+    if kind.completion == "surrounded":
+        env["neighbors"] = neighbours
+    if kind.adjacency_input:
+        env[kind.adjacency_input] = adjacent
+    return env
 
 
 def feature_inputs(game: "Game", root: int, kind: "FeatureKind") -> dict[str, int | bool]:
@@ -76,40 +90,61 @@ def feature_inputs(game: "Game", root: int, kind: "FeatureKind") -> dict[str, in
     for surrounded kinds, and the adjacency input (completed adjacent features)."""
     members = game.members[root]
     assert members is not None, "feature_inputs needs a root"
-    env: dict[str, int | bool] = {
-        "tiles": len({game.seg_pos[m] for m in members}),
-        "segments": len(members),
-        "complete": is_complete(game, root),
-    }
-    if kind.attributes:
-        sums = [0] * len(kind.attributes)
-        for m in members:
-            for i, value in enumerate(_segment_type(game, m).attrs):
-                sums[i] += value
-        env.update(zip(kind.attributes, sums))
-    if kind.completion == "surrounded":
-        env["neighbors"] = _neighbours(game, root)
-    if kind.adjacency_input:
-        adjacent = set()
-        for m in members:
-            base = game.seg_tile[m]
-            for j in _segment_type(game, m).adjacent:
-                other = game._find(base + j)
-                if is_complete(game, other):
-                    adjacent.add(other)
-        env[kind.adjacency_input] = len(adjacent)
-    return env
+    return make_inputs(
+        kind,
+        tiles=len({game.seg_pos[m] for m in members}),
+        segments=len(members),
+        complete=is_complete(game, root),
+        attrs=attribute_sums(game, members, kind),
+        neighbours=_neighbours(game, root) if kind.completion == "surrounded" else 0,
+        adjacent=len({t for t in adjacent_roots(game, members) if is_complete(game, t)})
+        if kind.adjacency_input else 0,
+    )
+
+
+def attribute_sums(game: "Game", members: list[int], kind: "FeatureKind") -> list[int]:
+    """Each declared attribute of ``kind`` summed over the segments ``members``."""
+    sums = [0] * len(kind.attributes)
+    for m in members:
+        for i, value in enumerate(segment_type(game, m).attrs):
+            sums[i] += value
+    return sums
+
+
+def adjacent_roots(game: "Game", members: list[int]) -> set[int]:
+    """Roots of the features of the adjacency kind that segments ``members`` touch."""
+    roots = set()
+    for m in members:
+        base = game.seg_tile[m]
+        for j in segment_type(game, m).adjacent:
+            roots.add(game._find(base + j))
+    return roots
+
+
+def majority(followers: list[int]) -> tuple[int, ...]:
+    """Seats with the most followers (all tied seats), or () when there are none (RULES.md §3.1)."""
+    most = max(followers)
+    return tuple(p for p, n in enumerate(followers) if n == most) if most else ()
+
+
+def end_points(kind: "FeatureKind", env: dict[str, int | bool]) -> int:
+    """What an occupied feature pays at game end: ``incomplete`` (unless complete) plus ``final``."""
+    points = 0
+    if kind.incomplete is not None and not env["complete"]:
+        points += int(kind.incomplete(env))
+    if kind.final is not None:
+        points += int(kind.final(env))
+    return points
 
 
 def score_feature(game: "Game", root: int, *, complete: bool, phase: str, rule: str | None = None) -> ScoreEvent:
     """Score the feature at ``root`` for its majority holders; the event, not applied."""
-    kind = game.ruleset.kinds[_kind_of(game, root)]
+    kind = game.ruleset.kinds[kind_of(game, root)]
     rule = rule or ("complete" if complete else "incomplete")
     formula = getattr(kind, rule)
     env = feature_inputs(game, root, kind)
     followers = game.followers_by_player(root)
-    most = max(followers)
-    players = tuple(p for p, n in enumerate(followers) if n == most) if most else ()
+    players = majority(followers)
     points = int(formula(env)) if formula is not None else 0
     return ScoreEvent(
         phase=phase, turn=game.turn, kind=kind.name, rule=rule,
@@ -130,24 +165,21 @@ def end_scores(game: "Game") -> list[ScoreEvent]:
 
 def end_totals(game: "Game") -> list[int]:
     """Points each seat would get from final scoring now (as :func:`end_scores`,
-    without building events: bots call this for every candidate move)."""
+    without building events)."""
     totals = [0] * game.players
     kinds = game.ruleset.kinds
-    for root, rule in _end_items(game):
-        kind = kinds[_kind_of(game, root)]
-        points = int(getattr(kind, rule)(feature_inputs(game, root, kind)))
-        followers = game.followers_by_player(root)
-        most = max(followers)
-        for p, n in enumerate(followers):
-            if n == most:
-                totals[p] += points
+    for root in game.occupied_roots():
+        kind = kinds[kind_of(game, root)]
+        points = end_points(kind, feature_inputs(game, root, kind))
+        for p in majority(game.followers_by_player(root)):
+            totals[p] += points
     return totals
 
 
 def _end_items(game: "Game"):
     """``(root, rule)`` of each final-scoring item, in scoring order."""
     kinds = game.ruleset.kinds
-    roots = [(root, kinds[_kind_of(game, root)]) for root in game.occupied_roots()]
+    roots = [(root, kinds[kind_of(game, root)]) for root in game.occupied_roots()]
     for root, kind in roots:
         if kind.incomplete is not None and not is_complete(game, root):
             yield root, "incomplete"
@@ -156,13 +188,15 @@ def _end_items(game: "Game"):
             yield root, "final"
 
 
-def _segment_type(game: "Game", segment: int):
+def segment_type(game: "Game", segment: int) -> "SegmentType":
+    """The :class:`~engine.tiles.SegmentType` of placed segment ``segment``."""
     _, base, tile_index = game.board[game.seg_pos[segment]]
     return game.tiles[tile_index].segments[segment - base]
 
 
-def _kind_of(game: "Game", segment: int) -> int:
-    return _segment_type(game, segment).kind
+def kind_of(game: "Game", segment: int) -> int:
+    """Kind index of placed segment ``segment``."""
+    return segment_type(game, segment).kind
 
 
 def _neighbours(game: "Game", root: int) -> int:

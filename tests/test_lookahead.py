@@ -1,0 +1,35 @@
+"""The look-ahead's value of every candidate move equals copying the game and playing it."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from engine.game import Game, Move
+from engine.lookahead import Lookahead
+from engine.players import RandomPlayer
+from engine.ruleset import load_ruleset
+
+BASIC = load_ruleset("basic")
+
+
+def oracle(game: Game, move: Move) -> list[int]:
+    trial = game.copy()
+    trial.apply(move)
+    return trial.potential_scores()
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4), stop=st.integers(1, 80))
+def test_lookahead_matches_playing_each_move(seed: int, players: int, stop: int) -> None:
+    game = Game(BASIC, players, seed)
+    bots = [RandomPlayer(f"{seed}:{p}") for p in range(players)]
+    checked = 0
+    while game.tile is not None and game.turn < stop:
+        if game.turn % 3 == 0 or game.turn + 1 == stop:
+            found = dict(Lookahead(game).moves())
+            assert set(found) == set(game.legal_moves())
+            for move, vector in found.items():
+                assert vector == oracle(game, move), (game.turn, move)
+                checked += 1
+        game.play(bots[game.player].choose(game))
+    assert checked > 0
