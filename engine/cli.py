@@ -15,13 +15,16 @@ from typing import Annotated, Optional
 
 import typer
 
+_CONTEXT = {"help_option_names": ["-h", "--help"]}
 app = typer.Typer(
     help="Play, check and compare Carcassonne games under rulesets written as data.",
     no_args_is_help=False,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings=_CONTEXT,
 )
-scenario_app = typer.Typer(help="Scenario files: forced turns with expected scores.", add_completion=False)
+scenario_app = typer.Typer(help="Scenario files: forced turns with expected scores.", add_completion=False,
+                           context_settings=_CONTEXT)
 app.add_typer(scenario_app, name="scenario")
 
 
@@ -29,11 +32,24 @@ class Failed(Exception):
     """A check the user asked for did not hold (exit 1)."""
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"carcassonne {version('carcassonne-rules')}")
+        raise typer.Exit()
+
+
 @app.callback(invoke_without_command=True)
-def _root(ctx: typer.Context) -> None:
+def _root(
+    ctx: typer.Context,
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
     """Play, check and compare Carcassonne games under rulesets written as data.
 
-    With no command, plays one game of the basic ruleset between two bots.
+    Run with no command to play one game of the basic ruleset between a random
+    and a greedy bot (the seed is printed, so the game can be played again).
     """
     if ctx.invoked_subcommand is None:
         play()
@@ -43,7 +59,7 @@ def _root(ctx: typer.Context) -> None:
 def play(
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset name (basic) or path to a YAML file.")] = "basic",
     players: Annotated[str, typer.Option("--players", "-p", help="Comma-separated bots in seat order: random, greedy.")] = "random,greedy",
-    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Seed for the deck and the bots; random if left out (and printed).")] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", "-s", min=0, help="Seed for the deck and the bots (≥ 0); random if left out (and printed).")] = None,
     record: Annotated[Optional[Path], typer.Option("--record", help="Write the game record (JSON) here.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final table, no turn log.")] = False,
 ) -> None:
@@ -52,8 +68,9 @@ def play(
 
     from .errors import UserError
     from .play import play_game
-    from .record import write_json
-    from .ruleset import load_ruleset
+    from .players import PLAYER_KINDS
+    from .record import check_writable, write_json
+    from .ruleset import load_ruleset, portable_ref
 
     console = Console(highlight=False)
     kinds = [k.strip() for k in players.split(",") if k.strip()]
@@ -61,15 +78,19 @@ def play(
     if not loaded.min_players <= len(kinds) <= loaded.max_players:
         raise UserError(f"{loaded.name} is for {loaded.min_players}–{loaded.max_players} players, "
                         f"not {len(kinds)} ({players})", code="players")
+    unknown = [k for k in kinds if k not in PLAYER_KINDS]
+    if unknown:
+        raise UserError(f"unknown player '{unknown[0]}' (known: {', '.join(PLAYER_KINDS)})", code="players")
+    ref = ruleset
+    if record is not None:
+        # The record names its ruleset relative to itself, so replay works from anywhere.
+        ref = portable_ref(ruleset, check_writable(record).parent)
     if seed is None:
         seed = random.SystemRandom().randrange(10**9)
     names = [f"{kind}-{i + 1}" for i, kind in enumerate(kinds)]
     console.print(f"Playing [bold]{loaded.name}[/] with {', '.join(names)} — seed {seed}")
     hook = None if quiet else _turn_logger(console, loaded, names)
-    try:
-        played = play_game(loaded, kinds, seed, ref=ruleset, on_turn=hook)
-    except ValueError as error:
-        raise UserError(str(error), code="players") from None
+    played = play_game(loaded, kinds, seed, ref=ref, on_turn=hook)
     game = played.game
     if not quiet:
         for event in game.events:
@@ -85,20 +106,30 @@ def play(
 
 
 def _turn_logger(console, ruleset, names):
+    """A turn hook printing each placement (with its points and why) and each discard."""
     from .geometry import unpack
     from .notation import format_follower
 
+    seen = 0
+
     def log(game, seat, tile, move, events) -> None:
-        x, y = unpack(move.pos)
-        follower = ""
-        if move.follower is not None:
-            kind = ruleset.kinds[ruleset.tiles[tile].segments[move.follower].kind]
-            follower = f"{kind.follower} on {format_follower(ruleset, tile, move.rotation, move.follower)}"
-        line = (f"{game.turn:3d} {names[seat]:<10} {ruleset.tiles[tile].id:<3} ({x:3d},{y:3d}) "
-                f"{move.rotation * 90:3d}°  {follower}")
-        console.print(line.rstrip())
-        for event in events:
-            console.print(f"      ↳ {event.explain(names)}")
+        nonlocal seen
+        for tile_index, entry in game.history[seen:]:
+            tile_id = ruleset.tiles[tile_index].id
+            if entry is None:
+                console.print(f"    {'':<10} {tile_id:<3} discarded: it fits nowhere; the same player draws again")
+                continue
+            x, y = unpack(entry.pos)
+            follower = ""
+            if entry.follower is not None:
+                kind = ruleset.kinds[ruleset.tiles[tile_index].segments[entry.follower].kind]
+                follower = f"{kind.follower} on {format_follower(ruleset, tile_index, entry.rotation, entry.follower)}"
+            line = (f"{game.turn:3d} {names[seat]:<10} {tile_id:<3} ({x:3d},{y:3d}) "
+                    f"{entry.rotation * 90:3d}°  {follower}")
+            console.print(line.rstrip())
+            for event in events:
+                console.print(f"      ↳ {event.explain(names)}")
+        seen = len(game.history)
 
     return log
 
@@ -161,7 +192,8 @@ def scenario_check(
                 for failure in outcome.failures:
                     typer.echo(f"  {failure}")
             else:
-                typer.echo(f"ok   {file} [{outcome.ruleset}]  final {outcome.final}")
+                scores = ", ".join(f"{name} {points}" for name, points in outcome.final.items())
+                typer.echo(f"ok   {file} [{outcome.ruleset}]  final: {scores}")
     if bad:
         raise typer.Exit(2)
     if failed:

@@ -19,7 +19,7 @@ from .errors import UserError
 from .game import Game, IllegalMove, Move
 from .geometry import pack, unpack
 from .notation import format_follower, parse_follower
-from .ruleset import Ruleset, load_ruleset
+from .ruleset import Ruleset, load_ruleset_for
 from .source import Document, load_yaml
 from .validate import check
 
@@ -62,21 +62,49 @@ def build_record(game: Game, ruleset_ref: str, players: list[dict[str, str]],
     }
 
 
+def check_writable(path: str | Path) -> Path:
+    """The real path a file will be written to, or :class:`UserError` if it cannot be:
+    an existing target that is not a regular file, or a folder that is missing or
+    read-only.  Called before a long job, so a bad path fails at once."""
+    if not str(path):
+        raise UserError("no file name given", code="io")
+    target = Path(path).resolve()  # write through symlinks, never replace them
+    if target.exists() and not target.is_file():
+        raise UserError(f"cannot write {path}: not a regular file", file=str(path), code="io")
+    folder = target.parent
+    if not folder.is_dir():
+        raise UserError(f"cannot write {path}: folder {folder} does not exist", file=str(path), code="io")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise UserError(f"cannot write {path}: permission denied", file=str(path), code="io")
+    return target
+
+
 def write_json(path: str | Path, data: Any) -> None:
-    """Write ``data`` as JSON atomically: a failed write leaves no half file."""
-    path = Path(path)
+    """Write ``data`` as JSON atomically: a failed write leaves no half file.
+
+    The file gets the usual permissions (as ``open`` would create it, or the
+    old file's); symlinks are written through.  :class:`UserError` if the path
+    cannot be written.
+    """
+    target = check_writable(path)
     text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
     except OSError as error:
         raise UserError(f"cannot write {path}: {error.strerror}", file=str(path), code="io") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
-        os.replace(tmp, path)
-    except BaseException:
+        if target.exists():
+            os.chmod(tmp, target.stat().st_mode & 0o7777)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    except OSError as error:
         os.unlink(tmp)
-        raise
+        raise UserError(f"cannot write {path}: {error.strerror}", file=str(path), code="io") from None
 
 
 def load_record(path: str | Path) -> Document:
@@ -93,8 +121,12 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
     played at all: unknown tile, bad follower notation, illegal move.
     """
     data = doc.data
-    ruleset = load_ruleset(data["ruleset"])
+    ruleset = load_ruleset_for(doc, ("ruleset",))
     problems: list[str] = []
+    names = data["players"]
+    if not ruleset.min_players <= len(names) <= ruleset.max_players:
+        raise UserError(f"{ruleset.name} is for {ruleset.min_players}–{ruleset.max_players} players, "
+                        f"not {len(names)}", code="players", **doc.where(("players",)))
     if ruleset.sha256 != data["ruleset_sha256"]:
         problems.append(f"ruleset '{data['ruleset']}' has changed since the game was recorded "
                         f"(sha256 {ruleset.sha256[:12]}… ≠ {data['ruleset_sha256'][:12]}…)")
@@ -103,6 +135,8 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
                                              start["rotation"])
     game = Game(ruleset, len(data["players"]), data["seed"], draw_order=[], start=start_pair)
     for i, turn in enumerate(data["turns"]):
+        if "player" in turn and turn["player"] != game.player:
+            problems.append(f"turn {i + 1} is recorded for seat {turn['player']}, but seat {game.player} plays it")
         play_turn(game, turn, doc, ("turns", i))
     if game.scores != data["scores"]["in_game"]:
         problems.append(f"in-game scores {game.scores} ≠ recorded {data['scores']['in_game']}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -108,26 +109,59 @@ class Ruleset:
         return found
 
 
+def _is_name(ref: str) -> bool:
+    """A bare name (``basic``) rather than a path (``my/rules.yaml``, ``rules.yaml``)."""
+    return bool(ref) and "/" not in ref and "\\" not in ref and "." not in ref
+
+
 def resolve(ref: str, base: Path | None = None) -> Path:
     """The file a ruleset reference names: a shipped name (``basic``) or a path.
 
-    Relative paths are taken from ``base`` (a scenario's folder) if given,
-    else from the working directory.  Raises :class:`UserError` if neither
-    exists, listing the shipped names.
+    A bare name is looked up among the shipped rulesets first; a relative path
+    is taken from ``base`` (the folder of the scenario or record naming it) if
+    given, else from the working directory.  Raises :class:`UserError` if
+    neither exists, listing the shipped names.
     """
-    if ref and "/" not in ref and "\\" not in ref and not ref.endswith((".yaml", ".yml")):
-        shipped = rulesets_dir() / f"{ref}.yaml"
-        if shipped.is_file():
-            return shipped
-        names = ", ".join(sorted(p.stem for p in rulesets_dir().glob("*.yaml")))
-        raise UserError(f"unknown ruleset '{ref}' (shipped rulesets: {names}; or give a path)",
-                        code="ruleset-unknown")
+    if not ref:
+        raise UserError("empty ruleset reference", code="ruleset-unknown")
+    if _is_name(ref) and (rulesets_dir() / f"{ref}.yaml").is_file():
+        return rulesets_dir() / f"{ref}.yaml"
     path = Path(ref)
     if not path.is_absolute() and base is not None:
         path = base / path
-    if not path.is_file():
-        raise UserError(f"ruleset file not found: {path}", code="io")
-    return path
+    if path.is_file():
+        return path
+    if path.is_dir():
+        raise UserError(f"{path} is a folder, not a ruleset file", code="io")
+    if _is_name(ref):
+        names = ", ".join(sorted(p.stem for p in rulesets_dir().glob("*.yaml")))
+        raise UserError(f"unknown ruleset '{ref}' (shipped rulesets: {names}; or give a path)",
+                        code="ruleset-unknown")
+    raise UserError(f"ruleset file not found: {path}", code="io")
+
+
+def portable_ref(ref: str, folder: Path) -> str:
+    """``ref`` as a file written in ``folder`` should name it: shipped names as
+    they are, paths relative to ``folder`` (so the file and its ruleset can move together)."""
+    path = resolve(ref)
+    if _is_name(ref) and path.parent == rulesets_dir():
+        return ref
+    return os.path.relpath(path.resolve(), folder.resolve())
+
+
+def load_ruleset_for(doc: Document, path: tuple) -> "Ruleset":
+    """Load the ruleset that ``doc`` names at ``path``, relative to the document's folder;
+    an error that has no file of its own is reported at that place in ``doc``."""
+    ref = doc.data
+    for key in path:
+        ref = ref[key]
+    try:
+        return load_ruleset(ref, Path(doc.file).parent)
+    except UserError as error:
+        if any(d.file for d in error.diagnostics):
+            raise
+        first = error.diagnostics[0]
+        raise UserError(first.message, code=first.code, **doc.where(path)) from None
 
 
 def load_ruleset(ref: str, base: Path | None = None) -> Ruleset:
@@ -160,6 +194,8 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
     problems = _Problems(doc)
     problem = problems.at
     kinds = _compile_kinds(doc, problems)
+    if any(d.code == "edge-letter" for d in problems.found):
+        raise UserError.from_diagnostics(problems.found)  # tiles cannot be read while letters clash
     kind_index = {k.name: k.index for k in kinds}
     codes = EdgeCodes()
     tiles = []
@@ -221,6 +257,10 @@ def _compile_kinds(doc: Document, problems: _Problems) -> list[FeatureKind]:
         if completion == "surrounded" and ports != NONE:
             problem(at + ("ports",), f"kind '{name}' completes when surrounded, so its segments take no ports",
                     "kind-ports")
+        edge = spec.get("edge")
+        if edge is not None and edge in [other.get("edge") for other in list(specs.values())[:index]]:
+            problem(at + ("edge",), f"edge letter '{edge}' is already the edge of kind "
+                    f"'{next(n for n, o in specs.items() if o.get('edge') == edge)}'", "edge-letter")
         attributes = tuple(spec.get("attributes", ()))
         adjacency = spec.get("adjacency")
         adjacency_index, adjacency_input = -1, None

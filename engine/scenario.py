@@ -17,7 +17,7 @@ from pathlib import Path
 from .errors import UserError
 from .game import Game, IllegalMove
 from .record import tile_index, turn_move
-from .ruleset import load_ruleset
+from .ruleset import load_ruleset_for
 from .source import Document, load_yaml
 from .validate import check
 
@@ -48,7 +48,6 @@ def run_scenario(doc: Document) -> list[Outcome]:
     failures in the returned outcomes.
     """
     data = doc.data
-    base = Path(doc.file).parent
     expect = data.get("expect", {})
     for ref in expect:
         if ref not in data["rulesets"]:
@@ -56,13 +55,7 @@ def run_scenario(doc: Document) -> list[Outcome]:
                             code="scenario", **doc.where(("expect", ref)))
     outcomes = []
     for r_index, ref in enumerate(data["rulesets"]):
-        try:
-            ruleset = load_ruleset(ref, base)
-        except UserError as error:
-            if any(d.file for d in error.diagnostics):
-                raise
-            raise UserError(error.diagnostics[0].message, code=error.diagnostics[0].code,
-                            **doc.where(("rulesets", r_index))) from None
+        ruleset = load_ruleset_for(doc, ("rulesets", r_index))
         outcomes.append(_run_one(doc, ref, ruleset, expect.get(ref)))
     return outcomes
 

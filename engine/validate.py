@@ -68,11 +68,16 @@ def schema(name: str) -> dict[str, Any]:
 
 @functools.cache
 def _validator(name: str) -> "Draft202012Validator":
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator, validators
 
+    # JSON Schema counts 2.0 as an integer; the engine indexes with these
+    # values, so only true ints pass.
+    strict = Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool))
+    validator = validators.extend(Draft202012Validator, type_checker=strict)
     # No check_schema() here: checking against the metaschema costs ~40 ms per
     # process; tests/test_source.py checks every shipped schema instead.
-    return Draft202012Validator(schema(name))
+    return validator(schema(name))
 
 
 def check(doc: Document, schema_name: str) -> None:
