@@ -97,3 +97,61 @@ def test_record_not_written_when_the_folder_is_missing(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "cannot write" in result.stderr
     assert not target.exists()
+
+
+def test_record_refuses_special_files_and_writes_through_symlinks(tmp_path: Path) -> None:
+    result = run("play", "--players", "random,random", "--seed", "1", "--quiet", "--record", "/dev/null")
+    assert result.returncode == 2 and "not a regular file" in result.stderr
+    assert Path("/dev/null").is_char_device()
+    real = tmp_path / "real.json"
+    real.write_text("{}")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    assert run("play", "--players", "random,random", "--seed", "1", "--quiet", "--record", str(link)).returncode == 0
+    assert link.is_symlink() and json.loads(real.read_text())["seed"] == 1
+
+
+def test_bad_options_fail_before_the_game_is_played(tmp_path: Path) -> None:
+    for args in (("--players", "random,wizard"), ("--record", str(tmp_path / "missing" / "g.json"))):
+        result = run("play", "--seed", "1", *args)
+        assert result.returncode == 2
+        assert "Playing" not in result.stdout
+    assert run("play", "--seed", "-5").returncode == 2
+
+
+def test_record_replays_from_another_folder_with_a_relative_ruleset(tmp_path: Path) -> None:
+    rules = tmp_path / "my_rules.yaml"
+    rules.write_text((Path(__file__).parents[1] / "rulesets" / "basic.yaml").read_text())
+    (tmp_path / "games").mkdir()
+    assert run("play", "-r", "my_rules.yaml", "-s", "2", "-q", "--record", "games/g.json", cwd=tmp_path).returncode == 0
+    assert json.loads((tmp_path / "games" / "g.json").read_text())["ruleset"] == "../my_rules.yaml"
+    result = run("replay", str(tmp_path / "games" / "g.json"), cwd=Path("/"))
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda d: d["turns"][0].update(rotation=2.0), "expected an integer"),
+    (lambda d: d.update(players=d["players"][:1]), "2–5 players"),
+    (lambda d: d["turns"][0].update(follower="city@"), "names no port"),
+    (lambda d: d.update(ruleset="no-such-ruleset"), "unknown ruleset"),
+])
+def test_corrupt_records_are_located_errors(tmp_path: Path, edit, message: str) -> None:
+    record = tmp_path / "g.json"
+    assert run("play", "--players", "random,random", "--seed", "5", "--record", str(record), "-q").returncode == 0
+    data = json.loads(record.read_text())
+    edit(data)
+    record.write_text(json.dumps(data, indent=1))
+    result = run("replay", str(record))
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert result.stderr.startswith(f"{record}:") and message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_replay_checks_who_played_each_turn(tmp_path: Path) -> None:
+    record = tmp_path / "g.json"
+    assert run("play", "--players", "random,random", "--seed", "5", "--record", str(record), "-q").returncode == 0
+    data = json.loads(record.read_text())
+    data["turns"][0]["player"] = 1
+    record.write_text(json.dumps(data))
+    result = run("replay", str(record))
+    assert result.returncode == 1 and "seat 1" in result.stderr

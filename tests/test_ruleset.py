@@ -110,3 +110,20 @@ def test_formula_column_inside_a_quoted_scalar(tmp_path: Path) -> None:
     line = path.read_text().splitlines()[diagnostic.line - 1]
     assert line[diagnostic.col - 1:].startswith("complete_cities")
     assert "did you mean 'completed_cities'" in diagnostic.message
+
+
+def test_two_kinds_with_one_edge_letter_is_one_clear_error(tmp_path: Path) -> None:
+    path = broken(tmp_path, "    edge: R\n", "    edge: C\n")
+    with pytest.raises(UserError) as caught:
+        load_ruleset(str(path))
+    assert [d.code for d in caught.value.diagnostics] == ["edge-letter"]
+    assert "already the edge of kind 'road'" in caught.value.render()
+
+
+@pytest.mark.parametrize("old, new", [("count: 4", "count: 4.0"), ("count: 4", "count: 1000000"),
+                                      ("followers: 7", "followers: 300")])
+def test_counts_must_be_small_true_integers(tmp_path: Path, old: str, new: str) -> None:
+    path = broken(tmp_path, old, new)
+    with pytest.raises(UserError) as caught:
+        load_ruleset(str(path))
+    assert all(d.code == "schema" for d in caught.value.diagnostics)
