@@ -155,7 +155,7 @@ def _score_table(console, game, names, in_game) -> None:
 
 @app.command()
 def replay(
-    record: Annotated[Path, typer.Argument(help="A game record written by 'carcassonne play --record'.")],
+    record: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record written by 'carcassonne play --record'.")],
 ) -> None:
     """Replay a game record under its ruleset and check every score."""
     from .record import load_record, replay as replay_record
@@ -171,7 +171,7 @@ def replay(
 
 @scenario_app.command("check")
 def scenario_check(
-    files: Annotated[list[Path], typer.Argument(help="Scenario YAML files.")],
+    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Scenario YAML files.")],
 ) -> None:
     """Run scenario files; exit 0 if every expectation holds, 1 if any fails, 2 on bad input."""
     from .errors import UserError
