@@ -115,7 +115,7 @@ def main() -> None:
             results[(ref, bot)].append(games_per_second(rulesets[ref], bot, games, 1_000 + r * games))
 
     print(f"Python {sys.version.split()[0]} on {sys.platform}, one core; medians of {rounds} interleaved rounds\n")
-    print(f"{"workload":<44}{'games/s':>10}{'min':>9}{'max':>9}{'peak KiB':>10}")
+    print(f"{'workload':<44}{'games/s':>10}{'min':>9}{'max':>9}{'peak KiB':>10}")
     for ref, bot, games in workloads:
         rates = results[(ref, bot)]
         label = f"{bot} vs {bot}, {ref} ({games} games/run)"
