@@ -72,7 +72,7 @@ def play(
     from .record import check_writable, write_json
     from .ruleset import load_ruleset, portable_ref
 
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
     kinds = [k.strip() for k in players.split(",") if k.strip()]
     loaded = load_ruleset(ruleset)
     if not loaded.min_players <= len(kinds) <= loaded.max_players:

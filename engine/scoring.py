@@ -46,10 +46,12 @@ class ScoreEvent:
     tiles: tuple[tuple[int, int], ...] = ()
 
     def explain(self, names: list[str] | None = None) -> str:
-        """One line: ``city (complete): 2 * tiles = 6, 2 * pennants = 2 → 8 for A``."""
+        """One line: ``city (complete; tiles 3, pennants 1): 2 * tiles = 6,
+        2 * pennants = 2 → 8 for A``."""
         who = ", ".join(names[p] if names else str(p) for p in self.players)
         parts = ", ".join(f"{text} = {value}" for text, value in self.terms) or self.formula
-        return f"{self.kind} ({self.rule}): {parts} → {self.points} for {who}"
+        facts = ", ".join(f"{k} {v}" for k, v in self.inputs.items() if k != "segments" and not isinstance(v, bool))
+        return f"{self.kind} ({self.rule}; {facts}): {parts} → {self.points} for {who}"
 
     def to_json(self) -> dict:
         """The event as a JSON-ready dict (the game record's ``events`` items)."""

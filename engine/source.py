@@ -98,6 +98,9 @@ class Document:
     file: str
     marks: dict[JsonPath, Mark]
     key_marks: dict[JsonPath, Mark] = field(default_factory=dict)
+    #: For a document merged from several files: the file that set each path
+    #: whose mark came from another file than ``file`` (see engine/compose.py).
+    files: dict[JsonPath, str] = field(default_factory=dict)
 
     def mark(self, path: JsonPath) -> tuple[int | None, int | None]:
         """``(line, col)`` of the value at ``path``, else of its nearest marked ancestor.
@@ -105,13 +108,17 @@ class Document:
         Paths that do not exist (a missing key a check complains about) get
         their parent's position; ``(None, None)`` only for an empty document.
         """
+        return self.origin(path)[1:]  # type: ignore[return-value]
+
+    def origin(self, path: JsonPath) -> tuple[str, int | None, int | None]:
+        """``(file, line, col)`` that set the value at ``path`` (nearest marked ancestor)."""
         path = tuple(path)
         while True:
             found = self.marks.get(path)
             if found is not None:
-                return found
+                return (self.files.get(path, self.file), *found)
             if not path:
-                return None, None
+                return self.file, None, None
             path = path[:-1]
 
     def key_mark(self, path: JsonPath) -> tuple[int | None, int | None]:
@@ -130,8 +137,10 @@ class Document:
         its value.
         """
         path = tuple(path)
-        line, col = self.key_mark(path) if key else self.mark(path)
-        return {"file": self.file, "line": line, "col": col, "path": json_path(path)}
+        file, line, col = self.origin(path)
+        if key and path in self.key_marks:
+            line, col = self.key_marks[path]
+        return {"file": file, "line": line, "col": col, "path": json_path(path)}
 
 
 _SIMPLE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
