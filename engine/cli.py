@@ -23,9 +23,12 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings=_CONTEXT,
 )
+rulesets_app = typer.Typer(help="List, show, check and compare rulesets and options.", add_completion=False,
+                           context_settings=_CONTEXT)
 scenario_app = typer.Typer(help="Scenario files: forced turns with expected scores.", add_completion=False,
                            context_settings=_CONTEXT)
 app.add_typer(scenario_app, name="scenario")
+app.add_typer(rulesets_app, name="rulesets")
 
 
 class Failed(Exception):
@@ -167,6 +170,87 @@ def replay(
     if problems:
         raise Failed()
     typer.echo(f"{record}: {len(doc.data['turns'])} turns replayed; scores {game.scores} agree with the record.")
+
+
+@rulesets_app.command("list")
+def rulesets_list() -> None:
+    """The shipped rulesets and options, each with what it is and where it comes from."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .inspect import shipped
+
+    table = Table(title="Shipped rulesets and options (combine as RULESET+OPTION+…)", show_lines=True)
+    for column in ("kind", "name", "description", "source"):
+        table.add_column(column, overflow="fold")
+    for item in shipped():
+        table.add_row(item.kind, item.name, item.description, item.source)
+    Console(soft_wrap=False).print(table)
+
+
+@rulesets_app.command("show")
+def rulesets_show(
+    ref: Annotated[str, typer.Argument(metavar="REF", help="Ruleset reference: NAME_OR_PATH[+OPTION]….")],
+    origins: Annotated[bool, typer.Option("--origins", help="Note after each value the file and line that set it.")] = False,
+) -> None:
+    """The merged ruleset as YAML (after extends and options)."""
+    from .inspect import show
+
+    typer.echo(show(ref, origins=origins), nl=False)
+
+
+@rulesets_app.command("validate")
+def rulesets_validate(
+    paths: Annotated[list[Path], typer.Argument(metavar="PATH...", help="Ruleset or option files.")],
+) -> None:
+    """Check ruleset and option files; every problem as file:line:col (exit 0 all valid, 2 otherwise)."""
+    from .errors import UserError
+    from .inspect import validate_file
+
+    bad = 0
+    for path in paths:
+        try:
+            ruleset = validate_file(path)
+        except UserError as error:
+            typer.echo(error.render(), err=True)
+            bad += 1
+            continue
+        typer.echo(f"ok   {path} ({len(ruleset.tiles)} tile types, {sum(t.count for t in ruleset.tiles)} tiles)")
+    if bad:
+        raise typer.Exit(2)
+
+
+@rulesets_app.command("diff")
+def rulesets_diff(
+    first: Annotated[str, typer.Argument(metavar="REF", help="A ruleset reference.")],
+    second: Annotated[str, typer.Argument(metavar="OTHER", help="Another ruleset reference.")],
+) -> None:
+    """What two rulesets set differently, value by value, with where each side sets it."""
+    from .inspect import diff
+
+    found = diff(first, second)
+    if not found:
+        typer.echo(f"{first} and {second} set the same rules.")
+        return
+    for path, a, b, where_a, where_b in found:
+        typer.echo(path)
+        for ref, value, where in ((first, a, where_a), (second, b, where_b)):
+            shown = "(not set)" if value is None else value
+            typer.echo(f"  {ref}: {shown}" + (f"    [{where}]" if where else ""))
+
+
+@app.command()
+def tiles(
+    ref: Annotated[str, typer.Argument(metavar="REF", help="Ruleset reference.")] = "basic",
+) -> None:
+    """Each tile type of a ruleset: count, edges, segments and a small drawing of its ports."""
+    from .inspect import tile_drawings
+    from .ruleset import load_ruleset
+
+    ruleset = load_ruleset(ref)
+    typer.echo(f"{ruleset.name}: {len(ruleset.tiles)} tile types, {sum(t.count for t in ruleset.tiles)} tiles. "
+               "Each port shows the segment covering it; the centre a port-less one.\n")
+    typer.echo("\n\n".join(tile_drawings(ruleset)))
 
 
 @scenario_app.command("check")
