@@ -175,17 +175,16 @@ def replay(
 @rulesets_app.command("list")
 def rulesets_list() -> None:
     """The shipped rulesets and options, each with what it is and where it comes from."""
-    from rich.console import Console
-    from rich.table import Table
-
     from .inspect import shipped
 
-    table = Table(title="Shipped rulesets and options (combine as RULESET+OPTION+…)", show_lines=True)
-    for column in ("kind", "name", "description", "source"):
-        table.add_column(column, overflow="fold")
-    for item in shipped():
-        table.add_row(item.kind, item.name, item.description, item.source)
-    Console(soft_wrap=False).print(table)
+    items = shipped()
+    width = max(len(item.name) for item in items) + 2
+    for kind, title in (("ruleset", "Rulesets"), ("option", "Options (add to any ruleset as +NAME)")):
+        typer.echo(f"{title}:")
+        for item in (i for i in items if i.kind == kind):
+            typer.echo(f"  {item.name:<{width}}{item.description}")
+            typer.echo(f"  {'':<{width}}source: {item.source}")
+        typer.echo("")
 
 
 @rulesets_app.command("show")

@@ -1,0 +1,58 @@
+"""Every shipped ruleset with every combination of shipped options that declares no conflict
+loads and plays a seeded game to the end."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+
+from engine.game import Game
+from engine.inspect import shipped
+from engine.players import RandomPlayer
+from engine.ruleset import load_ruleset
+from engine.source import load_yaml
+from engine.compose import options_dir
+
+RULESETS = [s.name for s in shipped() if s.kind == "ruleset"]
+OPTIONS = {s.name: load_yaml(options_dir() / f"{s.name}.yaml").data for s in shipped() if s.kind == "option"}
+
+
+def compatible(names: tuple[str, ...]) -> bool:
+    chosen = set(names)
+    for name in names:
+        data = OPTIONS[name]
+        if chosen & set(data.get("conflicts", ())) or not set(data.get("requires", ())) <= chosen:
+            return False
+    return True
+
+
+def ordered(names: tuple[str, ...]) -> list[str]:
+    """Options in an order that puts each after the options it requires."""
+    out: list[str] = []
+    pending = list(names)
+    while pending:
+        name = next(n for n in pending if set(OPTIONS[n].get("requires", ())) <= set(out))
+        out.append(name)
+        pending.remove(name)
+    return out
+
+
+REFS = [
+    "+".join([ruleset, *ordered(combo)])
+    for ruleset in RULESETS
+    for size in range(len(OPTIONS) + 1)
+    for combo in combinations(sorted(OPTIONS), size)
+    if compatible(combo)
+]
+
+
+@pytest.mark.parametrize("ref", REFS)
+def test_combination_loads_and_plays(ref: str) -> None:
+    ruleset = load_ruleset(ref)
+    game = Game(ruleset, 2, 11)
+    bots = [RandomPlayer("11:0"), RandomPlayer("11:1")]
+    while game.tile is not None:
+        game.play(bots[game.player].choose(game))
+    game.finish()
+    assert game.finished and game.turn > 0
