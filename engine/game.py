@@ -25,11 +25,13 @@ import random
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .geometry import RING8, SIDE_STEP, facing_port, unpack
+from .geometry import RING8, SIDE_STEP, STRIDE, facing_port, unpack
 from .ruleset import Ruleset
 from .scoring import ScoreEvent, end_scores, end_totals, score_feature
 
 _FACING = tuple(facing_port(p) for p in range(12))
+#: Maps of a multi-map game lie this many columns apart on one plane (far beyond any tile count).
+MAP_SPAN = 1 << 16
 _PLAYER_BITS = 8
 _PLAYER_MASK = (1 << _PLAYER_BITS) - 1
 
@@ -78,7 +80,7 @@ class Game:
 
     def __init__(self, ruleset: Ruleset, players: int = 2, seed: int | None = None, *,
                  draw_order: Sequence[int] | None = None,
-                 start: tuple[int, int] | None = None) -> None:
+                 start: tuple[int, int] | list[tuple[int, int]] | None = None) -> None:
         if not ruleset.min_players <= players <= ruleset.max_players:
             raise ValueError(f"{ruleset.name} is for {ruleset.min_players}–{ruleset.max_players} players, not {players}")
         self.ruleset = ruleset
@@ -86,7 +88,6 @@ class Game:
         self.seed = seed
         self.tiles = ruleset.tiles
         self.board: dict[int, tuple] = {}
-        self.frontier: dict[int, int] = {}
         self.parent: list[int] = []
         self.open: list[int] = []
         self.fol: list[int] = []
@@ -100,27 +101,75 @@ class Game:
         self.events: list[ScoreEvent] = []
         #: ``(tile type index, Move)`` per turn, ``(tile type index, None)`` per discarded tile.
         self.history: list[tuple[int, Move | None]] = []
+        #: Discarded tiles that went back into the stack (``unplaceable: reshuffle``).
+        self.returned = 0
         self.turn = 0
         self.player = 0
         self.finished = False
+        self.tile: int | None = None
         base = ruleset.edge_base
         self._pow = (1, base, base * base, base ** 3)
-        if start is None:
-            start = (ruleset.start, 0) if ruleset.start >= 0 else None
+        self._rng = random.Random(seed)
+        self._forced = draw_order is not None
+        maps = ruleset.maps
+        self.frontiers: list[dict[int, int]] = [{} for _ in range(maps)]
+        self.map = 0
+        self.frontier = self.frontiers[0]
+        #: Start tiles drawn from the stack whose rotation the first player still has to choose.
+        self.pending_starts: list[tuple[int, int]] = []
+        if start is None and ruleset.start >= 0 and not ruleset.start_drawn:
+            start = (ruleset.start, 0)
+        starts = None if start is None else (list(start) if isinstance(start, list) else [start] * maps)
+        #: ``(tile type index, rotation)`` of each map's start tile, once placed.
+        self.starts: list[tuple[int, int]] = []
         if draw_order is None:
             deck = [t.index for t in ruleset.tiles for _ in range(t.count)]
-            if start is not None:
-                deck.remove(start[0])
-            random.Random(seed).shuffle(deck)
-            self.deck = deck
+            for tile, _ in starts or ():
+                deck.remove(tile)
+            self._rng.shuffle(deck)
+            if start is None and ruleset.start_drawn:
+                self.pending_starts = [(m, deck.pop()) for m in range(maps)]
+            self.stacks = [deck] if maps == 1 else [deck[m::maps] for m in range(maps)]
         else:
-            self.deck = list(reversed(draw_order))
-        if start is not None:
-            self._place(start[0], 0, start[1])
-        else:
-            self.frontier[0] = 0
-        self.tile: int | None = None
-        self._draw()
+            self.stacks = [list(reversed(draw_order))] + [[] for _ in range(maps - 1)]
+        self.deck = self.stacks[0]
+        for m in range(maps):
+            if starts is not None:
+                self._enter_map(m)
+                self._place(starts[m][0], self.origin(m), starts[m][1])
+                self.starts.append(starts[m])
+            elif not self.pending_starts:
+                self.frontiers[m][self.origin(m)] = 0
+        if not self.pending_starts:
+            self._next_map()
+            self._draw()
+
+    def place_start(self, rotation: int) -> None:
+        """Place the next drawn start tile (``deck.start_rule: drawn``) at its map's
+        (0, 0) turned ``rotation`` quarter turns; after the last one, play begins."""
+        m, tile = self.pending_starts.pop(0)
+        self._enter_map(m)
+        self._place(tile, self.origin(m), rotation)
+        self.starts.append((tile, rotation))
+        if not self.pending_starts:
+            self._next_map()
+            self._draw()
+
+    @property
+    def start_tile(self) -> int | None:
+        """The drawn start tile waiting for its rotation, if any."""
+        return self.pending_starts[0][1] if self.pending_starts else None
+
+    @staticmethod
+    def origin(map_index: int) -> int:
+        """Packed position of (0, 0) on map ``map_index`` (maps lie far apart on one plane)."""
+        return map_index * MAP_SPAN * STRIDE
+
+    def local(self, pos: int) -> tuple[int, int, int]:
+        """``(map, x, y)`` of a packed position, x and y relative to that map's start tile."""
+        x, y = unpack(pos)
+        m = (x + MAP_SPAN // 2) // MAP_SPAN
+        return m, x - m * MAP_SPAN, y
 
     # -- choices ---------------------------------------------------------------
 
@@ -233,6 +282,7 @@ class Game:
             self.check(move)
         scored = self.apply(move)
         self.player = (self.player + 1) % self.players
+        self._next_map()
         self._draw()
         return scored
 
@@ -248,8 +298,22 @@ class Game:
         return self._score_completed(tile, move.pos, base)
 
     def discard(self) -> None:
-        """Discard the current tile (it fits nowhere) and draw the next; the same player goes on."""
-        self.history.append((self.tile, None))
+        """Discard the current tile (it fits nowhere) and draw the next; the same player goes on.
+
+        Under ``unplaceable: reshuffle`` (seed 001) the tile goes back into the
+        stack, which is shuffled, unless no tile left fits anywhere: then the
+        rest of the stack is discarded too, so the game still ends.
+        """
+        tile = self.tile
+        self.history.append((tile, None))
+        if self.ruleset.unplaceable == "reshuffle" and not self._forced:
+            if any(self._fits_somewhere(t) for t in set(self.deck)):
+                self.deck.append(tile)
+                self._rng.shuffle(self.deck)
+                self.returned += 1
+            else:
+                self.history.extend((t, None) for t in reversed(self.deck))
+                self.deck.clear()
         self._draw_next()
 
     def finish(self) -> list[ScoreEvent]:
@@ -277,9 +341,14 @@ class Game:
         """An independent snapshot (shallow copies suffice: member lists are never mutated)."""
         other = object.__new__(Game)
         other.__dict__.update(self.__dict__)
-        for name in ("board", "frontier", "parent", "open", "fol", "members", "seg_pos", "seg_tile",
-                     "on_board", "supply", "scores", "events", "history", "deck"):
+        for name in ("board", "parent", "open", "fol", "members", "seg_pos", "seg_tile",
+                     "on_board", "supply", "scores", "events", "history", "pending_starts", "starts"):
             setattr(other, name, getattr(self, name).copy())
+        other.stacks = [stack.copy() for stack in self.stacks]
+        other.frontiers = [frontier.copy() for frontier in self.frontiers]
+        other._rng = random.Random()
+        other._rng.setstate(self._rng.getstate())
+        other._enter_map(self.map)
         other.surrounded_at = {k: list(v) for k, v in self.surrounded_at.items()}
         return other
 
@@ -301,6 +370,22 @@ class Game:
         self._draw_next()
         while self.tile is not None and not self._fits_somewhere(self.tile):
             self.discard()
+
+    def _next_map(self) -> None:
+        """Rounds of turns alternate between maps (``deck.maps``); a map whose stack is
+        used up is skipped."""
+        maps = len(self.stacks)
+        if maps == 1:
+            return
+        wanted = (self.turn // self.players) % maps
+        if not self._forced:
+            wanted = next((m for m in (*range(wanted, maps), *range(wanted)) if self.stacks[m]), wanted)
+        self._enter_map(wanted)
+
+    def _enter_map(self, m: int) -> None:
+        self.map = m
+        self.deck = self.stacks[m]
+        self.frontier = self.frontiers[m]
 
     def _draw_next(self) -> None:
         self.tile = self.deck.pop() if self.deck else None

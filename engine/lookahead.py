@@ -43,6 +43,13 @@ class Lookahead:
     per-seat potential (score if the game ended after the move) it leads to.
     """
 
+    @staticmethod
+    def supports(ruleset) -> bool:
+        """Whether every feature's end value depends on that feature alone (so a move's
+        value can be worked out from what it touches).  Not so for farm rules that
+        pool followers per city or pay each city once per player."""
+        return all(k.majority == "feature" and not k.adjacent_pays_once for k in ruleset.kinds)
+
     def __init__(self, game: "Game") -> None:
         self.game = game
         self.kinds = game.ruleset.kinds

@@ -36,7 +36,8 @@ def play_game(ruleset: Ruleset, kinds: list[str], seed: int, *, ref: str | None 
     """
     players: list[Player] = [make_player(kind, seed, seat) for seat, kind in enumerate(kinds)]
     game = Game(ruleset, len(players), seed)
-    start = (ruleset.start, 0) if ruleset.start >= 0 else None
+    while game.start_tile is not None:  # a drawn start tile: the first player turns it
+        game.place_start(players[0].choose_start(game))
     while game.tile is not None:
         seat, tile = game.player, game.tile
         move = players[seat].choose(game)
@@ -47,5 +48,5 @@ def play_game(ruleset: Ruleset, kinds: list[str], seed: int, *, ref: str | None 
     game.finish()
     record = build_record(game, ref or ruleset.ref,
                           [{"name": f"{kind}-{i + 1}", "kind": kind} for i, kind in enumerate(kinds)],
-                          start, in_game)
+                          in_game)
     return PlayedGame(game, list(kinds), in_game, record)

@@ -23,6 +23,10 @@ class Player(Protocol):
         """A legal :class:`~engine.game.Move` for ``game.tile`` and ``game.player``."""
         ...
 
+    def choose_start(self, game: Game) -> int:
+        """Rotation (quarter turns) of a start tile drawn from the stack (``game.start_tile``)."""
+        ...
+
 
 class RandomPlayer:
     """Uniform over legal placements, then uniform over that placement's follower
@@ -33,6 +37,9 @@ class RandomPlayer:
 
     def __init__(self, seed: int | str | None = None) -> None:
         self.rng = random.Random(seed)
+
+    def choose_start(self, game: Game) -> int:
+        return self.rng.randrange(4)
 
     def choose(self, game: Game) -> Move:
         rng = self.rng
@@ -53,17 +60,32 @@ class GreedyPlayer:
     def __init__(self, seed: int | str | None = None) -> None:
         self.rng = random.Random(seed)
 
+    def choose_start(self, game: Game) -> int:
+        # On an empty board every rotation scores alike: pick one at random.
+        return self.rng.randrange(4)
+
     def choose(self, game: Game) -> Move:
         me = game.player
         best: list[Move] = []
         best_value = None
-        for move, totals in Lookahead(game).moves():
+        for move, totals in _candidates(game):
             value = totals[me] - max(totals[:me] + totals[me + 1:], default=0)
             if best_value is None or value > best_value:
                 best, best_value = [move], value
             elif value == best_value:
                 best.append(move)
         return best[self.rng.randrange(len(best))]
+
+
+def _candidates(game: Game):
+    """Each legal move with the per-seat potential it leads to."""
+    if Lookahead.supports(game.ruleset):
+        yield from Lookahead(game).moves()
+        return
+    for move in game.legal_moves():  # scoring that is not feature by feature: play each move on a copy
+        trial = game.copy()
+        trial.apply(move)
+        yield move, trial.potential_scores()
 
 
 #: Bot kinds by the name the CLI and records use.

@@ -45,21 +45,25 @@ def turn_entries(game: Game) -> list[dict[str, Any]]:
 
 
 def build_record(game: Game, ruleset_ref: str, players: list[dict[str, str]],
-                 start: tuple[int, int] | None, in_game: list[int]) -> dict[str, Any]:
+                 in_game: list[int]) -> dict[str, Any]:
     """The record of a finished game (``in_game``: totals before final scoring)."""
     ruleset = game.ruleset
-    return {
+    starts = [{"tile": ruleset.tiles[t].id, "rotation": r} for t, r in game.starts]
+    record = {
         "format": FORMAT,
         "version": VERSION,
         "ruleset": ruleset_ref,
         "ruleset_sha256": ruleset.sha256,
         "seed": game.seed if game.seed is not None else 0,
         "players": players,
-        "start": None if start is None else {"tile": ruleset.tiles[start[0]].id, "rotation": start[1]},
+        "start": starts[0] if starts else None,
         "turns": turn_entries(game),
         "events": [e.to_json() for e in game.events],
         "scores": {"in_game": in_game, "final": list(game.scores)},
     }
+    if len(starts) > 1:
+        record["starts"] = starts
+    return record
 
 
 def check_writable(path: str | Path) -> Path:

@@ -61,7 +61,13 @@ class FeatureKind:
     counts (fields count cities), or -1, with ``adjacency_input`` its formula
     input name.  ``complete`` is scored when the feature completes in play,
     ``incomplete`` at game end if it is not complete, ``final`` at game end
-    after those (farms).  Missing formulas score nothing.
+    after those (farms).  Missing formulas score nothing.  ``majority`` is
+    ``feature`` (each feature scores for its own majority) or ``adjacent``
+    (``final`` is scored once per completed adjacent feature, for the majority
+    of followers on all features of this kind touching it: 1st-edition farms);
+    ``adjacent_pays_once`` makes an adjacent feature pay each player at most
+    once (2nd-edition farms).  ``constants`` are the ruleset's named numbers,
+    readable in every formula.
     """
 
     name: str
@@ -77,6 +83,9 @@ class FeatureKind:
     complete: Score | None
     incomplete: Score | None
     final: Score | None
+    majority: str = "feature"
+    adjacent_pays_once: bool = False
+    constants: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -101,6 +110,8 @@ class Ruleset:
     start: int
     deploy_own: bool
     unplaceable: str
+    start_drawn: bool
+    maps: int
     edge_mirror: tuple[int, ...]
     edge_base: int
     _fits: list[dict[int, tuple[int, ...]]] = field(default_factory=list, repr=False, compare=False)
@@ -251,6 +262,11 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
             problem(("deck", "start"), f"start tile '{start_id}' has count 0", "start-tile")
         else:
             start = tile_ids.get(start_id, -1)
+            maps = data["deck"].get("maps", 1)
+            fixed = data["deck"].get("start_rule", "fixed") == "fixed"
+            if fixed and data["tiles"][start_id]["count"] < maps:
+                problem(("deck", "maps"), f"{maps} maps need {maps} start tiles '{start_id}', "
+                        f"but there are {data['tiles'][start_id]['count']}", "start-tile")
     players = data.get("players", {"min": 2, "max": 5})
     if players["min"] > players["max"]:
         problem(("players",), "players: min is greater than max", "players")
@@ -266,6 +282,8 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         kinds=tuple(kinds), tiles=tuple(tiles), start=start,
         deploy_own=rules.get("deploy", "empty") == "own-or-empty",
         unplaceable=rules.get("unplaceable", "discard"),
+        start_drawn=data.get("deck", {}).get("start_rule", "fixed") == "drawn",
+        maps=data.get("deck", {}).get("maps", 1),
         edge_mirror=tuple(codes.mirror), edge_base=codes.base,
         _fits=[{} for _ in tiles],
     )
@@ -282,10 +300,27 @@ class _Problems:
         self.found.append(Diagnostic(message, code=code, **self.doc.where(path)))
 
 
+def _kind_inputs(spec: dict) -> dict[str, type]:
+    """The formula inputs a feature kind declares (docs/rulesets.md, "Scoring formulas")."""
+    inputs: dict[str, type] = {"tiles": int, "segments": int, "complete": bool}
+    inputs.update({a: int for a in spec.get("attributes", ())})
+    if spec.get("completion", "never") == "surrounded":
+        inputs["neighbors"] = int
+    adjacency = spec.get("adjacency")
+    if adjacency is not None:
+        inputs[adjacency["input"]] = int
+    return inputs
+
+
 def _compile_kinds(doc: Document, problems: _Problems) -> list[FeatureKind]:
     problem = problems.at
     specs = doc.data["features"]
     names = list(specs)
+    constants = doc.data.get("constants", {})
+    for name, spec in specs.items():
+        for clash in sorted(set(constants) & set(_kind_inputs(spec))):
+            problem(("constants", clash), f"constant '{clash}' has the name of an input of kind '{name}'",
+                    "constant-name")
     kinds = []
     for index, (name, spec) in enumerate(specs.items()):
         at = ("features", name)
@@ -307,17 +342,20 @@ def _compile_kinds(doc: Document, problems: _Problems) -> list[FeatureKind]:
             else:
                 adjacency_index = names.index(adjacency["kind"])
                 adjacency_input = adjacency["input"]
-        inputs: dict[str, type] = {"tiles": int, "segments": int, "complete": bool}
-        inputs.update({a: int for a in attributes})
-        if completion == "surrounded":
-            inputs["neighbors"] = int
-        if adjacency_input:
-            inputs[adjacency_input] = int
+        majority = spec.get("majority", "feature")
+        if (majority == "adjacent" or spec.get("adjacent_pays_once")) and adjacency_index < 0:
+            key = "majority" if majority == "adjacent" else "adjacent_pays_once"
+            problem(at + (key,), f"'{key}' needs an 'adjacency' kind to count", "kind-majority")
+        inputs = {**_kind_inputs(spec), **{c: int for c in constants}}
         formulas: dict[str, Score | None] = {}
         for when in ("complete", "incomplete", "final"):
             value = spec.get("scoring", {}).get(when)
+            when_inputs = inputs
+            if when == "final" and majority == "adjacent" and adjacency_index >= 0:
+                # Scored once per adjacent feature: its formula reads that feature's inputs.
+                when_inputs = {**_kind_inputs(specs[names[adjacency_index]]), **{c: int for c in constants}}
             formulas[when] = None if value is None else _compile_score(doc, at + ("scoring", when), value,
-                                                                      inputs, problems)
+                                                                      when_inputs, problems)
         if completion == "never" and formulas["complete"] is not None:
             problem(at + ("scoring", "complete"), f"kind '{name}' never completes, so it has no 'complete' score",
                     "kind-scoring")
@@ -326,6 +364,8 @@ def _compile_kinds(doc: Document, problems: _Problems) -> list[FeatureKind]:
             deployable=spec.get("deployable", True), follower=spec.get("follower", "follower"),
             attributes=attributes, adjacency=adjacency_index, adjacency_input=adjacency_input,
             complete=formulas["complete"], incomplete=formulas["incomplete"], final=formulas["final"],
+            majority=majority, adjacent_pays_once=bool(spec.get("adjacent_pays_once", False)),
+            constants=dict(constants),
         ))
     return kinds
 

@@ -51,6 +51,8 @@ class ScoreEvent:
         who = ", ".join(names[p] if names else str(p) for p in self.players)
         parts = ", ".join(f"{text} = {value}" for text, value in self.terms) or self.formula
         facts = ", ".join(f"{k} {v}" for k, v in self.inputs.items() if k != "segments" and not isinstance(v, bool))
+        if sum(1 for n in self.followers if n) > 1:
+            facts += ", followers " + " v ".join(str(n) for n in self.followers)
         return f"{self.kind} ({self.rule}; {facts}): {parts} → {self.points} for {who}"
 
     def to_json(self) -> dict:
@@ -77,6 +79,8 @@ def make_inputs(kind: "FeatureKind", tiles: int, segments: int, complete: bool, 
                 neighbours: int, adjacent: int) -> dict[str, int | bool]:
     """The formula inputs of a feature of ``kind`` from its totals (see :func:`feature_inputs`)."""
     env: dict[str, int | bool] = {"tiles": tiles, "segments": segments, "complete": complete}
+    if kind.constants:
+        env.update(kind.constants)
     if kind.attributes:
         env.update(zip(kind.attributes, attrs))
     if kind.completion == "surrounded":
@@ -143,51 +147,98 @@ def score_feature(game: "Game", root: int, *, complete: bool, phase: str, rule: 
     """Score the feature at ``root`` for its majority holders; the event, not applied."""
     kind = game.ruleset.kinds[kind_of(game, root)]
     rule = rule or ("complete" if complete else "incomplete")
-    formula = getattr(kind, rule)
-    env = feature_inputs(game, root, kind)
     followers = game.followers_by_player(root)
-    players = majority(followers)
-    points = int(formula(env)) if formula is not None else 0
+    return _event(game, kind, rule, getattr(kind, rule), feature_inputs(game, root, kind), followers,
+                  majority(followers), root, phase)
+
+
+def _event(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, followers: list[int],
+           players: tuple[int, ...], root: int, phase: str) -> ScoreEvent:
     return ScoreEvent(
         phase=phase, turn=game.turn, kind=kind.name, rule=rule,
-        formula=formula.text if formula is not None else "0", points=points, players=players,
+        formula=score.text if score is not None else "0",
+        points=int(score(env)) if score is not None else 0, players=players,
         followers=tuple(followers), inputs=env,
-        terms=tuple(formula.terms(env)) if formula is not None else (),
+        terms=tuple(score.terms(env)) if score is not None else (),
         tiles=tuple(sorted({unpack(game.seg_pos[m]) for m in game.members[root]})),  # type: ignore[union-attr]
     )
 
 
 def end_scores(game: "Game") -> list[ScoreEvent]:
     """Final-scoring events, not applied (RULES.md §3.1 "Game end"): first every
-    occupied incomplete feature under its ``incomplete`` formula, then every
-    occupied feature of a kind with a ``final`` formula (farms)."""
-    return [score_feature(game, root, complete=False, phase="final", rule=rule)
-            for root, rule in _end_items(game)]
+    occupied incomplete feature under its ``incomplete`` formula, then, kind by
+    kind, the ``final`` scores (farms) under the kind's majority rule:
+
+    * ``majority: feature`` — each occupied feature for its majority (3rd-edition farms);
+      with ``adjacent_pays_once`` each completed adjacent feature pays a player
+      at most once over all their features (2nd-edition farms, per-player
+      reading of RULES.md §5 point 1: order-independent);
+    * ``majority: adjacent`` — each completed adjacent feature (city) once, for
+      the majority of followers on all features of the kind touching it
+      (1st-edition farms, seed 000).
+    """
+    kinds = game.ruleset.kinds
+    roots = [(root, kinds[kind_of(game, root)]) for root in game.occupied_roots()]
+    events = [score_feature(game, root, complete=False, phase="final", rule="incomplete")
+              for root, kind in roots if kind.incomplete is not None and not is_complete(game, root)]
+    for kind in kinds:
+        mine = [root for root, k in roots if k is kind]
+        if kind.final is None or not mine:
+            continue
+        if kind.majority == "adjacent":
+            events.extend(_final_by_adjacent(game, kind, mine))
+        elif kind.adjacent_pays_once:
+            events.extend(_final_paying_once(game, kind, mine))
+        else:
+            events.extend(score_feature(game, root, complete=False, phase="final", rule="final") for root in mine)
+    return events
+
+
+def _completed_adjacent(game: "Game", root: int) -> list[int]:
+    """Completed adjacent features of the feature at ``root``, in a stable order."""
+    return sorted(t for t in adjacent_roots(game, game.members[root]) if is_complete(game, t))
+
+
+def _final_by_adjacent(game: "Game", kind: "FeatureKind", roots: list[int]) -> list[ScoreEvent]:
+    counts: dict[int, list[int]] = {}
+    for root in roots:
+        followers = game.followers_by_player(root)
+        for target in _completed_adjacent(game, root):
+            total = counts.setdefault(target, [0] * game.players)
+            for p, n in enumerate(followers):
+                total[p] += n
+    kinds = game.ruleset.kinds
+    events = []
+    for target, followers in counts.items():
+        env = feature_inputs(game, target, kinds[kind_of(game, target)])
+        events.append(_event(game, kind, f"final, per {kinds[kind.adjacency].name}", kind.final, env, followers,
+                             majority(followers), target, "final"))
+    return events
+
+
+def _final_paying_once(game: "Game", kind: "FeatureKind", roots: list[int]) -> list[ScoreEvent]:
+    paid: list[set[int]] = [set() for _ in range(game.players)]
+    events = []
+    for root in roots:
+        env = feature_inputs(game, root, kind)
+        followers = game.followers_by_player(root)
+        completed = set(_completed_adjacent(game, root))
+        for p in majority(followers):
+            fresh = completed - paid[p]
+            paid[p] |= completed
+            mine = {**env, kind.adjacency_input: len(fresh)}
+            events.append(_event(game, kind, f"final, each {game.ruleset.kinds[kind.adjacency].name} once per player",
+                                 kind.final, mine, followers, (p,), root, "final"))
+    return events
 
 
 def end_totals(game: "Game") -> list[int]:
-    """Points each seat would get from final scoring now (as :func:`end_scores`,
-    without building events)."""
+    """Points each seat would get from final scoring now (as :func:`end_scores`)."""
     totals = [0] * game.players
-    kinds = game.ruleset.kinds
-    for root in game.occupied_roots():
-        kind = kinds[kind_of(game, root)]
-        points = end_points(kind, feature_inputs(game, root, kind))
-        for p in majority(game.followers_by_player(root)):
-            totals[p] += points
+    for event in end_scores(game):
+        for p in event.players:
+            totals[p] += event.points
     return totals
-
-
-def _end_items(game: "Game"):
-    """``(root, rule)`` of each final-scoring item, in scoring order."""
-    kinds = game.ruleset.kinds
-    roots = [(root, kinds[kind_of(game, root)]) for root in game.occupied_roots()]
-    for root, kind in roots:
-        if kind.incomplete is not None and not is_complete(game, root):
-            yield root, "incomplete"
-    for root, kind in roots:
-        if kind.final is not None:
-            yield root, "final"
 
 
 def segment_type(game: "Game", segment: int) -> "SegmentType":

@@ -7,9 +7,8 @@ from itertools import combinations
 
 import pytest
 
-from engine.game import Game
 from engine.inspect import shipped
-from engine.players import RandomPlayer
+from engine.play import play_game
 from engine.ruleset import load_ruleset
 from engine.source import load_yaml
 from engine.compose import options_dir
@@ -49,10 +48,8 @@ REFS = [
 
 @pytest.mark.parametrize("ref", REFS)
 def test_combination_loads_and_plays(ref: str) -> None:
-    ruleset = load_ruleset(ref)
-    game = Game(ruleset, 2, 11)
-    bots = [RandomPlayer("11:0"), RandomPlayer("11:1")]
-    while game.tile is not None:
-        game.play(bots[game.player].choose(game))
-    game.finish()
-    assert game.finished and game.turn > 0
+    played = play_game(load_ruleset(ref), ["random", "random"], 11)
+    game = played.game
+    placed = sum(1 for _, move in game.history if move is not None) + len(game.starts)
+    discarded = sum(1 for _, move in game.history if move is None) - game.returned
+    assert game.finished and placed + discarded == sum(t.count for t in game.ruleset.tiles)

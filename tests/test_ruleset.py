@@ -103,7 +103,7 @@ def test_schema_errors_carry_the_location(tmp_path: Path) -> None:
 
 
 def test_formula_column_inside_a_quoted_scalar(tmp_path: Path) -> None:
-    path = broken(tmp_path, "final: 3 * completed_cities", 'final: "3 * complete_cities"')
+    path = broken(tmp_path, "final: farm_points * completed_cities", 'final: "farm_points * complete_cities"')
     with pytest.raises(UserError) as caught:
         load_ruleset(str(path))
     (diagnostic,) = caught.value.diagnostics

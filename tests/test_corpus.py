@@ -1,0 +1,182 @@
+"""The diagnostics corpus: every file in tests/rulesets/invalid reports exactly its expected problems.
+
+Each invalid file starts with header comments naming every diagnostic it must
+produce, one per line::
+
+    # expect: LINE:COL CODE
+    # expect: LINE:COL CODE | substring of the message
+    # expect: OTHERFILE:LINE:COL CODE          (a problem located in another file)
+
+LINE and COL are 1-based positions in the file itself (or in OTHERFILE, named
+relative to the invalid/ folder; only its base name is compared).  The test
+runs the function behind ``carcassonne rulesets validate`` on each file and
+compares the set of ``(file name, line, col, code)`` of the diagnostics with
+the expectations, and checks each message substring.  Every file in
+tests/rulesets/valid must validate.
+
+Known engine bugs stay visible as strict xfails (``KNOWN_BUGS``): the file's
+expectations say what a user would expect, so the case starts passing (and the
+strict xfail fails) as soon as the engine is fixed; then drop the entry.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.errors import Diagnostic, UserError
+from engine.inspect import validate_file
+
+CORPUS = Path(__file__).parent / "rulesets"
+INVALID = sorted((CORPUS / "invalid").glob("*.yaml"))
+VALID = sorted((CORPUS / "valid").glob("*.yaml"))
+
+EXPECT = re.compile(r"^#\s*expect:\s*(?:(?P<file>[^\s:]+):)?(?P<line>\d+):(?P<col>\d+)\s+(?P<code>[a-z0-9-]+)"
+                    r"(?:\s+\|\s+(?P<message>.+?))?\s*$")
+DIAGNOSTIC_LINE = re.compile(r"^[^:]+:\d+:\d+: error: .* \[[a-z0-9-]+\]$")
+
+#: Invalid files whose expectations the engine does not meet yet (file name -> why).
+KNOWN_BUGS: dict[str, str] = {
+    "18_players_min_gt_max.yaml":
+        "a mapping merged over the parent keeps the parent's position: 'players: min > max' set in the "
+        "child is reported at basic.yaml's players line",
+    "37_segment_attribute_typo.yaml":
+        "an undeclared segment attribute is reported at its value (col 52), not its key (col 43), and "
+        "with no \"did you mean 'pennants'\"",
+    "40_start_count_zero_inherited.yaml":
+        "'count: 0' on the inherited start tile is reported at basic.yaml's deck.start, not at the "
+        "count the user wrote",
+    "58_option_missing_patch.yaml":
+        "a file without 'patch' is checked as a ruleset, so a misspelt 'pach' in an option gives "
+        "'missing features/tiles', \"unknown key 'requires' (did you mean 'features'?)\"",
+    "65_empty_file.yaml":
+        "an empty (comments only) file's diagnostic has no line or column, so the CLI prints "
+        "'FILE: error: ...' without LINE:COL",
+    "75_formula_block_scalar.yaml":
+        "a formula in a block scalar (>- or |) is located from the indicator's line and column, not "
+        "from where its text starts",
+    "76_formula_plain_multiline.yaml":
+        "a formula continued over several lines (plain scalar) is located as if it were all on the "
+        "first line",
+    "77_delete_start_tile.yaml":
+        "deleting the start tile type ('D: null') is reported at basic.yaml's deck.start, not at the "
+        "deletion",
+    "78_delete_features.yaml":
+        "'features: null' is reported as a missing key at basic.yaml:2:1, not at the deletion",
+    "85_extends_an_option.yaml":
+        "'extends' naming an option file reports the option's keys inside tiny-city.yaml instead of "
+        "saying, at 'extends', that options are applied with '+'",
+    "86_delete_feature_kind.yaml":
+        "deleting a kind used by inherited tiles ('road: null') gives one error per road segment, all "
+        "inside basic.yaml, none at the deletion",
+}
+
+#: Known bugs that break the CLI's ``file:line:col: error: message [code]`` format.
+CLI_FORMAT_BUGS = {"65_empty_file.yaml"}
+
+
+def expectations(path: Path) -> tuple[set[tuple[str, int, int, str]], list[tuple[tuple[str, int, int, str], str]]]:
+    """The ``(file name, line, col, code)`` set and the message substrings a file's header expects."""
+    expected: set[tuple[str, int, int, str]] = set()
+    messages: list[tuple[tuple[str, int, int, str], str]] = []
+    for text in path.read_text(encoding="utf-8").splitlines():
+        if not re.match(r"^#\s*expect\b", text):
+            continue
+        match = EXPECT.match(text)
+        assert match, f"{path.name}: malformed expectation line: {text!r}"
+        key = (Path(match["file"]).name if match["file"] else path.name,
+               int(match["line"]), int(match["col"]), match["code"])
+        expected.add(key)
+        if match["message"]:
+            messages.append((key, match["message"]))
+    return expected, messages
+
+
+def key(diagnostic: Diagnostic) -> tuple[str | None, int | None, int | None, str | None]:
+    return (Path(diagnostic.file).name if diagnostic.file else None, diagnostic.line, diagnostic.col,
+            diagnostic.code)
+
+
+def diagnostics_of(path: Path) -> list[Diagnostic]:
+    """What ``carcassonne rulesets validate PATH`` reports for one file (empty if it is valid)."""
+    try:
+        validate_file(path)
+    except UserError as error:
+        return error.diagnostics
+    return []
+
+
+def invalid_params() -> list:
+    return [pytest.param(path, id=path.name,
+                         marks=[pytest.mark.xfail(reason=KNOWN_BUGS[path.name], strict=True)]
+                         if path.name in KNOWN_BUGS else [])
+            for path in INVALID]
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "engine.cli", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_corpus_is_large_enough() -> None:
+    assert len(INVALID) >= 40
+    assert len(VALID) >= 6
+
+
+def test_known_bugs_name_real_files() -> None:
+    names = {path.name for path in INVALID}
+    assert set(KNOWN_BUGS) <= names
+    assert CLI_FORMAT_BUGS <= set(KNOWN_BUGS)
+
+
+@pytest.mark.parametrize("path", invalid_params())
+def test_invalid_file_reports_exactly_its_expectations(path: Path) -> None:
+    expected, messages = expectations(path)
+    assert expected, f"{path.name} has no '# expect:' lines"
+    found = diagnostics_of(path)
+    assert found, f"{path.name} validated without errors"
+    rendered = "\n".join(d.render() for d in found)
+    assert {key(d) for d in found} == expected, rendered
+    for where, substring in messages:
+        texts = [d.message for d in found if key(d) == where]
+        assert any(substring in text for text in texts), f"{where}: no message contains {substring!r}: {texts}"
+
+
+def test_cli_reports_every_invalid_file_in_the_documented_format() -> None:
+    result = run_cli("rulesets", "validate", *map(str, INVALID))
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    assert not result.stdout.strip(), f"some invalid files validated:\n{result.stdout}"
+    # A diagnostic starts a line; extra snippet lines (a formula and its caret) are indented.
+    starts = [line for line in result.stderr.splitlines() if line and not line[0].isspace()]
+    bad = [line for line in starts if not DIAGNOSTIC_LINE.match(line)]
+    allowed = [line for line in bad if any(name in line for name in CLI_FORMAT_BUGS)]
+    assert bad == allowed, "\n".join(bad)
+    # One line per diagnostic: the CLI shows everything validate_file found.
+    assert len(starts) == sum(len(diagnostics_of(path)) for path in INVALID)
+
+
+@pytest.mark.xfail(reason="; ".join(KNOWN_BUGS[name] for name in sorted(CLI_FORMAT_BUGS)), strict=True)
+@pytest.mark.parametrize("name", sorted(CLI_FORMAT_BUGS))
+def test_cli_format_of_known_bad_cases(name: str) -> None:
+    result = run_cli("rulesets", "validate", str(CORPUS / "invalid" / name))
+    assert result.returncode == 2
+    lines = [line for line in result.stderr.splitlines() if line and not line[0].isspace()]
+    assert lines and all(DIAGNOSTIC_LINE.match(line) for line in lines), result.stderr
+
+
+@pytest.mark.parametrize("path", VALID, ids=lambda p: p.name)
+def test_valid_file_validates(path: Path) -> None:
+    assert not any(line.startswith("# expect") for line in path.read_text(encoding="utf-8").splitlines())
+    ruleset = validate_file(path)
+    assert ruleset.tiles
+
+
+def test_cli_accepts_every_valid_file() -> None:
+    result = run_cli("rulesets", "validate", *map(str, VALID))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("ok ") == len(VALID)
+    assert not result.stderr
