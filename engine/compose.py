@@ -120,7 +120,12 @@ def _chain(path: Path, seen: list[Path], files: list[Path]) -> Document:
     files.append(path)
     if not isinstance(doc.data, dict):
         got = "an empty file" if doc.data is None else f"a {type(doc.data).__name__}"
-        raise UserError(f"a ruleset is a mapping of keys, not {got}", code="schema", **doc.where(()))
+        where = doc.where(())
+        where.update(line=where["line"] or 1, col=where["col"] or 1)
+        raise UserError(f"a ruleset is a mapping of keys, not {got}", code="schema", **where)
+    if seen and "patch" in doc.data:
+        raise UserError(f"'{path}' is an option file: apply it with REF+OPTION, not 'extends'",
+                        code="extends-option")
     parent_ref = doc.data.get("extends")
     if parent_ref is None:
         return doc
@@ -134,11 +139,12 @@ def _chain(path: Path, seen: list[Path], files: list[Path]) -> Document:
     try:
         parent = _chain(parent_path, [*seen, real], files)
     except UserError as error:
-        if error.diagnostics and error.diagnostics[0].code == "extends-cycle" and not error.diagnostics[0].file:
-            raise UserError(error.diagnostics[0].message, code="extends-cycle", **doc.where(("extends",))) from None
+        first = error.diagnostics[0] if error.diagnostics else None
+        if first is not None and first.code in ("extends-cycle", "extends-option") and not first.file:
+            raise UserError(first.message, code=first.code, **doc.where(("extends",))) from None
         raise
     child = {k: v for k, v in doc.data.items() if k != "extends"}
-    return merge(parent, Document(child, doc.file, doc.marks, doc.key_marks, doc.files), ())
+    return merge(parent, Document(child, doc.file, doc.marks, doc.key_marks, doc.files, doc.deleted), ())
 
 
 def merge(target: Document, patch: Document, at: JsonPath) -> Document:
@@ -148,7 +154,8 @@ def merge(target: Document, patch: Document, at: JsonPath) -> Document:
     line; everything else keeps the target's.
     """
     data = copy.deepcopy(target.data)
-    result = Document(data, target.file, dict(target.marks), dict(target.key_marks), dict(target.files))
+    result = Document(data, target.file, dict(target.marks), dict(target.key_marks), dict(target.files),
+                      dict(target.deleted))
     source: Any = patch.data
     for key in at:
         source = source[key]
@@ -163,11 +170,15 @@ def _merge_into(result: Document, target: dict, path: JsonPath, patch: dict, sou
         if value is None:
             target.pop(key, None)
             _drop(result, here)
+            result.deleted[here] = source.where(there, key=True)["file"], *source.key_mark(there)
         elif isinstance(value, dict) and isinstance(target.get(key), dict):
+            # The mapping is now (also) set here: errors about it as a whole point at this file.
+            _take_mark(result, source, there, here)
             _merge_into(result, target[key], here, value, source, there)
         else:
             target[key] = _strip_nulls(copy.deepcopy(value))
             _drop(result, here)
+            result.deleted.pop(here, None)
             _copy_marks(result, source, there, here)
 
 
@@ -176,6 +187,13 @@ def _strip_nulls(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _strip_nulls(v) for k, v in value.items() if v is not None}
     return value
+
+
+def _take_mark(doc: Document, source: Document, source_at: JsonPath, at: JsonPath) -> None:
+    for table, source_table in ((doc.marks, source.marks), (doc.key_marks, source.key_marks)):
+        if source_at in source_table:
+            table[at] = source_table[source_at]
+    doc.files[at] = source.files.get(source_at, source.file)
 
 
 def _drop(doc: Document, path: JsonPath) -> None:

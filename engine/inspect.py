@@ -122,12 +122,22 @@ def validate_file(path: Path) -> Ruleset:
 
     Raises :class:`UserError` with every problem found.
     """
+    if path.is_dir():
+        raise UserError(f"cannot read {path}: it is a folder", file=str(path), code="io")
     if not path.is_file():
         raise UserError(f"cannot read {path}: no such file", file=str(path), code="io")
     data = load_yaml(path).data
-    if isinstance(data, dict) and "patch" in data:
-        return load_ruleset(f"basic+{path.resolve()}", cache=False)
+    if isinstance(data, dict) and _looks_like_option(data):
+        option = str(path) if "/" in str(path) or "." in path.name else f"./{path}"
+        return load_ruleset(f"basic+{option}", cache=False)
     return load_ruleset(str(path), cache=False)
+
+
+def _looks_like_option(data: dict) -> bool:
+    """An option file: it has a patch or option-only keys, and none of a ruleset's."""
+    if {"patch", "requires", "conflicts"} & set(data):
+        return True
+    return not {"extends", "features", "tiles"} & set(data) and "name" in data
 
 
 def _scalar(value: Any) -> str:

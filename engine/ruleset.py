@@ -9,6 +9,7 @@ reported together.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import os
@@ -245,9 +246,20 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
     if any(d.code == "edge-letter" for d in problems.found):
         raise UserError.from_diagnostics(problems.found)  # tiles cannot be read while letters clash
     kind_index = {k.name: k.index for k in kinds}
+    gone = {path[1]: [] for path in doc.deleted if len(path) == 2 and path[0] == "features"}
+    for tile_id, spec in data["tiles"].items():
+        for seg in spec["segments"]:
+            if seg["kind"] in gone and tile_id not in gone[seg["kind"]]:
+                gone[seg["kind"]].append(tile_id)
+    for kind_name, users in gone.items():
+        if users:
+            problem(("features", kind_name), f"feature kind '{kind_name}' is deleted here, but tiles "
+                    f"{', '.join(users)} still have {kind_name} segments", "kind-unknown")
     codes = EdgeCodes()
     tiles = []
     for index, (tile_id, spec) in enumerate(data["tiles"].items()):
+        if any(seg["kind"] in gone for seg in spec["segments"]):
+            continue
         tile = _compile_tile(tile_id, spec, index, kinds, kind_index, codes, problems)
         if tile is not None:
             tiles.append(tile)
@@ -256,10 +268,12 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
     start_id = data.get("deck", {}).get("start")
     start = -1
     if start_id is not None:
-        if start_id not in data["tiles"]:
+        if ("tiles", start_id) in doc.deleted:
+            problem(("tiles", start_id), f"start tile '{start_id}' (deck.start) is deleted here", "start-tile")
+        elif start_id not in data["tiles"]:
             problem(("deck", "start"), f"start tile '{start_id}' is not a tile type of this ruleset", "start-tile")
         elif data["tiles"][start_id]["count"] < 1:
-            problem(("deck", "start"), f"start tile '{start_id}' has count 0", "start-tile")
+            problem(("tiles", start_id, "count"), f"start tile '{start_id}' has count 0", "start-tile")
         else:
             start = tile_ids.get(start_id, -1)
             maps = data["deck"].get("maps", 1)
@@ -271,7 +285,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
     if players["min"] > players["max"]:
         problem(("players",), "players: min is greater than max", "players")
     if problems.found:
-        raise UserError.from_diagnostics(problems.found)
+        raise UserError.from_diagnostics(sorted(problems.found, key=_order))
     rules = data.get("rules", {})
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return Ruleset(
@@ -287,6 +301,10 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         edge_mirror=tuple(codes.mirror), edge_base=codes.base,
         _fits=[{} for _ in tiles],
     )
+
+
+def _order(d: Diagnostic) -> tuple:
+    return (d.file or "", d.line or 0, d.col or 0)
 
 
 class _Problems:
@@ -399,7 +417,9 @@ def _compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind]
         s_at = at + ("segments", s_index)
         kind_name = seg["kind"]
         if kind_name not in kind_index:
-            problem(s_at + ("kind",), f"unknown feature kind '{kind_name}'", "kind-unknown")
+            close = difflib.get_close_matches(kind_name, list(kind_index), n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else f" (kinds: {', '.join(kind_index)})"
+            problem(s_at + ("kind",), f"unknown feature kind '{kind_name}'{hint}", "kind-unknown")
             continue
         kind = kinds[kind_index[kind_name]]
         ports: list[int] = []
@@ -421,7 +441,11 @@ def _compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind]
                 ports.extend(new)
         for attr in seg:
             if attr not in ("kind", "ports", "adjacent") and attr not in kind.attributes:
-                problem(s_at + (attr,), f"'{attr}' is not an attribute of kind '{kind.name}'", "segment-attribute")
+                close = difflib.get_close_matches(attr, kind.attributes, n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                problems.found.append(Diagnostic(f"'{attr}' is not an attribute of kind '{kind.name}'{hint}",
+                                                 code="segment-attribute",
+                                                 **problems.doc.where(s_at + (attr,), key=True)))
         attrs = tuple(int(seg.get(a, 0)) for a in kind.attributes)
         segments.append((kind.index, tuple(ports), attrs))
     if len(problems.found) > errors_before:

@@ -125,8 +125,9 @@ def _check_supply(doc: Document, ruleset, start: tuple[int, int] | None) -> None
     used: Counter[str] = Counter()
     if start is not None:
         used[ruleset.tiles[start[0]].id] += 1
+    returned = ruleset.unplaceable == "reshuffle"  # a discarded tile goes back into the stack
     for i, turn in enumerate(doc.data["turns"]):
-        if turn.get("illegal"):
+        if turn.get("illegal") or (returned and turn.get("discarded")):
             continue
         used[turn["tile"]] += 1
         index = ruleset.tile_ids.get(turn["tile"])

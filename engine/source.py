@@ -101,6 +101,9 @@ class Document:
     #: For a document merged from several files: the file that set each path
     #: whose mark came from another file than ``file`` (see engine/compose.py).
     files: dict[JsonPath, str] = field(default_factory=dict)
+    #: Paths a merge deleted (``key: null``), with ``(file, line, col)`` of the deletion,
+    #: so "missing" errors can point at the line that removed the value.
+    deleted: dict[JsonPath, tuple[str, int | None, int | None]] = field(default_factory=dict)
 
     def mark(self, path: JsonPath) -> tuple[int | None, int | None]:
         """``(line, col)`` of the value at ``path``, else of its nearest marked ancestor.
@@ -137,6 +140,9 @@ class Document:
         its value.
         """
         path = tuple(path)
+        if path in self.deleted and path not in self.marks:
+            file, line, col = self.deleted[path]
+            return {"file": file, "line": line, "col": col, "path": json_path(path)}
         file, line, col = self.origin(path)
         if key and path in self.key_marks:
             line, col = self.key_marks[path]
@@ -197,7 +203,7 @@ def load_yaml(path: str | Path, *, text: str | None = None) -> Document:
     except yaml.YAMLError as exc:  # ReaderError (control characters) carries no line
         raise UserError(str(exc).replace("\n", " "), file=file, code="yaml-syntax") from None
 
-    builder = _Builder(file)
+    builder = _Builder(file, text)
     if root is None:
         return Document(None, file, {}, {})
     try:
@@ -311,13 +317,24 @@ class _Builder:
     through several aliases reports once) and raised together by the caller.
     """
 
-    def __init__(self, file: str) -> None:
+    def __init__(self, file: str, text: str = "") -> None:
         self.file = file
+        self.lines = text.splitlines()
         self.marks: dict[JsonPath, Mark] = {}
         self.key_marks: dict[JsonPath, Mark] = {}
         self.errors: dict[tuple[Any, ...], Diagnostic] = {}
         self.count = 0
         self.active: set[int] = set()  # ids of collections being built: an alias cycle shows up here
+
+    def _value_mark(self, node: yaml.Node) -> Mark:
+        """Where a value's text starts: for a block scalar (``|``, ``>``) the first
+        content line after its indicator, so formula columns land on the text."""
+        if isinstance(node, yaml.ScalarNode) and node.style in ("|", ">"):
+            for index in range(node.start_mark.line + 1, min(node.end_mark.line + 1, len(self.lines))):
+                line = self.lines[index]
+                if line.strip():
+                    return index + 1, len(line) - len(line.lstrip()) + 1
+        return _mark_of(node)
 
     def error(self, node: yaml.Node, path: JsonPath, message: str, code: str) -> None:
         line, col = _mark_of(node)
@@ -332,7 +349,7 @@ class _Builder:
                 f"more than {MAX_VALUES} values after expanding aliases",
                 file=self.file, line=_mark_of(node)[0], col=_mark_of(node)[1], code="yaml-too-large",
             )
-        self.marks[path] = _mark_of(node)
+        self.marks[path] = self._value_mark(node)
         if isinstance(node, yaml.ScalarNode):
             return self.scalar(node, path)
         if id(node) in self.active:

@@ -135,6 +135,9 @@ def _diagnostics(error: "ValidationError", doc: Document, root: dict[str, Any]) 
         for key in error.validator_value:
             if key not in instance:
                 custom = _custom(error, key)
+                if (*path, key) in doc.deleted:  # an overlay removed it with `key: null`: point there
+                    yield at(f"missing required key {key!r} (deleted here)", (*path, key))
+                    continue
                 # Point at the key naming the entry that lacks it ("D:" in tiles), the clearest line.
                 yield at(custom or f"missing required key {key!r}", path, key=True)
         return

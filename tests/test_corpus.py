@@ -41,42 +41,13 @@ DIAGNOSTIC_LINE = re.compile(r"^[^:]+:\d+:\d+: error: .* \[[a-z0-9-]+\]$")
 
 #: Invalid files whose expectations the engine does not meet yet (file name -> why).
 KNOWN_BUGS: dict[str, str] = {
-    "18_players_min_gt_max.yaml":
-        "a mapping merged over the parent keeps the parent's position: 'players: min > max' set in the "
-        "child is reported at basic.yaml's players line",
-    "37_segment_attribute_typo.yaml":
-        "an undeclared segment attribute is reported at its value (col 52), not its key (col 43), and "
-        "with no \"did you mean 'pennants'\"",
-    "40_start_count_zero_inherited.yaml":
-        "'count: 0' on the inherited start tile is reported at basic.yaml's deck.start, not at the "
-        "count the user wrote",
-    "58_option_missing_patch.yaml":
-        "a file without 'patch' is checked as a ruleset, so a misspelt 'pach' in an option gives "
-        "'missing features/tiles', \"unknown key 'requires' (did you mean 'features'?)\"",
-    "65_empty_file.yaml":
-        "an empty (comments only) file's diagnostic has no line or column, so the CLI prints "
-        "'FILE: error: ...' without LINE:COL",
-    "75_formula_block_scalar.yaml":
-        "a formula in a block scalar (>- or |) is located from the indicator's line and column, not "
-        "from where its text starts",
     "76_formula_plain_multiline.yaml":
         "a formula continued over several lines (plain scalar) is located as if it were all on the "
         "first line",
-    "77_delete_start_tile.yaml":
-        "deleting the start tile type ('D: null') is reported at basic.yaml's deck.start, not at the "
-        "deletion",
-    "78_delete_features.yaml":
-        "'features: null' is reported as a missing key at basic.yaml:2:1, not at the deletion",
-    "85_extends_an_option.yaml":
-        "'extends' naming an option file reports the option's keys inside tiny-city.yaml instead of "
-        "saying, at 'extends', that options are applied with '+'",
-    "86_delete_feature_kind.yaml":
-        "deleting a kind used by inherited tiles ('road: null') gives one error per road segment, all "
-        "inside basic.yaml, none at the deletion",
 }
 
 #: Known bugs that break the CLI's ``file:line:col: error: message [code]`` format.
-CLI_FORMAT_BUGS = {"65_empty_file.yaml"}
+CLI_FORMAT_BUGS: set[str] = set()
 
 
 def expectations(path: Path) -> tuple[set[tuple[str, int, int, str]], list[tuple[tuple[str, int, int, str], str]]]:
