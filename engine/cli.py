@@ -101,8 +101,10 @@ def play(
                 console.print(f"  final  {event.explain(names)}")
     _score_table(console, game, names, played.in_game)
     placed = len(game.board)
-    discarded = sum(1 for _, move in game.history if move is None)
-    console.print(f"{placed} tiles placed (start tile included), {discarded} discarded.")
+    discarded = sum(1 for _, move in game.history if move is None) - game.returned
+    back = f" ({game.returned} unplaceable draws went back into the stack)" if game.returned else ""
+    starts = "start tiles" if len(game.starts) > 1 else "start tile"
+    console.print(f"{placed} tiles placed ({starts} included), {discarded} discarded{back}.")
     if record is not None:
         write_json(record, played.record)
         console.print(f"Record written to {record}")
@@ -110,7 +112,6 @@ def play(
 
 def _turn_logger(console, ruleset, names):
     """A turn hook printing each placement (with its points and why) and each discard."""
-    from .geometry import unpack
     from .notation import format_follower
 
     seen = 0
@@ -122,12 +123,13 @@ def _turn_logger(console, ruleset, names):
             if entry is None:
                 console.print(f"    {'':<10} {tile_id:<3} discarded: it fits nowhere; the same player draws again")
                 continue
-            x, y = unpack(entry.pos)
+            m, x, y = game.local(entry.pos)
             follower = ""
             if entry.follower is not None:
                 kind = ruleset.kinds[ruleset.tiles[tile_index].segments[entry.follower].kind]
                 follower = f"{kind.follower} on {format_follower(ruleset, tile_index, entry.rotation, entry.follower)}"
-            line = (f"{game.turn:3d} {names[seat]:<10} {tile_id:<3} ({x:3d},{y:3d}) "
+            where = f"map {m} " if ruleset.maps > 1 else ""
+            line = (f"{game.turn:3d} {names[seat]:<10} {tile_id:<3} {where}({x:3d},{y:3d}) "
                     f"{entry.rotation * 90:3d}°  {follower}")
             console.print(line.rstrip())
             for event in events:

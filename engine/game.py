@@ -354,6 +354,10 @@ class Game:
 
     # -- notation ------------------------------------------------------------
 
+    def force_map(self, map_index: int) -> None:
+        """Play the current turn on map ``map_index`` (replays and scenarios of multi-map games)."""
+        self._enter_map(map_index)
+
     def force_tile(self, tile: int) -> None:
         """Make ``tile`` the tile to place now (replays and scenarios choose the draw)."""
         self.tile = tile

@@ -17,7 +17,7 @@ from typing import Any
 
 from .errors import UserError
 from .game import Game, IllegalMove, Move
-from .geometry import pack, unpack
+from .geometry import pack
 from .notation import format_follower, parse_follower
 from .ruleset import Ruleset, load_ruleset_for
 from .source import Document, load_yaml
@@ -30,13 +30,16 @@ VERSION = 1
 def turn_entries(game: Game) -> list[dict[str, Any]]:
     """The game's turns in record/scenario shape, with the seat that played each."""
     ruleset, entries, seat = game.ruleset, [], 0
+    several = ruleset.maps > 1
     for tile, move in game.history:
         tile_id = ruleset.tiles[tile].id
         if move is None:
             entries.append({"tile": tile_id, "discarded": True})
             continue
-        x, y = unpack(move.pos)
+        m, x, y = game.local(move.pos)
         entry: dict[str, Any] = {"player": seat, "tile": tile_id, "at": [x, y], "rotation": move.rotation}
+        if several:
+            entry["map"] = m
         if move.follower is not None:
             entry["follower"] = format_follower(ruleset, tile, move.rotation, move.follower)
         entries.append(entry)
@@ -134,10 +137,15 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
     if ruleset.sha256 != data["ruleset_sha256"]:
         problems.append(f"ruleset '{data['ruleset']}' has changed since the game was recorded "
                         f"(sha256 {ruleset.sha256[:12]}… ≠ {data['ruleset_sha256'][:12]}…)")
-    start = data.get("start")
-    start_pair = None if start is None else (tile_index(ruleset, start["tile"], doc, ("start", "tile")),
-                                             start["rotation"])
-    game = Game(ruleset, len(data["players"]), data["seed"], draw_order=[], start=start_pair)
+    start: Any = data.get("start")
+    if "starts" in data:
+        start = [(tile_index(ruleset, s["tile"], doc, ("starts", i, "tile")), s["rotation"])
+                 for i, s in enumerate(data["starts"])]
+        if len(start) != ruleset.maps:
+            raise UserError(f"{len(start)} start tiles for {ruleset.maps} maps", code="replay", **doc.where(("starts",)))
+    elif start is not None:
+        start = (tile_index(ruleset, start["tile"], doc, ("start", "tile")), start["rotation"])
+    game = Game(ruleset, len(data["players"]), data["seed"], draw_order=[], start=start)
     for i, turn in enumerate(data["turns"]):
         if "player" in turn and turn["player"] != game.player:
             problems.append(f"turn {i + 1} is recorded for seat {turn['player']}, but seat {game.player} plays it")
@@ -167,8 +175,13 @@ def tile_index(ruleset: Ruleset, tile_id: str, doc: Document, path: tuple) -> in
 def turn_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
     """The :class:`Move` a turn entry describes, for the game's current tile."""
     x, y = turn["at"]
+    if "map" in turn:
+        if not 0 <= turn["map"] < game.ruleset.maps:
+            raise UserError(f"there is no map {turn['map']} (the ruleset has {game.ruleset.maps})", code="map",
+                            **doc.where(path + ("map",)))
+        game.force_map(turn["map"])
     try:
-        pos = pack(x, y)
+        pos = pack(x, y) + game.origin(game.map)
     except ValueError as error:
         raise UserError(str(error), code="position", **doc.where(path + ("at",))) from None
     follower = None

@@ -176,11 +176,16 @@ def resolve(ref: str, base: Path | None = None) -> Path:
 
 
 def portable_ref(ref: str, folder: Path) -> str:
-    """``ref`` as a file written in ``folder`` should name it: shipped names as
-    they are, paths relative to ``folder`` (so the file and its ruleset can move together)."""
-    path = resolve(ref)
-    if _is_name(ref) and path.parent == rulesets_dir():
-        return ref
+    """``ref`` as a file written in ``folder`` should name it: shipped names as they
+    are, paths relative to ``folder`` (so the file and its rulesets can move together)."""
+    name, *options = ref.split("+")
+    parts = [name if _is_name(name) and resolve(name).parent == rulesets_dir() else _relative(resolve(name), folder)]
+    for option in options:
+        parts.append(option if _is_name(option) else _relative(Path(option), folder))
+    return "+".join(parts)
+
+
+def _relative(path: Path, folder: Path) -> str:
     return os.path.relpath(path.resolve(), folder.resolve())
 
 

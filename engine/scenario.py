@@ -124,7 +124,7 @@ def _check_supply(doc: Document, ruleset, start: tuple[int, int] | None) -> None
     """A scenario takes its tiles from the ruleset's supply: no more copies than exist."""
     used: Counter[str] = Counter()
     if start is not None:
-        used[ruleset.tiles[start[0]].id] += 1
+        used[ruleset.tiles[start[0]].id] += ruleset.maps  # each map has its own start tile
     returned = ruleset.unplaceable == "reshuffle"  # a discarded tile goes back into the stack
     for i, turn in enumerate(doc.data["turns"]):
         if turn.get("illegal") or (returned and turn.get("discarded")):

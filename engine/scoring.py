@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .geometry import RING8, unpack
+from .geometry import RING8
 
 if TYPE_CHECKING:
     from .game import Game
@@ -28,7 +28,7 @@ class ScoreEvent:
     ``rule`` is which formula scored it (``complete``, ``incomplete`` or
     ``final``); ``inputs`` the formula's inputs; ``terms`` its top-level
     terms with their values (``[("2 * tiles", 6), ("2 * pennants", 2)]``);
-    ``tiles`` the feature's positions, sorted; ``phase`` is ``in_game`` or
+    ``tiles`` the feature's positions, sorted (on ``map``, in a game of several maps); ``phase`` is ``in_game`` or
     ``final``; ``turn`` the turn it was scored in (turns count the tiles
     placed after the start tile, from 1; final scoring carries the last turn).
     """
@@ -44,16 +44,19 @@ class ScoreEvent:
     inputs: dict[str, int | bool] = field(default_factory=dict)
     terms: tuple[tuple[str, int], ...] = ()
     tiles: tuple[tuple[int, int], ...] = ()
+    map: int | None = None
 
     def explain(self, names: list[str] | None = None) -> str:
         """One line: ``city (complete; tiles 3, pennants 1): 2 * tiles = 6,
         2 * pennants = 2 → 8 for A``."""
-        who = ", ".join(names[p] if names else str(p) for p in self.players)
+        who = ", ".join(names[p] if names else str(p) for p in self.players) or "nobody"
         parts = ", ".join(f"{text} = {value}" for text, value in self.terms) or self.formula
         facts = ", ".join(f"{k} {v}" for k, v in self.inputs.items() if k != "segments" and not isinstance(v, bool))
         if sum(1 for n in self.followers if n) > 1:
             facts += ", followers " + " v ".join(str(n) for n in self.followers)
-        return f"{self.kind} ({self.rule}; {facts}): {parts} → {self.points} for {who}"
+        where = f" at {'map %d ' % self.map if self.map is not None else ''}({self.tiles[0][0]},{self.tiles[0][1]})" \
+            if self.tiles else ""
+        return f"{self.kind}{where} ({self.rule}; {facts}): {parts} → {self.points} for {who}"
 
     def to_json(self) -> dict:
         """The event as a JSON-ready dict (the game record's ``events`` items)."""
@@ -62,7 +65,7 @@ class ScoreEvent:
             "formula": self.formula, "points": self.points, "players": list(self.players),
             "followers": list(self.followers), "inputs": dict(self.inputs),
             "terms": [[t, v] for t, v in self.terms], "tiles": [list(t) for t in self.tiles],
-        }
+        } | ({"map": self.map} if self.map is not None else {})
 
 
 def is_complete(game: "Game", root: int) -> bool:
@@ -160,7 +163,8 @@ def _event(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, follo
         points=int(score(env)) if score is not None else 0, players=players,
         followers=tuple(followers), inputs=env,
         terms=tuple(score.terms(env)) if score is not None else (),
-        tiles=tuple(sorted({unpack(game.seg_pos[m]) for m in game.members[root]})),  # type: ignore[union-attr]
+        tiles=tuple(sorted({game.local(game.seg_pos[m])[1:] for m in game.members[root]})),  # type: ignore[union-attr]
+        map=game.local(game.seg_pos[root])[0] if game.ruleset.maps > 1 else None,
     )
 
 

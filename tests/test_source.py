@@ -349,7 +349,7 @@ def test_record_turn_is_scenario_turn_plus_player() -> None:
     scenario_turn = json.loads(json.dumps(schema("scenario")["$defs"]["turn"]))
     record_turn = json.loads(json.dumps(schema("record")["$defs"]["turn"]))
     assert record_turn["properties"].pop("player")["minimum"] == 0
-    assert record_turn["then"]["propertyNames"]["enum"] == ["tile", "discarded", "player"]
+    assert record_turn["then"]["propertyNames"]["enum"] == ["tile", "discarded", "player", "map"]
     for turn in (scenario_turn, record_turn):
         del turn["description"], turn["then"]
     assert record_turn == scenario_turn
@@ -473,7 +473,7 @@ def test_scenario_turn_shapes() -> None:
         (2, "'alice' is listed more than once"),
         (4, "expected a position [x, y]"),
         (4, "4 is greater than the maximum of 3"),
-        (5, "'at' is not allowed in a discard turn (only tile and discarded)"),
+        (5, "'at' is not allowed in a discard turn (only tile, discarded and map)"),
         (6, "missing required key 'at' (a placement needs tile, at and rotation; a discard needs tile and discarded: true)"),
         (7, "'maybe' is not one of 'placement', 'follower'"),
         (9, "expected an integer, got 'x'"),
