@@ -91,7 +91,7 @@ def play(
     if seed is None:
         seed = random.SystemRandom().randrange(10**9)
     names = [f"{kind}-{i + 1}" for i, kind in enumerate(kinds)]
-    console.print(f"Playing [bold]{loaded.name}[/] with {', '.join(names)} — seed {seed}")
+    console.print(f"Playing [bold]{ruleset}[/] with {', '.join(names)} — seed {seed}")
     hook = None if quiet else _turn_logger(console, loaded, names)
     played = play_game(loaded, kinds, seed, ref=ref, on_turn=hook)
     game = played.game

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from .geometry import RING8, SIDE_STEP, STRIDE, facing_port, unpack
+from .deck import build_stacks, reshuffle
 from .ruleset import Ruleset
 from .scoring import ScoreEvent, end_scores, end_totals, score_feature
 
@@ -123,16 +124,12 @@ class Game:
         #: ``(tile type index, rotation)`` of each map's start tile, once placed.
         self.starts: list[tuple[int, int]] = []
         if draw_order is None:
-            deck = [t.index for t in ruleset.tiles for _ in range(t.count)]
-            for tile, _ in starts or ():
-                deck.remove(tile)
-            self._rng.shuffle(deck)
+            self.stacks = build_stacks(ruleset, self._rng, [tile for tile, _ in starts or ()])
             if start is None and ruleset.start_drawn:
-                self.pending_starts = [(m, deck.pop()) for m in range(maps)]
-            self.stacks = [deck] if maps == 1 else [deck[m::maps] for m in range(maps)]
+                self.pending_starts = [(m, self._take(self.stacks[m])) for m in range(maps)]
         else:
-            self.stacks = [list(reversed(draw_order))] + [[] for _ in range(maps - 1)]
-        self.deck = self.stacks[0]
+            self.stacks = [[list(reversed(draw_order))]] + [[] for _ in range(maps - 1)]
+        self.deck: list[int] = []
         for m in range(maps):
             if starts is not None:
                 self._enter_map(m)
@@ -174,19 +171,29 @@ class Game:
     # -- choices ---------------------------------------------------------------
 
     def placements(self, tile: int | None = None) -> list[tuple[int, int]]:
-        """Legal ``(pos, rotation)`` placements of ``tile`` (default: the current tile)."""
+        """Legal ``(pos, rotation)`` placements of ``tile`` (default: the current tile):
+        the edges match, and so do the ruleset's placement constraints."""
         tile = self.tile if tile is None else tile
         fits = self.ruleset.fits
-        return [(pos, r) for pos, key in self.frontier.items() for r in fits(tile, key)]
+        found = [(pos, r) for pos, key in self.frontier.items() for r in fits(tile, key)]
+        constraints = self.ruleset.constraints[tile]
+        if constraints:
+            found = [(pos, r) for pos, r in found if all(c.allows(self, tile, pos, r) for c in constraints)]
+        return found
 
     def placement_count(self) -> int:
-        """How many legal placements the current tile has (no list is built)."""
+        """How many legal placements the current tile has (no list is built for an
+        unconstrained tile: random play counts, then indexes)."""
         fits, tile = self.ruleset.fits, self.tile
+        if self.ruleset.constraints[tile]:
+            return len(self.placements())
         return sum(len(fits(tile, key)) for key in self.frontier.values())
 
     def placement(self, n: int) -> tuple[int, int]:
-        """The ``n``-th legal placement, in :meth:`placements` order, without building the list."""
+        """The ``n``-th legal placement, in :meth:`placements` order."""
         fits, tile = self.ruleset.fits, self.tile
+        if self.ruleset.constraints[tile]:
+            return self.placements()[n]
         for pos, key in self.frontier.items():
             rotations = fits(tile, key)
             if n < len(rotations):
@@ -257,6 +264,12 @@ class Game:
             raise IllegalMove("placement", "that cell does not touch the board")
         if move.rotation not in self.ruleset.fits(self.tile, key):
             raise IllegalMove("placement", "the tile's sides do not match its neighbours there")
+        for constraint in self.ruleset.constraints[self.tile]:
+            if not constraint.allows(self, self.tile, move.pos, move.rotation):
+                kind = self.ruleset.kinds[constraint.kind].name
+                why = {"extend": f"the tile must continue the {kind}",
+                       "no-u-turn": f"the {kind} may not turn back on itself"}[constraint.rule]
+                raise IllegalMove("placement", why)
         if move.follower is not None:
             tile = self.tiles[self.tile]
             if not 0 <= move.follower < len(tile.segments):
@@ -309,12 +322,17 @@ class Game:
         if self.ruleset.unplaceable == "reshuffle" and not self._forced:
             if any(self._fits_somewhere(t) for t in set(self.deck)):
                 self.deck.append(tile)
-                self._rng.shuffle(self.deck)
+                reshuffle(self.deck, self._phase_last(), self._rng)
                 self.returned += 1
             else:
                 self.history.extend((t, None) for t in reversed(self.deck))
                 self.deck.clear()
         self._draw_next()
+
+    def _phase_last(self) -> int | None:
+        """The tile pinned last in the phase being drawn (kept last when it is reshuffled)."""
+        phases, stack = self.ruleset.phases, self.stacks[self.map]
+        return phases[len(phases) - len(stack)].last if phases and stack else None
 
     def finish(self) -> list[ScoreEvent]:
         """Final scoring (RULES.md §3.1 "Game end"): incomplete features, then farms.
@@ -344,11 +362,13 @@ class Game:
         for name in ("board", "parent", "open", "fol", "members", "seg_pos", "seg_tile",
                      "on_board", "supply", "scores", "events", "history", "pending_starts", "starts"):
             setattr(other, name, getattr(self, name).copy())
-        other.stacks = [stack.copy() for stack in self.stacks]
+        other.stacks = [[phase.copy() for phase in stack] for stack in self.stacks]
         other.frontiers = [frontier.copy() for frontier in self.frontiers]
         other._rng = random.Random()
         other._rng.setstate(self._rng.getstate())
         other._enter_map(self.map)
+        stack = other.stacks[other.map]
+        other.deck = stack[0] if stack else []
         other.surrounded_at = {k: list(v) for k, v in self.surrounded_at.items()}
         return other
 
@@ -364,8 +384,8 @@ class Game:
 
     @property
     def remaining(self) -> int:
-        """Tiles left to draw (the current tile not included)."""
-        return len(self.deck)
+        """Tiles left to draw on every map (the current tile not included)."""
+        return sum(len(phase) for stack in self.stacks for phase in stack)
 
     # -- internals -------------------------------------------------------------
 
@@ -383,18 +403,28 @@ class Game:
             return
         wanted = (self.turn // self.players) % maps
         if not self._forced:
-            wanted = next((m for m in (*range(wanted, maps), *range(wanted)) if self.stacks[m]), wanted)
+            wanted = next((m for m in (*range(wanted, maps), *range(wanted)) if any(self.stacks[m])), wanted)
         self._enter_map(wanted)
 
     def _enter_map(self, m: int) -> None:
         self.map = m
-        self.deck = self.stacks[m]
         self.frontier = self.frontiers[m]
 
+    @staticmethod
+    def _take(stack: list[list[int]]) -> int | None:
+        """Draw from a stack: its current phase, moving on when a phase is used up."""
+        while stack and not stack[0]:
+            stack.pop(0)
+        return stack[0].pop() if stack else None
+
     def _draw_next(self) -> None:
-        self.tile = self.deck.pop() if self.deck else None
+        stack = self.stacks[self.map]
+        self.tile = self._take(stack)
+        self.deck = stack[0] if stack else []
 
     def _fits_somewhere(self, tile: int) -> bool:
+        if self.ruleset.constraints[tile]:
+            return bool(self.placements(tile))
         fits = self.ruleset.fits
         return any(fits(tile, key) for key in self.frontier.values())
 

@@ -22,6 +22,7 @@ from .formula import Formula, compile_formula
 from .geometry import PORT_INDEX, SIDES
 from .resources import rulesets_dir
 from .compose import compose
+from .constraints import Constraint
 from .source import Document
 from .tiles import CENTRE_KIND, HALF, NONE, SIDE, EdgeCodes, SegmentType, TileType, orient, ring_adjacent
 from .validate import check
@@ -90,6 +91,16 @@ class FeatureKind:
 
 
 @dataclass(frozen=True)
+class Phase:
+    """One phase of the deck: the tile ``group`` drawn in it, with tile type indices
+    pinned to be drawn ``first`` or ``last`` (or None)."""
+
+    group: str
+    first: int | None = None
+    last: int | None = None
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """A loaded, validated and compiled ruleset.
 
@@ -115,6 +126,10 @@ class Ruleset:
     maps: int
     edge_mirror: tuple[int, ...]
     edge_base: int
+    phases: tuple[Phase, ...] = ()
+    set_aside: tuple[int, ...] = ()
+    #: Per tile type, the placement constraints that apply to it (see engine/constraints.py).
+    constraints: tuple[tuple[Constraint, ...], ...] = ()
     _fits: list[dict[int, tuple[int, ...]]] = field(default_factory=list, repr=False, compare=False)
 
     @property
@@ -289,6 +304,15 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
     players = data.get("players", {"min": 2, "max": 5})
     if players["min"] > players["max"]:
         problem(("players",), "players: min is greater than max", "players")
+    deck = data.get("deck", {})
+    phases = tuple(_compile_phases(deck, tiles, tile_ids, problems))
+    set_aside = []
+    for i, tile_id in enumerate(deck.get("set_aside", ())):
+        if tile_id not in tile_ids:
+            problem(("deck", "set_aside", i), f"'{tile_id}' is not a tile type of this ruleset", "tile-unknown")
+        else:
+            set_aside.append(tile_ids[tile_id])
+    constraints = _compile_constraints(data.get("constraints", {}), kinds, problems)
     if problems.found:
         raise UserError.from_diagnostics(sorted(problems.found, key=_order))
     rules = data.get("rules", {})
@@ -303,6 +327,9 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         unplaceable=rules.get("unplaceable", "discard"),
         start_drawn=data.get("deck", {}).get("start_rule", "fixed") == "drawn",
         maps=data.get("deck", {}).get("maps", 1),
+        phases=phases, set_aside=tuple(set_aside),
+        constraints=tuple(tuple(c for c in constraints if any(seg.kind == c.kind for seg in t.segments))
+                          for t in tiles),
         edge_mirror=tuple(codes.mirror), edge_base=codes.base,
         _fits=[{} for _ in tiles],
     )
@@ -391,6 +418,44 @@ def _compile_kinds(doc: Document, problems: _Problems) -> list[FeatureKind]:
             constants=dict(constants),
         ))
     return kinds
+
+
+def _compile_phases(deck: dict, tiles: list[TileType], tile_ids: dict[str, int], problems: _Problems):
+    """The deck's phases; every tile group must be drawn in exactly one phase."""
+    specs = deck.get("phases", ())
+    groups = {t.group for t in tiles}
+    named = [spec["group"] for spec in specs]
+    for i, spec in enumerate(specs):
+        at = ("deck", "phases", i)
+        if spec["group"] not in groups:
+            problems.at(at + ("group",), f"no tile type is in group '{spec['group']}'", "deck-phase")
+        if named.count(spec["group"]) > 1 and named.index(spec["group"]) < i:
+            problems.at(at + ("group",), f"group '{spec['group']}' is drawn in two phases", "deck-phase")
+        pins = {}
+        for end in ("first", "last"):
+            tile_id = spec.get(end)
+            if tile_id is None:
+                continue
+            if tile_id not in tile_ids or tiles[tile_ids[tile_id]].group != spec["group"]:
+                problems.at(at + (end,), f"'{tile_id}' is not a tile type of group '{spec['group']}'", "deck-phase")
+            else:
+                pins[end] = tile_ids[tile_id]
+        yield Phase(spec["group"], pins.get("first"), pins.get("last"))
+    if specs:
+        for group in sorted(groups - set(named)):
+            users = ", ".join(t.id for t in tiles if t.group == group)
+            problems.at(("deck", "phases"), f"tiles of group '{group}' ({users}) are in no phase", "deck-phase")
+
+
+def _compile_constraints(specs: dict, kinds: list[FeatureKind], problems: _Problems) -> list[Constraint]:
+    by_name = {k.name: k.index for k in kinds}
+    found = []
+    for name, spec in specs.items():
+        if spec["kind"] not in by_name:
+            problems.at(("constraints", name, "kind"), f"unknown feature kind '{spec['kind']}'", "kind-unknown")
+            continue
+        found.append(Constraint(spec["rule"], by_name[spec["kind"]], spec.get("look", "ahead")))
+    return found
 
 
 def _compile_score(doc: Document, path: tuple, value: str | dict, inputs: dict[str, type],
@@ -507,4 +572,5 @@ def _compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind]
         orientations=tuple(orient(segs, kind_ports, counts_open, codes, r) for r in range(4)),
         surrounded=tuple(i for i, s in enumerate(segs) if kinds[s.kind].completion == "surrounded"),
         closing=tuple(i for i, s in enumerate(segs) if kinds[s.kind].completion == "closed"),
+        group=spec.get("group", "base"),
     )

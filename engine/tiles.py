@@ -71,6 +71,7 @@ class TileType:
     orientations: tuple[Orientation, ...]
     surrounded: tuple[int, ...]
     closing: tuple[int, ...]
+    group: str = "base"
 
 
 class EdgeCodes:
