@@ -27,7 +27,7 @@ from typing import Any
 
 from .errors import UserError
 from .resources import rulesets_dir
-from .source import Document, JsonPath, load_yaml
+from .source import Document, JsonPath, load_yaml_cached
 from .validate import check
 
 
@@ -85,7 +85,7 @@ def load_option(option: str, base: Path | None = None) -> Document:
             path = base / path
         if not path.is_file():
             raise UserError(f"option file not found: {path}", code="io")
-    doc = load_yaml(path)
+    doc = load_yaml_cached(path)
     check(doc, "option")
     return doc
 
@@ -116,7 +116,7 @@ def _chain(path: Path, seen: list[Path], files: list[Path]) -> Document:
     if real in seen:
         cycle = " → ".join(str(p) for p in [*seen[seen.index(real):], real])
         raise UserError(f"'extends' goes round in a cycle: {cycle}", code="extends-cycle")
-    doc = load_yaml(path)
+    doc = load_yaml_cached(path)
     files.append(path)
     if not isinstance(doc.data, dict):
         got = "an empty file" if doc.data is None else f"a {type(doc.data).__name__}"

@@ -41,7 +41,7 @@ import yaml
 
 from .errors import Diagnostic, UserError
 
-__all__ = ["Document", "load_yaml", "json_path"]
+__all__ = ["Document", "load_yaml", "load_yaml_cached", "json_path"]
 
 # libyaml's C parser composes ~15x faster than the pure-Python one; loading a whole
 # ruleset (and validating it) has to stay well under 100 ms.
@@ -168,6 +168,24 @@ def json_path(path: JsonPath) -> str:
             text = str(step).replace("\\", "\\\\").replace("'", "\\'")
             parts.append(f"['{text}']")
     return "".join(parts)
+
+
+_CACHE: dict[tuple[str, str, int, int], Document] = {}
+
+
+def load_yaml_cached(path: str | Path) -> Document:
+    """:func:`load_yaml` of a file, reused while the file is unchanged (rulesets and
+    options are read again for every combination that names them).  Treat the
+    result as read-only."""
+    try:
+        stat = Path(path).stat()
+    except OSError:
+        return load_yaml(path)
+    key = (str(path), str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size)
+    found = _CACHE.get(key)
+    if found is None:
+        found = _CACHE[key] = load_yaml(path)
+    return found
 
 
 def load_yaml(path: str | Path, *, text: str | None = None) -> Document:

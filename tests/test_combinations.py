@@ -52,4 +52,5 @@ def test_combination_loads_and_plays(ref: str) -> None:
     game = played.game
     placed = sum(1 for _, move in game.history if move is not None) + len(game.starts)
     discarded = sum(1 for _, move in game.history if move is None) - game.returned
-    assert game.finished and placed + discarded == sum(t.count for t in game.ruleset.tiles)
+    in_play = sum(t.count for t in game.ruleset.tiles) - len(game.ruleset.set_aside)
+    assert game.finished and placed + discarded == in_play
