@@ -79,7 +79,7 @@ def play(
     kinds = [k.strip() for k in players.split(",") if k.strip()]
     loaded = load_ruleset(ruleset)
     if not loaded.min_players <= len(kinds) <= loaded.max_players:
-        raise UserError(f"{loaded.name} is for {loaded.min_players}–{loaded.max_players} players, "
+        raise UserError(f"{loaded.ref} is for {loaded.min_players}–{loaded.max_players} players, "
                         f"not {len(kinds)} ({players})", code="players")
     unknown = [k for k in kinds if k not in PLAYER_KINDS]
     if unknown:
@@ -93,6 +93,8 @@ def play(
     names = [f"{kind}-{i + 1}" for i, kind in enumerate(kinds)]
     console.print(f"Playing [bold]{ruleset}[/] with {', '.join(names)} — seed {seed}")
     hook = None if quiet else _turn_logger(console, loaded, names)
+    if not quiet:
+        hook = _with_start_line(console, loaded, hook)
     played = play_game(loaded, kinds, seed, ref=ref, on_turn=hook)
     game = played.game
     if not quiet:
@@ -102,9 +104,10 @@ def play(
     _score_table(console, game, names, played.in_game)
     placed = len(game.board)
     discarded = sum(1 for _, move in game.history if move is None) - game.returned
-    back = f" ({game.returned} unplaceable draws went back into the stack)" if game.returned else ""
-    starts = "start tiles" if len(game.starts) > 1 else "start tile"
-    console.print(f"{placed} tiles placed ({starts} included), {discarded} discarded{back}.")
+    back = f" ({game.returned} unplaceable draw{'s' * (game.returned != 1)} went back into the stack)" \
+        if game.returned else ""
+    starts = {0: "no start tile", 1: "start tile included"}.get(len(game.starts), "start tiles included")
+    console.print(f"{placed} tiles placed ({starts}), {discarded} discarded{back}.")
     if record is not None:
         write_json(record, played.record)
         console.print(f"Record written to {record}")
@@ -121,7 +124,10 @@ def _turn_logger(console, ruleset, names):
         for tile_index, entry in game.history[seen:]:
             tile_id = ruleset.tiles[tile_index].id
             if entry is None:
-                console.print(f"    {'':<10} {tile_id:<3} discarded: it fits nowhere; the same player draws again")
+                fate = ("back into the stack (or out, if no tile left fits)" if ruleset.unplaceable == "reshuffle"
+                        else "discarded")
+                console.print(f"    {names[game.player]:<10} {tile_id:<3} fits nowhere: {fate}; "
+                              "the same player draws again")
                 continue
             m, x, y = game.local(entry.pos)
             follower = ""
@@ -135,6 +141,22 @@ def _turn_logger(console, ruleset, names):
             for event in events:
                 console.print(f"      ↳ {event.explain(names)}")
         seen = len(game.history)
+
+    return log
+
+
+def _with_start_line(console, ruleset, hook):
+    """Print the start tile(s) once, before the first turn's line."""
+    shown = False
+
+    def log(game, seat, tile, move, events) -> None:
+        nonlocal shown
+        if not shown:
+            shown = True
+            for m, (start, rotation) in enumerate(game.starts):
+                where = f" on map {m}" if len(game.starts) > 1 else ""
+                console.print(f"  0 start      {ruleset.tiles[start].id:<3} (  0,  0) {rotation * 90:3d}°{where}")
+        hook(game, seat, tile, move, events)
 
     return log
 
@@ -203,6 +225,7 @@ def rulesets_show(
 @rulesets_app.command("validate")
 def rulesets_validate(
     paths: Annotated[list[Path], typer.Argument(metavar="PATH...", help="Ruleset or option files.")],
+    base: Annotated[str, typer.Option("--base", help="Ruleset an option file is checked on (after the options it requires).")] = "basic",
 ) -> None:
     """Check ruleset and option files; every problem as file:line:col (exit 0 all valid, 2 otherwise)."""
     from .errors import UserError
@@ -211,12 +234,13 @@ def rulesets_validate(
     bad = 0
     for path in paths:
         try:
-            ruleset = validate_file(path)
+            ruleset = validate_file(path, base)
         except UserError as error:
             typer.echo(error.render(), err=True)
             bad += 1
             continue
-        typer.echo(f"ok   {path} ({len(ruleset.tiles)} tile types, {sum(t.count for t in ruleset.tiles)} tiles)")
+        on = f", checked as {ruleset.ref}" if "+" in ruleset.ref else ""
+        typer.echo(f"ok   {path} ({len(ruleset.tiles)} tile types, {sum(t.count for t in ruleset.tiles)} tiles{on})")
     if bad:
         raise typer.Exit(2)
 
@@ -227,7 +251,7 @@ def rulesets_diff(
     second: Annotated[str, typer.Argument(metavar="OTHER", help="Another ruleset reference.")],
 ) -> None:
     """What two rulesets set differently, value by value, with where each side sets it."""
-    from .inspect import diff
+    from .inspect import diff, yaml_text
 
     found = diff(first, second)
     if not found:
@@ -236,7 +260,7 @@ def rulesets_diff(
     for path, a, b, where_a, where_b in found:
         typer.echo(path)
         for ref, value, where in ((first, a, where_a), (second, b, where_b)):
-            shown = "(not set)" if value is None else value
+            shown = "(not set)" if value is None else yaml_text(value)
             typer.echo(f"  {ref}: {shown}" + (f"    [{where}]" if where else ""))
 
 
@@ -249,7 +273,7 @@ def tiles(
     from .ruleset import load_ruleset
 
     ruleset = load_ruleset(ref)
-    typer.echo(f"{ruleset.name}: {len(ruleset.tiles)} tile types, {sum(t.count for t in ruleset.tiles)} tiles. "
+    typer.echo(f"{ruleset.ref}: {len(ruleset.tiles)} tile types, {sum(t.count for t in ruleset.tiles)} tiles. "
                "Each port shows the segment covering it; the centre a port-less one.\n")
     typer.echo("\n\n".join(tile_drawings(ruleset)))
 

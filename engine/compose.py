@@ -86,7 +86,13 @@ def load_option(option: str, base: Path | None = None) -> Document:
         if not path.is_file():
             raise UserError(f"option file not found: {path}", code="io")
     doc = load_yaml_cached(path)
+    if isinstance(doc.data, dict) and "patch" not in doc.data and {"features", "tiles", "extends"} & set(doc.data):
+        raise UserError(f"{path} is a ruleset, not an option: name it before the '+' (or make it an option "
+                        "file with name, description, source and patch)", code="option-unknown", **doc.where(()))
     check(doc, "option")
+    if isinstance(doc.data.get("patch"), dict) and "extends" in doc.data["patch"]:
+        raise UserError("an option cannot 'extends': it is applied on top of whatever ruleset it follows",
+                        code="schema", **doc.where(("patch", "extends"), key=True))
     return doc
 
 
@@ -126,6 +132,9 @@ def _chain(path: Path, seen: list[Path], files: list[Path]) -> Document:
     if seen and "patch" in doc.data:
         raise UserError(f"'{path}' is an option file: apply it with REF+OPTION, not 'extends'",
                         code="extends-option")
+    if "patch" in doc.data and not {"features", "tiles", "extends"} & set(doc.data):
+        raise UserError(f"{path} is an option file: apply it on top of a ruleset, e.g. basic+{path}",
+                        code="option-not-ruleset", **doc.where(("patch",), key=True))
     parent_ref = doc.data.get("extends")
     if parent_ref is None:
         return doc

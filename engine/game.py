@@ -83,7 +83,7 @@ class Game:
                  draw_order: Sequence[int] | None = None,
                  start: tuple[int, int] | list[tuple[int, int]] | None = None) -> None:
         if not ruleset.min_players <= players <= ruleset.max_players:
-            raise ValueError(f"{ruleset.name} is for {ruleset.min_players}–{ruleset.max_players} players, not {players}")
+            raise ValueError(f"{ruleset.ref} is for {ruleset.min_players}–{ruleset.max_players} players, not {players}")
         self.ruleset = ruleset
         self.players = players
         self.seed = seed

@@ -6,6 +6,7 @@ These are the plain functions behind ``carcassonne rulesets …`` and
 
 from __future__ import annotations
 
+import difflib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,8 +118,9 @@ def tile_drawings(ruleset: Ruleset) -> list[str]:
     return blocks
 
 
-def validate_file(path: Path) -> Ruleset:
-    """Check one ruleset or option file; an option is checked applied to ``basic``.
+def validate_file(path: Path, base: str = "basic") -> Ruleset:
+    """Check one ruleset or option file; an option is checked applied to ``base``
+    after the options it ``requires``.
 
     Raises :class:`UserError` with every problem found.
     """
@@ -129,7 +131,16 @@ def validate_file(path: Path) -> Ruleset:
     data = load_yaml(path).data
     if isinstance(data, dict) and _looks_like_option(data):
         option = str(path) if "/" in str(path) or "." in path.name else f"./{path}"
-        return load_ruleset(f"basic+{option}", cache=False)
+        required = [r for r in data.get("requires", ()) if isinstance(r, str)]
+        shipped_options = sorted(p.stem for p in options_dir().glob("*.yaml"))
+        doc = load_yaml(path)
+        for i, name in enumerate(required):
+            if name not in shipped_options:
+                close = difflib.get_close_matches(name, shipped_options, n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                raise UserError(f"requires option '{name}', which is not a shipped option{hint}",
+                                code="option-unknown", **doc.where(("requires", i)))
+        return load_ruleset("+".join([base, *required, option]), cache=False)
     return load_ruleset(str(path), cache=False)
 
 
@@ -138,6 +149,11 @@ def _looks_like_option(data: dict) -> bool:
     if {"patch", "requires", "conflicts"} & set(data):
         return True
     return not {"extends", "features", "tiles"} & set(data) and "name" in data
+
+
+def yaml_text(value: Any) -> str:
+    """A value as one line of YAML (``true``, ``{a: 1}``, ``[N, E]``)."""
+    return _scalar(value)
 
 
 def _scalar(value: Any) -> str:

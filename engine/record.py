@@ -132,7 +132,7 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
     problems: list[str] = []
     names = data["players"]
     if not ruleset.min_players <= len(names) <= ruleset.max_players:
-        raise UserError(f"{ruleset.name} is for {ruleset.min_players}–{ruleset.max_players} players, "
+        raise UserError(f"{ruleset.ref} is for {ruleset.min_players}–{ruleset.max_players} players, "
                         f"not {len(names)}", code="players", **doc.where(("players",)))
     if ruleset.sha256 != data["ruleset_sha256"]:
         problems.append(f"ruleset '{data['ruleset']}' has changed since the game was recorded "
@@ -167,7 +167,7 @@ def tile_index(ruleset: Ruleset, tile_id: str, doc: Document, path: tuple) -> in
     """Index of tile type ``tile_id``; :class:`UserError` at ``path`` if unknown."""
     index = ruleset.tile_ids.get(tile_id)
     if index is None:
-        raise UserError(f"tile '{tile_id}' is not a tile type of ruleset {ruleset.name}",
+        raise UserError(f"tile '{tile_id}' is not a tile type of ruleset {ruleset.ref}",
                         code="tile-unknown", **doc.where(path))
     return index
 

@@ -185,6 +185,9 @@ def resolve(ref: str, base: Path | None = None) -> Path:
         raise UserError(f"{path} is a folder, not a ruleset file", code="io")
     if _is_name(ref):
         names = ", ".join(sorted(p.stem for p in rulesets_dir().glob("*.yaml")))
+        if (rulesets_dir() / "options" / f"{ref}.yaml").is_file():
+            raise UserError(f"'{ref}' is an option, not a ruleset: add it to one, e.g. basic+{ref}",
+                            code="ruleset-unknown")
         raise UserError(f"unknown ruleset '{ref}' (shipped rulesets: {names}; or give a path)",
                         code="ruleset-unknown")
     raise UserError(f"ruleset file not found: {path}", code="io")
@@ -392,6 +395,12 @@ def _compile_kinds(doc: Document, problems: _Problems) -> list[FeatureKind]:
             else:
                 adjacency_index = names.index(adjacency["kind"])
                 adjacency_input = adjacency["input"]
+        if ports == NONE and completion == "closed":
+            problem(at + ("completion",), f"kind '{name}' has no ports, so it would be closed (complete) the "
+                    "moment it is placed: use surrounded or never", "kind-completion")
+        if spec.get("majority") == "adjacent" and spec.get("adjacent_pays_once"):
+            problem(at + ("adjacent_pays_once",), "adjacent_pays_once applies to majority: feature only; with "
+                    "majority: adjacent each adjacent feature already pays once", "kind-majority")
         majority = spec.get("majority", "feature")
         if (majority == "adjacent" or spec.get("adjacent_pays_once")) and adjacency_index < 0:
             key = "majority" if majority == "adjacent" else "adjacent_pays_once"

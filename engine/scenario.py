@@ -64,7 +64,7 @@ def _run_one(doc: Document, ref: str, ruleset, expected: dict | None) -> Outcome
     data = doc.data
     names = data["players"]
     if not ruleset.min_players <= len(names) <= ruleset.max_players:
-        raise UserError(f"{ruleset.name} is for {ruleset.min_players}–{ruleset.max_players} players, "
+        raise UserError(f"{ruleset.ref} is for {ruleset.min_players}–{ruleset.max_players} players, "
                         f"not {len(names)}", code="scenario", **doc.where(("players",)))
     start_spec = data.get("start")
     if start_spec is not None:
@@ -79,6 +79,9 @@ def _run_one(doc: Document, ref: str, ruleset, expected: dict | None) -> Outcome
         label = f"turn {i + 1} ({names[game.player]}: {turn['tile']}"
         label += ")" if turn.get("discarded") else f" at {turn['at']} r{turn['rotation']})"
         game.force_tile(tile_index(ruleset, turn["tile"], doc, path + ("tile",)))
+        if turn.get("player", game.player) != game.player:
+            outcome.failures.append(f"{label}: recorded for seat {turn['player']}, but seat {game.player} plays it")
+            return outcome
         if turn.get("discarded"):
             if game.placements():
                 outcome.failures.append(f"{label}: expected no legal placement, but the tile fits "
@@ -133,4 +136,4 @@ def _check_supply(doc: Document, ruleset, start: tuple[int, int] | None) -> None
         index = ruleset.tile_ids.get(turn["tile"])
         if index is not None and used[turn["tile"]] > ruleset.tiles[index].count:
             raise UserError(f"more {turn['tile']} tiles than the {ruleset.tiles[index].count} "
-                            f"ruleset {ruleset.name} has", code="scenario-supply", **doc.where(("turns", i, "tile")))
+                            f"ruleset {ruleset.ref} has", code="scenario-supply", **doc.where(("turns", i, "tile")))

@@ -45,18 +45,25 @@ class ScoreEvent:
     terms: tuple[tuple[str, int], ...] = ()
     tiles: tuple[tuple[int, int], ...] = ()
     map: int | None = None
+    #: For a score paid per adjacent feature (1st-edition farms): that feature's kind;
+    #: ``tiles`` and the inputs are then the adjacent feature's.
+    target: str | None = None
+    #: Names among ``inputs`` that are ruleset constants (left out of explanations).
+    constants: tuple[str, ...] = ()
 
     def explain(self, names: list[str] | None = None) -> str:
         """One line: ``city (complete; tiles 3, pennants 1): 2 * tiles = 6,
         2 * pennants = 2 → 8 for A``."""
         who = ", ".join(names[p] if names else str(p) for p in self.players) or "nobody"
         parts = ", ".join(f"{text} = {value}" for text, value in self.terms) or self.formula
-        facts = ", ".join(f"{k} {v}" for k, v in self.inputs.items() if k != "segments" and not isinstance(v, bool))
+        facts = ", ".join(f"{k} {v}" for k, v in self.inputs.items()
+                          if k != "segments" and k not in self.constants and not isinstance(v, bool))
         if sum(1 for n in self.followers if n) > 1:
             facts += ", followers " + " v ".join(str(n) for n in self.followers)
-        where = f" at {'map %d ' % self.map if self.map is not None else ''}({self.tiles[0][0]},{self.tiles[0][1]})" \
+        where = f"{'map %d ' % self.map if self.map is not None else ''}({self.tiles[0][0]},{self.tiles[0][1]})" \
             if self.tiles else ""
-        return f"{self.kind}{where} ({self.rule}; {facts}): {parts} → {self.points} for {who}"
+        subject = f"{self.kind}, for the {self.target} at {where}" if self.target else f"{self.kind} at {where}"
+        return f"{subject} ({self.rule}; {facts}): {parts} → {self.points} for {who}"
 
     def to_json(self) -> dict:
         """The event as a JSON-ready dict (the game record's ``events`` items)."""
@@ -65,7 +72,8 @@ class ScoreEvent:
             "formula": self.formula, "points": self.points, "players": list(self.players),
             "followers": list(self.followers), "inputs": dict(self.inputs),
             "terms": [[t, v] for t, v in self.terms], "tiles": [list(t) for t in self.tiles],
-        } | ({"map": self.map} if self.map is not None else {})
+        } | ({"map": self.map} if self.map is not None else {}) | (
+            {"target": self.target} if self.target else {})
 
 
 def is_complete(game: "Game", root: int) -> bool:
@@ -156,8 +164,9 @@ def score_feature(game: "Game", root: int, *, complete: bool, phase: str, rule: 
 
 
 def _event(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, followers: list[int],
-           players: tuple[int, ...], root: int, phase: str) -> ScoreEvent:
+           players: tuple[int, ...], root: int, phase: str, target: str | None = None) -> ScoreEvent:
     return ScoreEvent(
+        target=target, constants=tuple(kind.constants),
         phase=phase, turn=game.turn, kind=kind.name, rule=rule,
         formula=score.text if score is not None else "0",
         points=int(score(env)) if score is not None else 0, players=players,
@@ -215,8 +224,9 @@ def _final_by_adjacent(game: "Game", kind: "FeatureKind", roots: list[int]) -> l
     events = []
     for target, followers in counts.items():
         env = feature_inputs(game, target, kinds[kind_of(game, target)])
-        events.append(_event(game, kind, f"final, per {kinds[kind.adjacency].name}", kind.final, env, followers,
-                             majority(followers), target, "final"))
+        name = kinds[kind.adjacency].name
+        events.append(_event(game, kind, f"final, per {name}", kind.final, env, followers,
+                             majority(followers), target, "final", target=name))
     return events
 
 

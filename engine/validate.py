@@ -82,9 +82,11 @@ def _validator(name: str) -> "Draft202012Validator":
 
 @functools.cache
 def _fast(name: str) -> Any:
+    import copy
+
     import fastjsonschema
 
-    return fastjsonschema.compile(schema(name))
+    return fastjsonschema.compile(copy.deepcopy(schema(name)))  # it edits the schema it is given
 
 
 def _quickly_valid(data: Any, schema_name: str) -> bool:

@@ -8,9 +8,7 @@ the point.
 from __future__ import annotations
 
 import json
-import statistics
 import textwrap
-import time
 from pathlib import Path
 from typing import Any
 
@@ -345,27 +343,18 @@ def _deref(name: str, sub: dict) -> dict:
     return node
 
 
-def test_record_turn_is_scenario_turn_plus_player() -> None:
+def test_record_turn_is_scenario_turn() -> None:
+    """A record becomes a scenario by adding ``expect``: their turns have one shape."""
     scenario_turn = json.loads(json.dumps(schema("scenario")["$defs"]["turn"]))
     record_turn = json.loads(json.dumps(schema("record")["$defs"]["turn"]))
-    assert record_turn["properties"].pop("player")["minimum"] == 0
-    assert record_turn["then"]["propertyNames"]["enum"] == ["tile", "discarded", "player", "map"]
     for turn in (scenario_turn, record_turn):
-        del turn["description"], turn["then"]
+        del turn["description"]
     assert record_turn == scenario_turn
 
 
-def test_basic_ruleset_validates_quickly() -> None:
+def test_basic_ruleset_validates() -> None:
     doc = load_yaml(BASIC)
-    if not isinstance(doc.data, dict) or "tiles" not in doc.data:
-        pytest.skip("rulesets/basic.yaml has no tiles yet")
-    check(doc, "ruleset")
-    times = []
-    for _ in range(7):
-        start = time.perf_counter()
-        check(load_yaml(BASIC), "ruleset")
-        times.append(time.perf_counter() - start)
-    assert statistics.median(times) < 0.1
+    check(doc, "ruleset")  # raises on any problem; its speed is measured in benchmarks/bench.py
 
 
 BAD_RULESET = """\
@@ -473,7 +462,7 @@ def test_scenario_turn_shapes() -> None:
         (2, "'alice' is listed more than once"),
         (4, "expected a position [x, y]"),
         (4, "4 is greater than the maximum of 3"),
-        (5, "'at' is not allowed in a discard turn (only tile, discarded and map)"),
+        (5, "'at' is not allowed in a discard turn (only tile, discarded, map and player)"),
         (6, "missing required key 'at' (a placement needs tile, at and rotation; a discard needs tile and discarded: true)"),
         (7, "'maybe' is not one of 'placement', 'follower'"),
         (9, "expected an integer, got 'x'"),
