@@ -13,6 +13,7 @@ import difflib
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from .geometry import PORT_INDEX, SIDES
 from .resources import rulesets_dir
 from .compose import compose
 from .constraints import Constraint
-from .source import Document
+from .source import Document, json_path
 from .tiles import CENTRE_KIND, HALF, NONE, SIDE, EdgeCodes, SegmentType, TileType, orient, ring_adjacent
 from .validate import check
 
@@ -477,11 +478,27 @@ def _compile_score(doc: Document, path: tuple, value: str | dict, inputs: dict[s
         try:
             items.append((name, compile_formula(str(text), inputs, **where)))
         except UserError as error:
-            problems.found.extend(error.diagnostics)
+            problems.found.extend(_blame_deletion(doc, path, d) for d in error.diagnostics)
     if len(items) < len(named):
         return None
     text = value if isinstance(value, str) else " + ".join(f"({f.text})" for _, f in items)
     return Score(text, tuple(items))
+
+
+def _blame_deletion(doc: Document, path: tuple, diagnostic: Diagnostic) -> Diagnostic:
+    """An unknown input in a formula the user did not write, because their overlay
+    deleted it (a constant, an attribute, an adjacency): point at the deletion."""
+    found = re.match(r"unknown input '([a-z_][a-z0-9_]*)'", diagnostic.message)
+    if diagnostic.code != "formula-name" or not found:
+        return diagnostic
+    name, kind = found.group(1), path[1]
+    for deleted, (file, line, col) in doc.deleted.items():
+        if deleted[-1] == name or deleted in (("constants",), ("features", kind, "attributes"),
+                                               ("features", kind, "adjacency")):
+            return Diagnostic(f"'{deleted[-1]}' is deleted here, but the formula at {diagnostic.file}:"
+                              f"{diagnostic.line} still reads '{name}'", file=file, line=line, col=col,
+                              path=json_path(deleted), code="formula-name")
+    return diagnostic
 
 
 def _compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind],
