@@ -309,6 +309,13 @@ def scenario_check(
         raise Failed()
 
 
+def _register() -> None:
+    from . import cli_compare  # noqa: F401  (its commands register themselves on app)
+
+
+_register()
+
+
 def main() -> None:
     """Console entry point: run the app, rendering user errors as ``file:line:col: error: …`` (exit 2)."""
     from .errors import UserError
@@ -323,4 +330,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    # Run the imported module's app: the commands of engine.cli_compare register there.
+    from engine.cli import main as _main
+
+    _main()

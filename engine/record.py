@@ -93,8 +93,12 @@ def write_json(path: str | Path, data: Any) -> None:
     old file's); symlinks are written through.  :class:`UserError` if the path
     cannot be written.
     """
+    write_text(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
+def write_text(path: str | Path, text: str) -> None:
+    """Write ``text`` atomically (see :func:`write_json`); :class:`UserError` if it cannot be."""
     target = check_writable(path)
-    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     try:
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
     except OSError as error:
