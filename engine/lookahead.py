@@ -43,13 +43,6 @@ class Lookahead:
     per-seat potential (score if the game ended after the move) it leads to.
     """
 
-    @staticmethod
-    def supports(ruleset) -> bool:
-        """Whether every feature's end value depends on that feature alone (so a move's
-        value can be worked out from what it touches).  Not so for farm rules that
-        pool followers per city or pay each city once per player."""
-        return all(k.majority == "feature" and not k.adjacent_pays_once for k in ruleset.kinds)
-
     def __init__(self, game: "Game") -> None:
         self.game = game
         self.kinds = game.ruleset.kinds
@@ -58,22 +51,37 @@ class Lookahead:
         self.envs: dict[int, dict] = {}
         self._totals: dict[int, tuple[set[int], int, list[int]]] = {}
         self._adjacent: dict[int, set[int]] = {}
+        self._target_envs: dict[int, dict] = {}
+        #: Kinds whose final score pools several features (1st/2nd-edition farms): scored as a whole.
+        self._pooled = {k.index for k in self.kinds
+                        if k.final is not None and (k.majority == "adjacent" or k.adjacent_pays_once)}
+        self._pool: list[tuple[int, "FeatureKind", list[int], set[int]]] = []
         potential = list(game.scores)
         for root in game.occupied_roots():
             kind = self.kinds[kind_of(game, root)]
             env = self.envs[root] = feature_inputs(game, root, kind)
-            vector = self._vector(end_points(kind, env), game.fol[root])
+            vector = self._vector(self._own_end(kind, env), game.fol[root])
             self.contrib[root] = vector
             for p in range(self.players):
                 potential[p] += vector[p]
-        self.potential = potential
-        self._watch = []  # occupied features that count completed neighbours (farms)
+            if kind.index in self._pooled:
+                self._pool.append((root, kind, game.followers_by_player(root), self._adjacent_of(root)))
+        self._pool_roots = {entry[0] for entry in self._pool}
+        self._pool_base = self._pool_total(None) if self._pooled else [0] * self.players
+        self.potential = [a + b for a, b in zip(potential, self._pool_base)]
+        self._watch = []  # occupied features that count completed neighbours (3rd-edition farms)
         for root in self.envs:
             kind = self.kinds[kind_of(game, root)]
-            if kind.adjacency >= 0:
+            if kind.adjacency >= 0 and kind.index not in self._pooled:
                 self._watch.append((root, kind, self._adjacent_of(root)))
         self._targets = {k.adjacency for k in self.kinds if k.adjacency >= 0}
         self._completion = [k.completion for k in self.kinds]
+
+    def _own_end(self, kind: "FeatureKind", env: dict) -> int:
+        """A feature's end points on its own: ``end_points`` without a pooled final score."""
+        if kind.index not in self._pooled:
+            return end_points(kind, env)
+        return int(kind.incomplete(env)) if kind.incomplete is not None and not env["complete"] else 0
 
     def potentials(self, pos: int, rotation: int) -> list[tuple[int | None, list[int]]]:
         """``(follower segment or None, potential per seat)`` for each legal follower
@@ -158,7 +166,7 @@ class Lookahead:
                 kind = kinds[kind_of(game, s)]
                 env = dict(self.envs[s], neighbors=self.envs[s]["neighbors"] + 1, complete=complete)
                 points = int(kind.complete(env)) if complete and kind.complete else (
-                    0 if complete else end_points(kind, env))
+                    0 if complete else self._own_end(kind, env))
                 _add(delta, self._vector(points, fol[s]))
                 _sub(delta, self.contrib[s])
         if completed:
@@ -173,8 +181,15 @@ class Lookahead:
                 if gain:
                     env = dict(self.envs[root])
                     env[kind.adjacency_input] += gain
-                    _add(delta, self._vector(end_points(kind, env), fol[root]))
+                    _add(delta, self._vector(self._own_end(kind, env), fol[root]))
                     _sub(delta, self.contrib[root])
+
+        context = (groups, reps, root_group, gained, pos, neighbours_here, live)
+        pool = self._pool_base
+        if self._pooled and (completed or any(r in self._pool_roots for r in root_group)):
+            pool = self._pool_total(context)
+            _add(delta, pool)
+            _sub(delta, self._pool_base)
 
         base = [a + b for a, b in zip(self.potential, delta)]
         options: list[tuple[int | None, list[int]]] = [(None, base)]
@@ -191,6 +206,9 @@ class Lookahead:
             vector = list(base)
             _sub(vector, group.value)
             _add(vector, value)
+            if group.kind in self._pooled:
+                _sub(vector, pool)
+                _add(vector, self._pool_total(context, (group, group.fol + bit)))
             options.append((j, vector))
         return options
 
@@ -220,8 +238,75 @@ class Lookahead:
         if group.complete:
             points = int(kind.complete(env)) if kind.complete is not None else 0
         else:
-            points = end_points(kind, env)
+            points = self._own_end(kind, env)
         return self._vector(points, packed)
+
+    def _pool_total(self, context, override: tuple["_Group", int] | None = None) -> list[int]:
+        """Per-seat final points of the pooled kinds after the move described by ``context``
+        (``None``: the current position), one group's followers replaced by ``override``.
+        Mirrors :func:`engine.scoring.end_scores`: same features, same order."""
+        groups, reps, root_group, gained, pos, nh, live = context or (None, None, {}, {}, None, 0, [])
+        entries = []  # (kind, followers per seat, adjacent features after the move, field inputs)
+        added: list[_Group] = []
+        for root, kind, followers, targets in self._pool:
+            group = root_group.get(root)
+            if group is None:
+                entries.append((kind, followers, [root_group.get(t, t) for t in targets], self.envs[root]))
+            elif not any(g is group for g in added):
+                added.append(group)
+                packed = override[1] if override and override[0] is group else group.fol
+                entries.append(self._group_entry(kind, group, packed, context))
+        if override and override[0].kind in self._pooled and not any(g is override[0] for g in added):
+            entries.append(self._group_entry(self.kinds[override[0].kind], override[0], override[1], context))
+        total = [0] * self.players
+        for kind in self.kinds:
+            mine = [e for e in entries if e[0] is kind]
+            if not mine:
+                continue
+            if kind.majority == "adjacent":
+                counts: dict = {}
+                for _, followers, targets, _ in mine:
+                    for target in set(targets):
+                        if self._done(target, gained):
+                            pooled = counts.setdefault(target if isinstance(target, int) else id(target),
+                                                       [target, [0] * self.players])
+                            for p, n in enumerate(followers):
+                                pooled[1][p] += n
+                for target, followers in counts.values():
+                    points = int(kind.final(self._target_env(target, context)))
+                    for p in majority(followers):
+                        total[p] += points
+            else:  # adjacent_pays_once
+                paid: list[set] = [set() for _ in range(self.players)]
+                for _, followers, targets, env in mine:
+                    done = {t if isinstance(t, int) else id(t) for t in targets if self._done(t, gained)}
+                    for p in majority(followers):
+                        fresh = done - paid[p]
+                        paid[p] |= done
+                        total[p] += int(kind.final({**env, kind.adjacency_input: len(fresh)}))
+        return total
+
+    def _group_entry(self, kind, group: "_Group", packed: int, context):
+        groups, reps, root_group, gained, pos, nh, live = context
+        tile = self.game.tiles[self.game.tile]
+        targets = [root_group.get(t, t) for root in group.roots for t in self._adjacent_of(root)]
+        targets += [groups[reps[a]] for j in group.locals for a in tile.segments[j].adjacent]
+        followers = [(packed >> (_BITS * q)) & _MASK for q in range(self.players)]
+        env = self._group_inputs(kind, group, groups, reps, root_group, gained, pos, nh)
+        return kind, followers, targets, env
+
+    def _done(self, target, gained) -> bool:
+        return target.complete if isinstance(target, _Group) else self._complete_after(target, gained)
+
+    def _target_env(self, target, context) -> dict:
+        game = self.game
+        if isinstance(target, _Group):
+            groups, reps, root_group, gained, pos, nh, live = context
+            return self._group_inputs(self.kinds[target.kind], target, groups, reps, root_group, gained, pos, nh)
+        found = self._target_envs.get(target)
+        if found is None:
+            found = self._target_envs[target] = feature_inputs(game, target, self.kinds[kind_of(game, target)])
+        return found
 
     def _group_inputs(self, kind: "FeatureKind", group: "_Group", groups, reps, root_group, gained, pos,
                       neighbours_here) -> dict:

@@ -68,24 +68,13 @@ class GreedyPlayer:
         me = game.player
         best: list[Move] = []
         best_value = None
-        for move, totals in _candidates(game):
+        for move, totals in Lookahead(game).moves():
             value = totals[me] - max(totals[:me] + totals[me + 1:], default=0)
             if best_value is None or value > best_value:
                 best, best_value = [move], value
             elif value == best_value:
                 best.append(move)
         return best[self.rng.randrange(len(best))]
-
-
-def _candidates(game: Game):
-    """Each legal move with the per-seat potential it leads to."""
-    if Lookahead.supports(game.ruleset):
-        yield from Lookahead(game).moves()
-        return
-    for move in game.legal_moves():  # scoring that is not feature by feature: play each move on a copy
-        trial = game.copy()
-        trial.apply(move)
-        yield move, trial.potential_scores()
 
 
 #: Bot kinds by the name the CLI and records use.

@@ -1,4 +1,5 @@
-"""The look-ahead's value of every candidate move equals copying the game and playing it."""
+"""The look-ahead's value of every candidate move equals copying the game and playing it,
+under every farm rule (per farm, per city, each city once per player)."""
 
 from __future__ import annotations
 
@@ -18,10 +19,15 @@ def oracle(game: Game, move: Move) -> list[int]:
     return trial.potential_scores()
 
 
-@settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4), stop=st.integers(1, 80))
-def test_lookahead_matches_playing_each_move(seed: int, players: int, stop: int) -> None:
-    game = Game(BASIC, players, seed)
+RULESETS = [BASIC, load_ruleset("first-edition"), load_ruleset("second-edition"),
+            load_ruleset("basic+river+own-follower-may-join")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4), stop=st.integers(1, 80),
+       which=st.integers(0, len(RULESETS) - 1))
+def test_lookahead_matches_playing_each_move(seed: int, players: int, stop: int, which: int) -> None:
+    game = Game(RULESETS[which], players, seed)
     bots = [RandomPlayer(f"{seed}:{p}") for p in range(players)]
     checked = 0
     while game.tile is not None and game.turn < stop:
