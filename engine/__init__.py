@@ -11,9 +11,23 @@ The pieces: :func:`load_ruleset` turns a ruleset reference into a compiled
 runs a whole game and builds its record.  Bad input raises :class:`UserError`.
 """
 
-from .errors import UserError
-from .game import Game, IllegalMove, Move
-from .play import PlayedGame, play_game
-from .ruleset import Ruleset, load_ruleset
+from importlib import import_module
+from typing import TYPE_CHECKING
 
-__all__ = ["Game", "IllegalMove", "Move", "PlayedGame", "Ruleset", "UserError", "load_ruleset", "play_game"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .errors import UserError
+    from .game import Game, IllegalMove, Move
+    from .play import PlayedGame, play_game
+    from .ruleset import Ruleset, load_ruleset
+
+# Imported on first use, so that `carcassonne --help` does not load the engine.
+_WHERE = {"UserError": "errors", "Game": "game", "IllegalMove": "game", "Move": "game",
+          "PlayedGame": "play", "play_game": "play", "Ruleset": "ruleset", "load_ruleset": "ruleset"}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        return getattr(import_module(f".{_WHERE[name]}", __name__), name)
+    raise AttributeError(f"module 'engine' has no attribute {name!r}")

@@ -95,6 +95,7 @@ class Game:
         self.members: list[list[int] | None] = []
         self.seg_pos: list[int] = []
         self.seg_tile: list[int] = []
+        self.seg_kind: list[int] = []
         self.surrounded_at: dict[int, list[int]] = {}
         self.on_board: list[tuple[int, int]] = []
         self.supply = [ruleset.followers] * players
@@ -359,7 +360,7 @@ class Game:
         """An independent snapshot (shallow copies suffice: member lists are never mutated)."""
         other = object.__new__(Game)
         other.__dict__.update(self.__dict__)
-        for name in ("board", "parent", "open", "fol", "members", "seg_pos", "seg_tile",
+        for name in ("board", "parent", "open", "fol", "members", "seg_pos", "seg_tile", "seg_kind",
                      "on_board", "supply", "scores", "events", "history", "pending_starts", "starts"):
             setattr(other, name, getattr(self, name).copy())
         other.stacks = [[phase.copy() for phase in stack] for stack in self.stacks]
@@ -447,6 +448,7 @@ class Game:
             members.append([base + j])
         self.seg_pos.extend([pos] * len(tile.segments))
         self.seg_tile.extend([base] * len(tile.segments))
+        self.seg_kind.extend(tile.kinds)
         if tile.surrounded:
             self.surrounded_at[pos] = [base + j for j in tile.surrounded]
         board, frontier = self.board, self.frontier

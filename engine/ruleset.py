@@ -599,4 +599,5 @@ def _compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind]
         surrounded=tuple(i for i, s in enumerate(segs) if kinds[s.kind].completion == "surrounded"),
         closing=tuple(i for i, s in enumerate(segs) if kinds[s.kind].completion == "closed"),
         group=spec.get("group", "base"),
+        kinds=tuple(seg.kind for seg in segs),
     )

@@ -263,7 +263,7 @@ def segment_type(game: "Game", segment: int) -> "SegmentType":
 
 def kind_of(game: "Game", segment: int) -> int:
     """Kind index of placed segment ``segment``."""
-    return segment_type(game, segment).kind
+    return game.seg_kind[segment]
 
 
 def _neighbours(game: "Game", root: int) -> int:

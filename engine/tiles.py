@@ -72,6 +72,8 @@ class TileType:
     surrounded: tuple[int, ...]
     closing: tuple[int, ...]
     group: str = "base"
+    #: The kind index of each segment, in order (the engine keeps one per placed segment).
+    kinds: tuple[int, ...] = ()
 
 
 class EdgeCodes:
