@@ -76,6 +76,22 @@ def help_ms(runs: int) -> float:
     return statistics.median(times)
 
 
+def simulate_scaling(games: int, rounds: int) -> tuple[float, float]:
+    """Median games/s of ``simulate`` (engine.simulate.run) on 1 and on 2 worker processes,
+    process start-up included, interleaved."""
+    from engine.simulate import Job, game_seeds, run
+
+    rates: dict[int, list[float]] = {1: [], 2: []}
+    for r in range(rounds):
+        for workers in (1, 2):
+            job = Job(("basic",), ("random", "random"), tuple(game_seeds(r, games)))
+            start = time.perf_counter()
+            for _ in run(job, workers=workers):  # 1 worker plays in this process
+                pass
+            rates[workers].append(games / (time.perf_counter() - start))
+    return statistics.median(rates[1]), statistics.median(rates[2])
+
+
 def available(refs: list[str]) -> list[str]:
     found = []
     for ref in refs:
@@ -103,7 +119,7 @@ def main() -> None:
 
     refs = available(["basic", "first-edition", "basic+river"])
     workloads = [(ref, "random", 40 if args.quick else 200) for ref in refs]
-    workloads += [(ref, "greedy", 2 if args.quick else 6) for ref in refs[:1]]
+    workloads += [(ref, "greedy", 2 if args.quick else 6) for ref in refs]
     rulesets = {ref: load_ruleset(ref) for ref in refs}
     for ref, bot, games in workloads:  # warm-up: fill the fit tables and caches
         games_per_second(rulesets[ref], bot, max(2, games // 10), 0)
@@ -124,6 +140,9 @@ def main() -> None:
     for ref in refs:
         print(f"load+validate+compile {ref:<14}{load_ms(ref, 5 if args.quick else 20):>8.1f} ms")
     print(f"carcassonne --help start-up      {help_ms(3 if args.quick else 7):>8.0f} ms")
+    one, two = simulate_scaling(200 if args.quick else 2000, 1 if args.quick else 3)
+    print(f"simulate basic, random: 1 worker {one:.0f} games/s, 2 workers {two:.0f} games/s "
+          f"({two / one:.2f}x)")
 
 
 if __name__ == "__main__":
