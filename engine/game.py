@@ -185,18 +185,26 @@ class Game:
     def placement_count(self) -> int:
         """How many legal placements the current tile has (no list is built for an
         unconstrained tile: random play counts, then indexes)."""
-        fits, tile = self.ruleset.fits, self.tile
+        tile = self.tile
         if self.ruleset.constraints[tile]:
             return len(self.placements())
-        return sum(len(fits(tile, key)) for key in self.frontier.values())
+        table, fits = self.ruleset.fit_table(tile), self.ruleset.fits
+        total = 0
+        for key in self.frontier.values():
+            rotations = table.get(key)  # the memo first: this loop is most of random play
+            total += len(rotations if rotations is not None else fits(tile, key))
+        return total
 
     def placement(self, n: int) -> tuple[int, int]:
         """The ``n``-th legal placement, in :meth:`placements` order."""
-        fits, tile = self.ruleset.fits, self.tile
+        tile = self.tile
         if self.ruleset.constraints[tile]:
             return self.placements()[n]
+        table, fits = self.ruleset.fit_table(tile), self.ruleset.fits
         for pos, key in self.frontier.items():
-            rotations = fits(tile, key)
+            rotations = table.get(key)
+            if rotations is None:
+                rotations = fits(tile, key)
             if n < len(rotations):
                 return pos, rotations[n]
             n -= len(rotations)

@@ -142,6 +142,11 @@ class Ruleset:
         """The feature kind called ``name``, or None."""
         return next((k for k in self.kinds if k.name == name), None)
 
+    def fit_table(self, tile: int) -> dict[int, tuple[int, ...]]:
+        """The memo behind :meth:`fits` for one tile type (constraint key → rotations);
+        a key not in it yet is computed by :meth:`fits`.  For the turn loop's hot path."""
+        return self._fits[tile]
+
     def fits(self, tile: int, key: int) -> tuple[int, ...]:
         """Rotations of tile type ``tile`` that satisfy a cell's edge-constraint ``key``.
 
