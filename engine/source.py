@@ -188,6 +188,11 @@ def load_yaml_cached(path: str | Path) -> Document:
     return found
 
 
+def clear_yaml_cache() -> None:
+    """Forget every parse :func:`load_yaml_cached` kept (benchmarks measure cold loads)."""
+    _CACHE.clear()
+
+
 def load_yaml(path: str | Path, *, text: str | None = None) -> Document:
     """Parse one YAML document into a :class:`Document`.
 
