@@ -19,7 +19,6 @@ import subprocess
 import sys
 import time
 import tracemalloc
-from pathlib import Path
 
 from engine.game import Game
 from engine.players import GreedyPlayer, RandomPlayer

@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
 _WHERE = {"UserError": "errors", "Game": "game", "IllegalMove": "game", "Move": "game",
           "PlayedGame": "play", "play_game": "play", "Ruleset": "ruleset", "load_ruleset": "ruleset"}
 
-__all__ = sorted(_WHERE)
+__all__ = ["Game", "IllegalMove", "Move", "PlayedGame", "Ruleset", "UserError", "load_ruleset", "play_game"]
 
 
 def __getattr__(name: str):

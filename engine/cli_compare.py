@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .cli import Failed, app
+from .cli import app
 
 
 Games = Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games (≥ 1).")]
