@@ -141,15 +141,7 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
     if ruleset.sha256 != data["ruleset_sha256"]:
         problems.append(f"ruleset '{data['ruleset']}' has changed since the game was recorded "
                         f"(sha256 {ruleset.sha256[:12]}… ≠ {data['ruleset_sha256'][:12]}…)")
-    start: Any = data.get("start")
-    if "starts" in data:
-        start = [(tile_index(ruleset, s["tile"], doc, ("starts", i, "tile")), s["rotation"])
-                 for i, s in enumerate(data["starts"])]
-        if len(start) != ruleset.maps:
-            raise UserError(f"{len(start)} start tiles for {ruleset.maps} maps", code="replay", **doc.where(("starts",)))
-    elif start is not None:
-        start = (tile_index(ruleset, start["tile"], doc, ("start", "tile")), start["rotation"])
-    game = Game(ruleset, len(data["players"]), data["seed"], draw_order=[], start=start)
+    game = Game(ruleset, len(data["players"]), data["seed"], draw_order=[], start=replay_start(ruleset, doc))
     for i, turn in enumerate(data["turns"]):
         if "player" in turn and turn["player"] != game.player:
             problems.append(f"turn {i + 1} is recorded for seat {turn['player']}, but seat {game.player} plays it")
@@ -165,6 +157,23 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
         problems.append(f"score events differ: replay has {len(mine)}, record {len(recorded)}"
                         + _first_difference(mine, recorded))
     return game, problems
+
+
+def replay_start(ruleset: Ruleset, doc: Document) -> Any:
+    """The ``start`` argument of :class:`Game` for replaying record ``doc`` under ``ruleset``:
+    one ``(tile, rotation)``, a list of them (one per map), or None."""
+    data = doc.data
+    if "starts" in data:
+        starts = [(tile_index(ruleset, s["tile"], doc, ("starts", i, "tile")), s["rotation"])
+                  for i, s in enumerate(data["starts"])]
+        if len(starts) != ruleset.maps:
+            raise UserError(f"{len(starts)} start tiles for {ruleset.maps} maps", code="replay",
+                            **doc.where(("starts",)))
+        return starts
+    start = data.get("start")
+    if start is None:
+        return None
+    return tile_index(ruleset, start["tile"], doc, ("start", "tile")), start["rotation"]
 
 
 def tile_index(ruleset: Ruleset, tile_id: str, doc: Document, path: tuple) -> int:

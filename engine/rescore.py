@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .errors import UserError
 from .game import Game
-from .record import play_turn, tile_index
+from .record import play_turn, replay_start
 from .ruleset import load_ruleset
 from .source import Document
 
@@ -47,9 +47,7 @@ def _column(doc: Document, ref: str) -> Column:
     if not ruleset.min_players <= players <= ruleset.max_players:
         raise UserError(f"{ref} is for {ruleset.min_players}–{ruleset.max_players} players; the record has {players}",
                         code="players", **doc.where(("players",)))
-    start = data.get("start")
-    pair = None if start is None else (tile_index(ruleset, start["tile"], doc, ("start", "tile")), start["rotation"])
-    game = Game(ruleset, players, data["seed"], draw_order=[], start=pair)
+    game = Game(ruleset, players, data["seed"], draw_order=[], start=replay_start(ruleset, doc))
     stopped = None
     for i, turn in enumerate(data["turns"]):
         try:
