@@ -61,7 +61,7 @@ def _root(
 @app.command()
 def play(
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset name (basic) or path to a YAML file.")] = "basic",
-    players: Annotated[str, typer.Option("--players", "-p", help="Comma-separated bots in seat order: random, greedy.")] = "random,greedy",
+    players: Annotated[str, typer.Option("--players", "-p", help="Comma-separated players in seat order: random, greedy, human.")] = "random,greedy",
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", min=0, help="Seed for the deck and the bots (≥ 0); random if left out (and printed).")] = None,
     record: Annotated[Optional[Path], typer.Option("--record", help="Write the game record (JSON) here.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final table, no turn log.")] = False,
@@ -81,9 +81,10 @@ def play(
     if not loaded.min_players <= len(kinds) <= loaded.max_players:
         raise UserError(f"{loaded.ref} is for {loaded.min_players}–{loaded.max_players} players, "
                         f"not {len(kinds)} ({players})", code="players")
-    unknown = [k for k in kinds if k not in PLAYER_KINDS]
+    unknown = [k for k in kinds if k not in PLAYER_KINDS and k != "human"]
     if unknown:
-        raise UserError(f"unknown player '{unknown[0]}' (known: {', '.join(PLAYER_KINDS)})", code="players")
+        raise UserError(f"unknown player '{unknown[0]}' (known: {', '.join(PLAYER_KINDS)}, human)",
+                        code="players")
     ref = ruleset
     if record is not None:
         # The record names its ruleset relative to itself, so replay works from anywhere.
@@ -95,7 +96,21 @@ def play(
     hook = None if quiet else _turn_logger(console, loaded, names)
     if not quiet:
         hook = _with_start_line(console, loaded, hook)
-    played = play_game(loaded, kinds, seed, ref=ref, on_turn=hook)
+    seats = None
+    if "human" in kinds:
+        from .human import HumanPlayer
+        from .players import make_player
+
+        seats = [HumanPlayer(names[i], console=console) if kind == "human" else make_player(kind, seed, i)
+                 for i, kind in enumerate(kinds)]
+        hook = None  # the human's screen shows every turn already
+    played = play_game(loaded, kinds, seed, ref=ref, on_turn=hook, players=seats)
+    if played.quit:
+        target = record or Path(f"carcassonne-{seed}.json")
+        write_json(target, played.record)
+        console.print(f"Game stopped after {played.game.turn} turns; the record so far is in {target} "
+                      f"(replay it with: carcassonne replay {target})")
+        return
     game = played.game
     if not quiet:
         for event in game.events:

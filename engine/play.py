@@ -20,33 +20,45 @@ class PlayedGame:
     kinds: list[str]
     in_game: list[int]
     record: dict
+    quit: bool = False
 
 
 #: Called after each turn with (game, seat, tile index, move, events) — the CLI's log.
 TurnHook = Callable[[Game, int, int, Move, list[ScoreEvent]], None]
 
 
+class QuitGame(Exception):
+    """Raised by a player (a human typing ``q``) to stop the game where it stands."""
+
+
 def play_game(ruleset: Ruleset, kinds: list[str], seed: int, *, ref: str | None = None,
-              on_turn: TurnHook | None = None) -> PlayedGame:
+              on_turn: TurnHook | None = None, players: list[Player] | None = None) -> PlayedGame:
     """Play ``ruleset`` to the end with bots of ``kinds`` (seat order) and ``seed``.
 
-    The deck is shuffled with ``seed``; bot ``i`` is seeded with ``f"{seed}:{i}"``.
-    Raises ``ValueError`` for an unknown bot kind or a player count the
-    ruleset does not allow.
+    The deck is shuffled with ``seed``; bot ``i`` is seeded with ``f"{seed}:{i}"``
+    (``players`` gives ready-made players instead, e.g. a human).  A player
+    raising :class:`QuitGame` ends the game early: the result then has
+    ``quit=True``, no final scoring, and a record of the turns so far.
+    Raises ``ValueError`` for an unknown bot kind.
     """
-    players: list[Player] = [make_player(kind, seed, seat) for seat, kind in enumerate(kinds)]
+    players = players or [make_player(kind, seed, seat) for seat, kind in enumerate(kinds)]
     game = Game(ruleset, len(players), seed)
-    while game.start_tile is not None:  # a drawn start tile: the first player turns it
-        game.place_start(players[0].choose_start(game))
-    while game.tile is not None:
-        seat, tile = game.player, game.tile
-        move = players[seat].choose(game)
-        events = game.play(move, checked=True)
-        if on_turn is not None:
-            on_turn(game, seat, tile, move, events)
+    quit_early = False
+    try:
+        while game.start_tile is not None:  # a drawn start tile: the first player turns it
+            game.place_start(players[0].choose_start(game))
+        while game.tile is not None:
+            seat, tile = game.player, game.tile
+            move = players[seat].choose(game)
+            events = game.play(move, checked=True)
+            if on_turn is not None:
+                on_turn(game, seat, tile, move, events)
+    except QuitGame:
+        quit_early = True
     in_game = list(game.scores)
-    game.finish()
+    if not quit_early:
+        game.finish()
     record = build_record(game, ref or ruleset.ref,
                           [{"name": f"{kind}-{i + 1}", "kind": kind} for i, kind in enumerate(kinds)],
                           in_game)
-    return PlayedGame(game, list(kinds), in_game, record)
+    return PlayedGame(game, list(kinds), in_game, record, quit_early)

@@ -66,6 +66,8 @@ def build_record(game: Game, ruleset_ref: str, players: list[dict[str, str]],
     }
     if len(starts) > 1:
         record["starts"] = starts
+    if not game.finished:
+        record["finished"] = False
     return record
 
 
@@ -148,7 +150,8 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
         play_turn(game, turn, doc, ("turns", i))
     if game.scores != data["scores"]["in_game"]:
         problems.append(f"in-game scores {game.scores} ≠ recorded {data['scores']['in_game']}")
-    game.finish()
+    if data.get("finished", True):
+        game.finish()
     if game.scores != data["scores"]["final"]:
         problems.append(f"final scores {game.scores} ≠ recorded {data['scores']['final']}")
     recorded = data["events"]

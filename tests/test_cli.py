@@ -155,3 +155,20 @@ def test_replay_checks_who_played_each_turn(tmp_path: Path) -> None:
     record.write_text(json.dumps(data))
     result = run("replay", str(record))
     assert result.returncode == 1 and "seat 1" in result.stderr
+
+
+def test_a_human_plays_from_the_terminal_and_can_quit(tmp_path: Path) -> None:
+    record = tmp_path / "h.json"
+    full = subprocess.run([sys.executable, "-m", "engine.cli", "play", "-p", "human,greedy", "-s", "3",
+                           "--record", str(record)], input="banana\n" + "1\n" * 60, capture_output=True,
+                          text=True, timeout=300)
+    assert full.returncode == 0, full.stderr
+    assert "could not read 'banana'" in full.stdout and "Traceback" not in full.stdout + full.stderr
+    assert json.loads(record.read_text()).get("finished", True) is True
+    assert run("replay", str(record)).returncode == 0
+    quit_early = subprocess.run([sys.executable, "-m", "engine.cli", "play", "-p", "human,greedy", "-s", "3",
+                                 "--record", str(record)], input="1\n1\nq\n", capture_output=True, text=True,
+                                timeout=300)
+    assert quit_early.returncode == 0 and "Game stopped after" in quit_early.stdout
+    assert json.loads(record.read_text())["finished"] is False
+    assert run("replay", str(record)).returncode == 0
