@@ -198,12 +198,20 @@ def _score_table(console, game, names, in_game) -> None:
 @app.command()
 def replay(
     record: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record written by 'carcassonne play --record'.")],
+    html_path: Annotated[Optional[Path], typer.Option("--html", help="Also write a self-contained HTML replay viewer here.")] = None,
 ) -> None:
-    """Replay a game record under its ruleset and check every score."""
-    from .record import load_record, replay as replay_record
+    """Replay a game record under its ruleset and check every score (and write a viewer)."""
+    from .record import check_writable, load_record, replay as replay_record, write_text
 
+    if html_path is not None:
+        check_writable(html_path)
     doc = load_record(record)
     game, problems = replay_record(doc)
+    if html_path is not None:
+        from .viewer import replay_html
+
+        write_text(html_path, replay_html(doc))
+        typer.echo(f"Replay viewer written to {html_path} (open it in a browser; arrow keys step through turns)")
     for problem in problems:
         typer.echo(f"{record}: mismatch: {problem}", err=True)
     if problems:
@@ -282,15 +290,58 @@ def rulesets_diff(
 @app.command()
 def tiles(
     ref: Annotated[str, typer.Argument(metavar="REF", help="Ruleset reference.")] = "basic",
+    svg: Annotated[Optional[Path], typer.Option("--svg", help="Write a picture of every tile type (SVG) here.")] = None,
+    png: Annotated[Optional[Path], typer.Option("--png", help="Write the picture as PNG here (needs the render extra).")] = None,
 ) -> None:
-    """Each tile type of a ruleset: count, edges, segments and a small drawing of its ports."""
+    """Each tile type of a ruleset: count, edges, segments and a small drawing of its ports (or a picture)."""
     from .inspect import tile_drawings
     from .ruleset import load_ruleset
 
     ruleset = load_ruleset(ref)
+    if svg is not None or png is not None:
+        from .render import atlas_svg
+
+        _write_picture(atlas_svg(ruleset), svg, png)
+        return
     typer.echo(f"{ruleset.ref}: {len(ruleset.tiles)} tile types, {sum(t.count for t in ruleset.tiles)} tiles. "
                "Each port shows the segment covering it; the centre a port-less one.\n")
     typer.echo("\n\n".join(tile_drawings(ruleset)))
+
+
+@app.command()
+def render(
+    record: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record.")],
+    turn: Annotated[Optional[int], typer.Option("--turn", min=0, help="Show the board after this many turns (default: the end, after final scoring).")] = None,
+    svg: Annotated[Optional[Path], typer.Option("--svg", help="Write the board as SVG here.")] = None,
+    png: Annotated[Optional[Path], typer.Option("--png", help="Write the board as PNG here (needs the render extra).")] = None,
+) -> None:
+    """A picture of a recorded game's board: tiles, followers in player colours, scores."""
+    from .errors import UserError
+    from .record import load_record
+    from .render import board_after, board_svg
+
+    if svg is None and png is None:
+        raise UserError("say where to write the picture: --svg FILE and/or --png FILE", code="usage")
+    doc = load_record(record)
+    game = board_after(doc, turn=turn)
+    names = [p["name"] for p in doc.data["players"]]
+    when = "final" if turn is None else f"after turn {turn}"
+    _write_picture(board_svg(game, names, title=f"{doc.data['ruleset']}, {when}"), svg, png)
+
+
+def _write_picture(svg_text: str, svg: Path | None, png: Path | None) -> None:
+    from .record import check_writable, write_text
+    from .render import to_png
+
+    for path in (svg, png):
+        if path is not None:
+            check_writable(path)
+    if svg is not None:
+        write_text(svg, svg_text)
+        typer.echo(f"Picture written to {svg}")
+    if png is not None:
+        to_png(svg_text, png)
+        typer.echo(f"Picture written to {png}")
 
 
 @scenario_app.command("check")
