@@ -132,11 +132,11 @@ def main() -> None:
             results[(ref, bot)].append(games_per_second(rulesets[ref], bot, games, 1_000 + r * games))
 
     print(f"Python {sys.version.split()[0]} on {sys.platform}, one core; medians of {rounds} interleaved rounds\n")
-    print(f"{'workload':<44}{'games/s':>10}{'min':>9}{'max':>9}{'peak KiB':>10}")
+    print(f"{'workload':<50}{'games/s':>10}{'min':>9}{'max':>9}{'peak KiB':>10}")
     for ref, bot, games in workloads:
         rates = results[(ref, bot)]
         label = f"{bot} vs {bot}, {ref} ({games} games/run)"
-        print(f"{label:<44}{statistics.median(rates):>10.1f}{min(rates):>9.1f}{max(rates):>9.1f}"
+        print(f"{label:<50}{statistics.median(rates):>10.1f}{min(rates):>9.1f}{max(rates):>9.1f}"
               f"{peak_memory_kib(rulesets[ref], bot):>10.0f}")
     print()
     for ref in refs:

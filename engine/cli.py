@@ -179,7 +179,7 @@ def _with_start_line(console, ruleset, hook):
 def _score_table(console, game, names, in_game) -> None:
     from rich.table import Table
 
-    kinds = [k.name for k in game.ruleset.kinds]
+    kinds = [k.name for k in game.ruleset.kinds if k.complete or k.incomplete or k.final]  # kinds that can score
     by_kind = [[0] * len(kinds) for _ in names]
     for event in game.events:
         for p in event.players:
@@ -303,7 +303,9 @@ def tiles(
 
         _write_picture(atlas_svg(ruleset), svg, png)
         return
-    typer.echo(f"{ruleset.ref}: {len(ruleset.tiles)} tile types, {sum(t.count for t in ruleset.tiles)} tiles. "
+    aside = (f" ({sum(t.count for t in ruleset.tiles) - len(ruleset.set_aside)} in play: "
+             f"{', '.join(ruleset.tiles[t].id for t in ruleset.set_aside)} set aside)") if ruleset.set_aside else ""
+    typer.echo(f"{ruleset.ref}: {len(ruleset.tiles)} tile types, {sum(t.count for t in ruleset.tiles)} tiles{aside}. "
                "Each port shows the segment covering it; the centre a port-less one.\n")
     typer.echo("\n\n".join(tile_drawings(ruleset)))
 

@@ -39,7 +39,11 @@ def simulate(
 
     from .stats import Summary
 
-    console = Console(highlight=False, soft_wrap=True)
+    _check_scheduler(scheduler)
+    if out is not None:
+        from .record import check_writable
+        check_writable(out)
+    console = _console()
     job, kinds = _job([ref], players, seed, games)
     summary = Summary(len(kinds))
     rows_out = []
@@ -73,11 +77,12 @@ def compare(
         raise UserError("compare needs at least two ruleset references", code="usage")
     if len(set(refs)) < len(refs):
         raise UserError("a ruleset reference is given twice", code="usage")
-    for path in (json_path, plot_path):
-        if path is not None:
-            from .record import check_writable
-            check_writable(path)
-    console = Console(highlight=False, soft_wrap=True)
+    if json_path is not None:
+        from .record import check_writable
+        check_writable(json_path)
+    _check_plot(plot_path, json_path)
+    _check_scheduler(scheduler)
+    console = _console()
     job, kinds = _job(refs, players, seed, games)
     feature_kinds = _kinds(refs)
     summaries = {ref: Summary(len(kinds)) for ref in refs}
@@ -97,7 +102,10 @@ def compare(
         _write_text(json_path, json.dumps(result, indent=1, sort_keys=True) + "\n")
         console.print(f"Results written to {json_path}")
     if plot_path is not None:
-        plot(str(plot_path), list(refs), pairing)
+        try:
+            plot(str(plot_path), list(refs), pairing, caption=f"{games} games, players {players}, seed {seed}")
+        except (OSError, ValueError) as error:
+            raise UserError(f"cannot write the figure {plot_path}: {error}", code="io") from None
         console.print(f"Figure written to {plot_path}")
 
 
@@ -116,7 +124,7 @@ def rescore(
     doc = load_record(record)
     columns = rescore_columns(doc, rulesets)
     names = [p["name"] for p in doc.data["players"]]
-    console = Console(highlight=False, soft_wrap=True)
+    console = _console()
     table = Table(title=f"{record}: the same moves under {len(columns)} rulesets")
     table.add_column("player")
     for column in columns:
@@ -128,7 +136,15 @@ def rescore(
             table.add_row(f"  {kind}", *[str(c.by_kind[p].get(kind, "–")) for c in columns], style="dim")
     console.print(table)
     base = columns[0]
+    from .ruleset import load_ruleset
+
+    own_start = doc.data.get("start") or {}
     for column in columns[1:]:
+        start = load_ruleset(column.ref, record.parent).start
+        theirs = load_ruleset(column.ref, record.parent).tiles[start].id if start >= 0 else None
+        if theirs != own_start.get("tile"):
+            console.print(f"note: {column.ref} would start with {theirs or 'no start tile'}; the recorded moves "
+                          f"are replayed from the record's own start ({own_start.get('tile')})")
         if column.stopped:
             turn, why = column.stopped
             console.print(f"[bold]{column.ref}[/]: stops at turn {turn}: {why}")
@@ -138,12 +154,45 @@ def rescore(
             console.print(f"  {_event_text(before, names)}  →  {_event_text(after, names)}")
 
 
+def _console():
+    """A console for tables: a terminal's width, or a wide one when output goes to a file or pipe."""
+    import sys
+
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
+
+
+def _check_scheduler(address: str | None) -> None:
+    import re
+
+    from .errors import UserError
+
+    if address is not None and not re.fullmatch(r"(tcp|tls|ucx)://[^\s:/]+:\d+", address):
+        raise UserError(f"--scheduler wants a Dask scheduler address like tcp://host:8786, not '{address}'",
+                        code="scheduler")
+
+
+def _check_plot(path: Path | None, json_path: Path | None) -> None:
+    from .errors import UserError
+    from .record import check_writable
+
+    if path is None:
+        return
+    if path.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise UserError(f"--plot writes .png, .svg or .pdf files, not '{path.name}'", code="usage")
+    if json_path is not None and path.resolve() == json_path.resolve():
+        raise UserError("--plot and --json name the same file", code="usage")
+    check_writable(path)
+
+
 def _event_text(event: dict | None, names: list[str]) -> str:
     if event is None:
         return "(none)"
     who = ", ".join(names[p] for p in event["players"]) or "nobody"
     x, y = event["tiles"][0] if event["tiles"] else ("?", "?")
-    return f"turn {event['turn']} {event['kind']} at ({x},{y}) {event['rule']}: {event['points']} for {who}"
+    where = f"for the {event['target']} at ({x},{y})" if event.get("target") else f"at ({x},{y})"
+    return f"turn {event['turn']} {event['kind']} {where} {event['rule']}: {event['points']} for {who}"
 
 
 def _job(refs: list[str], players: str, seed: int, games: int):
@@ -191,7 +240,8 @@ def _run_with_progress(console, job, workers, scheduler, games):
         yield from run(job, workers=workers, scheduler=scheduler, on_chunk=advance)
     elapsed = time.perf_counter() - start
     plays = games * len(job.refs)
-    console.print(f"{plays} games in {elapsed:.1f} s ({plays / elapsed:.0f} games/s)")
+    each = f" × {len(job.refs)} rulesets = {plays} plays" if len(job.refs) > 1 else ""
+    console.print(f"{games} games{each} in {elapsed:.1f} s ({plays / elapsed:.0f} plays/s)")
 
 
 def _print_summaries(console, summaries: dict, players: list[str]) -> None:

@@ -31,16 +31,19 @@ class Column:
 
 
 def rescore(doc: Document, refs: list[str]) -> list[Column]:
-    """The record's own ruleset first, then each of ``refs``.
+    """The record's own ruleset first, then each of ``refs`` (once each; the record's
+    own ruleset is not repeated).
 
-    Raises :class:`UserError` for an unknown ruleset, or a record whose players
-    or start tile a ruleset cannot take at all.
+    Raises :class:`UserError` for an unknown ruleset, a record whose moves its
+    own ruleset refuses (a corrupt record), or a record whose players or start
+    tile a ruleset cannot take at all.
     """
     data = doc.data
-    return [_column(doc, ref) for ref in [data["ruleset"], *refs]]
+    own = _column(doc, data["ruleset"], strict=True)
+    return [own, *(_column(doc, ref) for ref in dict.fromkeys(refs) if ref != data["ruleset"])]
 
 
-def _column(doc: Document, ref: str) -> Column:
+def _column(doc: Document, ref: str, *, strict: bool = False) -> Column:
     data = doc.data
     ruleset = load_ruleset(ref, Path(doc.file).parent)
     players = len(data["players"])
@@ -53,6 +56,8 @@ def _column(doc: Document, ref: str) -> Column:
         try:
             play_turn(game, turn, doc, ("turns", i))
         except UserError as error:
+            if strict:
+                raise  # the record's own ruleset refuses its moves: the record is broken
             stopped = (i + 1, error.diagnostics[0].message)
             break
     if stopped is None:

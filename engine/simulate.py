@@ -127,7 +127,7 @@ def _dask(job: Job, chunks: list[tuple[int, ...]], address: str, base: str):
                         code="dependency") from None
     try:
         client = Client(address, timeout="10s")
-    except (OSError, TimeoutError) as error:
+    except (OSError, TimeoutError, ValueError) as error:
         raise UserError(f"cannot reach the Dask scheduler at {address}: {error}", code="scheduler") from None
     try:
         futures = [client.submit(play_chunk, job.refs, job.players, chunk, base, pure=False) for chunk in chunks]

@@ -138,18 +138,23 @@ def _t95(n: int) -> float:
     return float(t.ppf(0.975, n - 1))
 
 
-def plot(path: str, refs: list[str], pairing: Pairing) -> None:
-    """Score distributions and mean points per feature kind, side by side, to ``path``."""
+def plot(path: str, refs: list[str], pairing: Pairing, caption: str = "") -> None:
+    """Score distributions and mean points per feature kind, side by side, to ``path``
+    (its suffix picks the format); ``caption`` says what was played."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8))
+    every = {ref: np.concatenate([np.frombuffer(a, dtype=np.int32) for a in pairing.scores[ref]]) for ref in refs}
+    low = min(int(s.min()) for s in every.values())
+    high = max(int(s.max()) for s in every.values())
+    step = max(1, (high - low + 1) // 40)  # shared integer-aligned bins: rulesets compare bin by bin
+    bins = np.arange(low, high + step + 1, step) - 0.5
     for ref in refs:
-        scores = np.concatenate([np.frombuffer(a, dtype=np.int32) for a in pairing.scores[ref]])
-        left.hist(scores, bins=30, histtype="step", linewidth=1.5, label=ref)
+        left.hist(every[ref], bins=bins, histtype="step", linewidth=1.5, label=ref)
     left.set_title("Final score per player")
     left.set_xlabel("points")
     left.set_ylabel("player-games")
@@ -163,6 +168,8 @@ def plot(path: str, refs: list[str], pairing: Pairing) -> None:
     right.set_xticks(x + width * (len(refs) - 1) / 2, pairing.kinds)
     right.set_title("Mean points per player per game, by feature")
     right.legend()
+    if caption:
+        fig.suptitle(caption)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

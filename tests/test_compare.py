@@ -99,8 +99,21 @@ def test_rescore_stops_a_column_at_an_illegal_move(tmp_path: Path) -> None:
     (("compare", "basic", "first-edition", "--games", "5", "--scheduler", "tcp://127.0.0.1:9"), "cannot reach"),
     (("compare", "basic", "--games", "5"), "at least two"),
     (("rescore", "nowhere.json", "--ruleset", "basic"), "cannot read"),
+    (("compare", "basic", "first-edition", "--games", "5", "--plot", "figure.txt"), ".png, .svg or .pdf"),
+    (("simulate", "basic", "--games", "5", "--scheduler", "nonsense"), "scheduler address"),
 ])
 def test_bad_input_is_an_error_line_and_exit_2(args: tuple[str, ...], message: str) -> None:
     result = run(*args)
     assert result.returncode == 2, (result.stdout, result.stderr)
     assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_rescore_refuses_a_record_its_own_ruleset_refuses(tmp_path: Path) -> None:
+    record = tmp_path / "g.json"
+    assert run("play", "-p", "random,random", "-s", "4", "-q", "--record", str(record)).returncode == 0
+    data = json.loads(record.read_text())
+    data["turns"][5]["tile"] = "ZZ"
+    record.write_text(json.dumps(data, indent=1))
+    result = run("rescore", str(record), "--ruleset", "first-edition")
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"{record}:") and "tile 'ZZ'" in result.stderr
