@@ -38,7 +38,7 @@ def test_compare_is_identical_on_one_and_two_workers_and_dask(tmp_path: Path) ->
         assert result.returncode == 0, result.stderr
         outputs.append(target.read_bytes())
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         target = tmp_path / "dask.json"
         result = run("compare", "basic", "first-edition", "--games", "120", "--seed", "5", "--json", str(target),
                      "--scheduler", cluster.scheduler_address)
