@@ -327,7 +327,8 @@ def render(
     doc = load_record(record)
     game = board_after(doc, turn=turn)
     names = [p["name"] for p in doc.data["players"]]
-    when = "final" if turn is None else f"after turn {turn}"
+    when = f"after turn {turn}" if turn is not None else (
+        "final" if doc.data.get("finished", True) else f"stopped after turn {len(doc.data['turns'])}")
     _write_picture(board_svg(game, names, title=f"{doc.data['ruleset']}, {when}"), svg, png)
 
 

@@ -122,6 +122,13 @@ def write_text(path: str | Path, text: str) -> None:
 
 def load_record(path: str | Path) -> Document:
     """Read and schema-check a record file; :class:`UserError` on any problem."""
+    try:
+        json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:  # say what is wrong in JSON's own terms
+        raise UserError(f"not valid JSON: {error.msg}", file=str(path), line=error.lineno, col=error.colno,
+                        code="json-syntax") from None
+    except (OSError, UnicodeDecodeError):
+        pass  # load_yaml reports unreadable files with its own message
     doc = load_yaml(path)  # JSON is YAML: one reader keeps line/column marks for both
     check(doc, "record")
     return doc

@@ -343,8 +343,8 @@ def atlas_svg(ruleset: Ruleset, *, size: float = 80, columns: int = 8) -> str:
     rows = max(1, math.ceil(len(ruleset.tiles) / columns))
     top = size * 0.5
     body = [f'<text class="title" x="{_f(gap)}" y="{_f(top * 0.65)}" font-size="{_f(size * 0.22)}" '
-            f'font-weight="bold">{escape(ruleset.name)}: {len(ruleset.tiles)} tile types, '
-            f'{sum(t.count for t in ruleset.tiles)} tiles</text>']
+            f'font-weight="bold">{escape(ruleset.ref)}: {len(ruleset.tiles)} tile types, '
+            f'{sum(t.count for t in ruleset.tiles)} tiles{_aside(ruleset)}</text>']
     for i, tile_type in enumerate(ruleset.tiles):
         x = gap + (i % columns) * cell_w
         y = top + (i // columns) * cell_h
@@ -362,7 +362,7 @@ def atlas_svg(ruleset: Ruleset, *, size: float = 80, columns: int = 8) -> str:
         body.append("</g>")
     width = gap + min(columns, len(ruleset.tiles)) * cell_w
     height = top + rows * cell_h
-    return _document(width, height, body, f"{ruleset.name} tile types")
+    return _document(width, height, body, f"{ruleset.ref} tile types")
 
 
 def _meeple(x: float, y: float, s: float, colour: str, lying: bool) -> str:
@@ -489,9 +489,16 @@ def board_after(record: dict[str, Any] | Document, ruleset: Ruleset | None = Non
     game = Game(ruleset, len(data["players"]), data["seed"], draw_order=[], start=replay_start(ruleset, doc))
     for i, entry in enumerate(turns[:turn]):
         play_turn(game, entry, doc, ("turns", i))
-    if turn is None:
+    if turn is None and data.get("finished", True):  # a game stopped early had no final scoring
         game.finish()
     return game
+
+
+def _aside(ruleset: Ruleset) -> str:
+    if not ruleset.set_aside:
+        return ""
+    in_play = sum(t.count for t in ruleset.tiles) - len(ruleset.set_aside)
+    return escape(f" ({in_play} in play: {', '.join(ruleset.tiles[t].id for t in ruleset.set_aside)} set aside)")
 
 
 def to_png(svg_text: str, path: str | Path, *, scale: float = 2.0) -> None:

@@ -63,9 +63,13 @@ def replay_html(doc: Document) -> str:
         steps.append({"title": f"Turn {i}: {title}", "scores": list(game.scores),
                       "events": [e.explain(names) for e in game.events[seen:]]})
         seen = len(game.events)
-    game.finish()
-    steps.append({"title": "Final scoring", "scores": list(game.scores),
-                  "events": [e.explain(names) for e in game.events[seen:]]})
+    if data.get("finished", True):  # a game a player stopped early had no final scoring
+        game.finish()
+        steps.append({"title": "Final scoring", "scores": list(game.scores),
+                      "events": [e.explain(names) for e in game.events[seen:]]})
+    else:
+        steps.append({"title": "The game was stopped here (no final scoring)", "scores": list(game.scores),
+                      "events": []})
     for stay in stays.values():
         if stay[1] == len(data["turns"]):
             stay[1] = len(steps) - 1  # still standing at game end: shown in the final view too
@@ -150,9 +154,13 @@ function show(t) {{
   const step = DATA.steps[turn];
   document.getElementById("where").textContent = `step ${{turn}} of ${{last}}`;
   document.getElementById("step").textContent = step.title;
-  document.getElementById("scores").innerHTML = DATA.names.map(
-    (n, p) => `<span>${{n}}: ${{step.scores[p]}}</span>`).join("");
-  document.getElementById("events").innerHTML = step.events.map(e => `<li>${{e}}</li>`).join("");
+  // Names and explanations come from the record: shown as text, never as markup.
+  const scores = document.getElementById("scores");
+  scores.replaceChildren(...DATA.names.map((n, p) => {{
+    const span = document.createElement("span"); span.textContent = `${{n}}: ${{step.scores[p]}}`; return span; }}));
+  const events = document.getElementById("events");
+  events.replaceChildren(...step.events.map(e => {{
+    const li = document.createElement("li"); li.textContent = e; return li; }}));
   const tileTurn = Math.min(turn, last - 1);
   document.querySelectorAll("use.placed").forEach(el => {{
     el.style.display = Number(el.dataset.turn) <= tileTurn ? "" : "none"; }});
@@ -169,7 +177,8 @@ document.addEventListener("keydown", e => {{
   if (e.key === "ArrowLeft") show(turn - 1);
 }});
 const wanted = (location.hash.match(/turn=(\\w+)/) || [])[1];
-show(wanted === "last" ? last : wanted ? Number(wanted) : 1);
+const asked = wanted === "last" ? last : Number(wanted);
+show(Number.isFinite(asked) ? asked : 0);
 </script>
 </body></html>
 """

@@ -76,3 +76,38 @@ def test_tiles_and_render_write_pictures(tmp_path: Path, viewer) -> None:
     bad = run("render", str(source), "--turn", "999", "--svg", str(board))
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert run("render", str(source)).returncode == 2
+
+
+def test_names_from_a_record_are_text_not_markup(tmp_path: Path, viewer) -> None:
+    _, record = viewer
+    record = json.loads(json.dumps(record))
+    record["players"][0]["name"] = '<img src=x onerror="document.body.dataset.pwned=1">'
+    source = tmp_path / "evil.json"
+    source.write_text(json.dumps(record))
+    page = tmp_path / "evil.html"
+    assert run("replay", str(source), "--html", str(page)).returncode == 0
+    text = page.read_text()
+    outside_script = text.split("<script>")[0]
+    assert "<img" not in outside_script and "&lt;img" in outside_script
+    assert "innerHTML" not in text  # record text only ever goes in as textContent
+    if CHROMIUM:
+        dom = subprocess.run(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", f"file://{page}#turn=1"],
+            capture_output=True, text=True, timeout=120).stdout
+        assert "pwned" not in dom and "&lt;img" in dom
+
+
+def test_a_stopped_game_gets_no_final_scoring(tmp_path: Path) -> None:
+    record = tmp_path / "stopped.json"
+    played = subprocess.run([sys.executable, "-m", "engine.cli", "play", "-p", "human,greedy", "-s", "5",
+                             "--record", str(record)], input="1\n1\nq\n", capture_output=True, text=True,
+                            timeout=300)
+    assert played.returncode == 0, played.stderr
+    page = tmp_path / "stopped.html"
+    assert run("replay", str(record), "--html", str(page)).returncode == 0
+    assert "no final scoring" in page.read_text() and "Final scoring" not in page.read_text()
+    board = tmp_path / "stopped.svg"
+    assert run("render", str(record), "--svg", str(board)).returncode == 0
+    assert "stopped after turn" in board.read_text()
