@@ -101,7 +101,8 @@ def play(
         from .human import HumanPlayer
         from .players import make_player
 
-        seats = [HumanPlayer(names[i], console=console) if kind == "human" else make_player(kind, seed, i)
+        seats = [HumanPlayer(names[i], console=console, seat_names=names) if kind == "human"
+                 else make_player(kind, seed, i)
                  for i, kind in enumerate(kinds)]
         hook = None  # the human's screen shows every turn already
     played = play_game(loaded, kinds, seed, ref=ref, on_turn=hook, players=seats)

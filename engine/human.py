@@ -367,8 +367,10 @@ class HumanPlayer:
     """
 
     def __init__(self, name: str, *, input: Callable[[str], str] = builtins.input,
-                 console: Console | None = None, max_listed: int = 24) -> None:
+                 console: Console | None = None, max_listed: int = 24,
+                 seat_names: list[str] | None = None) -> None:
         self.name = name
+        self.seat_names = seat_names  # every seat's name, to label the score line; else P1, P2, …
         self._input = input
         self.console = console if console is not None else Console(highlight=False)
         self.max_listed = max_listed
@@ -522,7 +524,9 @@ class HumanPlayer:
         out = Text("Scores  ")
         for seat in range(game.players):
             out.append(f" {seat + 1} ", style=SEAT_STYLES[seat % len(SEAT_STYLES)])
-            who = f" P{seat + 1}" + (f" {self.name} ◀" if seat == game.player else "")
+            named = self.seat_names[seat] if self.seat_names and seat < len(self.seat_names) else (
+                self.name if seat == game.player else "")
+            who = f" P{seat + 1} {named}".rstrip() + (" ◀" if seat == game.player else "")
             out.append(who, style="bold" if seat == game.player else None)
             out.append(f" {game.scores[seat]} pts, {game.supply[seat]} followers left   ")
         out.rstrip()
