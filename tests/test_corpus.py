@@ -46,8 +46,6 @@ KNOWN_BUGS: dict[str, str] = {
         "first line",
 }
 
-#: Known bugs that break the CLI's ``file:line:col: error: message [code]`` format.
-CLI_FORMAT_BUGS: set[str] = set()
 
 
 def expectations(path: Path) -> tuple[set[tuple[str, int, int, str]], list[tuple[tuple[str, int, int, str], str]]]:
@@ -100,7 +98,6 @@ def test_corpus_is_large_enough() -> None:
 def test_known_bugs_name_real_files() -> None:
     names = {path.name for path in INVALID}
     assert set(KNOWN_BUGS) <= names
-    assert CLI_FORMAT_BUGS <= set(KNOWN_BUGS)
 
 
 @pytest.mark.parametrize("path", invalid_params())
@@ -124,19 +121,9 @@ def test_cli_reports_every_invalid_file_in_the_documented_format() -> None:
     # A diagnostic starts a line; extra snippet lines (a formula and its caret) are indented.
     starts = [line for line in result.stderr.splitlines() if line and not line[0].isspace()]
     bad = [line for line in starts if not DIAGNOSTIC_LINE.match(line)]
-    allowed = [line for line in bad if any(name in line for name in CLI_FORMAT_BUGS)]
-    assert bad == allowed, "\n".join(bad)
+    assert not bad, "\n".join(bad)
     # One line per diagnostic: the CLI shows everything validate_file found.
     assert len(starts) == sum(len(diagnostics_of(path)) for path in INVALID)
-
-
-@pytest.mark.xfail(reason="; ".join(KNOWN_BUGS[name] for name in sorted(CLI_FORMAT_BUGS)), strict=True)
-@pytest.mark.parametrize("name", sorted(CLI_FORMAT_BUGS))
-def test_cli_format_of_known_bad_cases(name: str) -> None:
-    result = run_cli("rulesets", "validate", str(CORPUS / "invalid" / name))
-    assert result.returncode == 2
-    lines = [line for line in result.stderr.splitlines() if line and not line[0].isspace()]
-    assert lines and all(DIAGNOSTIC_LINE.match(line) for line in lines), result.stderr
 
 
 @pytest.mark.parametrize("path", VALID, ids=lambda p: p.name)
