@@ -552,11 +552,6 @@ class Game:
                 roots.append(root)
         return roots
 
-    def tile_segments(self, pos: int) -> Iterable[int]:
-        """Global ids of the segments of the tile at ``pos``."""
-        _, base, tile_index = self.board[pos]
-        return range(base, base + len(self.tiles[tile_index].segments))
-
 
 def _local_find(group: list[int], j: int) -> int:
     while group[j] != j:

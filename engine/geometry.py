@@ -57,8 +57,3 @@ def facing_port(port: int) -> int:
     """The neighbour's port that touches ``port`` across their shared side."""
     side, k = divmod(port, 3)
     return 3 * ((side + 2) % 4) + (2 - k)
-
-
-def side_ports(side: int) -> tuple[int, int, int]:
-    """The three ports of a side: left half, centre, right half."""
-    return (3 * side, 3 * side + 1, 3 * side + 2)
