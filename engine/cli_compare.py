@@ -35,7 +35,6 @@ def simulate(
     out: Annotated[Optional[Path], typer.Option("--out", help="Write one JSON line per game here.")] = None,
 ) -> None:
     """Play many seeded games under one ruleset and summarise them."""
-    from rich.console import Console
 
     from .stats import Summary
 
@@ -68,7 +67,6 @@ def compare(
     plot_path: Annotated[Optional[Path], typer.Option("--plot", help="Write a figure (PNG, SVG, PDF) here.")] = None,
 ) -> None:
     """Play the same seeded games under several rulesets and compare them, paired game by game."""
-    from rich.console import Console
 
     from .errors import UserError
     from .stats import Pairing, Summary, plot
@@ -115,7 +113,6 @@ def rescore(
     rulesets: Annotated[list[str], typer.Option("--ruleset", "-r", help="Ruleset to rescore under (repeatable).")],
 ) -> None:
     """Score a recorded game's moves under other rulesets, side by side, with every event that differs."""
-    from rich.console import Console
     from rich.table import Table
 
     from .record import load_record

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from .geometry import RING8, SIDE_STEP, STRIDE, facing_port, unpack
 from .deck import build_stacks, reshuffle
