@@ -35,23 +35,21 @@ def simulate(
     out: Annotated[Optional[Path], typer.Option("--out", help="Write one JSON line per game here.")] = None,
 ) -> None:
     """Play many seeded games under one ruleset and summarise them."""
+    from contextlib import nullcontext
 
+    from .record import atomic_file
     from .stats import Summary
 
     _check_scheduler(scheduler)
-    if out is not None:
-        from .record import check_writable
-        check_writable(out)
     console = _console()
     job, kinds = _job([ref], players, seed, games)
     summary = Summary(len(kinds))
-    rows_out = []
-    for rows in _run_with_progress(console, job, workers, scheduler, games):
-        summary.add(rows[0])
-        if out is not None:
-            rows_out.append(json.dumps(rows[0], sort_keys=True))
-    if out is not None:
-        _write_text(out, "\n".join(rows_out) + "\n")
+    # Lines stream to the file as games finish: memory stays flat however many games.
+    with atomic_file(out) if out is not None else nullcontext() as stream:
+        for rows in _run_with_progress(console, job, workers, scheduler, games):
+            summary.add(rows[0])
+            if stream is not None:
+                stream.write(json.dumps(rows[0], sort_keys=True) + "\n")
     _print_summaries(console, {ref: summary.to_json()}, kinds)
 
 
@@ -67,8 +65,8 @@ def compare(
     plot_path: Annotated[Optional[Path], typer.Option("--plot", help="Write a figure (PNG, SVG, PDF) here.")] = None,
 ) -> None:
     """Play the same seeded games under several rulesets and compare them, paired game by game."""
-
     from .errors import UserError
+    from .record import check_writable, write_text
     from .stats import Pairing, Summary, plot
 
     if len(refs) < 2:
@@ -76,7 +74,6 @@ def compare(
     if len(set(refs)) < len(refs):
         raise UserError("a ruleset reference is given twice", code="usage")
     if json_path is not None:
-        from .record import check_writable
         check_writable(json_path)
     _check_plot(plot_path, json_path)
     _check_scheduler(scheduler)
@@ -97,7 +94,7 @@ def compare(
     _print_summaries(console, result["rulesets"], kinds)
     _print_differences(console, result["differences"])
     if json_path is not None:
-        _write_text(json_path, json.dumps(result, indent=1, sort_keys=True) + "\n")
+        write_text(json_path, json.dumps(result, indent=1, sort_keys=True) + "\n")
         console.print(f"Results written to {json_path}")
     if plot_path is not None:
         try:
@@ -279,10 +276,3 @@ def _print_differences(console, differences: list[dict]) -> None:
             table.add_row(f"{kind} points (all players)", f"{x['mean']:+.2f}",
                           f"[{x['ci95'][0]:+.2f}, {x['ci95'][1]:+.2f}]")
         console.print(table)
-
-
-def _write_text(path: Path, text: str) -> None:
-    """Write atomically through the record writer's checks."""
-    from .record import write_text
-
-    write_text(path, text)

@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator, TextIO
 
 from .errors import UserError
 from .game import Game, IllegalMove, Move
@@ -100,6 +101,19 @@ def write_json(path: str | Path, data: Any) -> None:
 
 def write_text(path: str | Path, text: str) -> None:
     """Write ``text`` atomically (see :func:`write_json`); :class:`UserError` if it cannot be."""
+    with atomic_file(path) as out:
+        out.write(text)
+
+
+@contextmanager
+def atomic_file(path: str | Path) -> Iterator[TextIO]:
+    """A text file to stream into, which appears at ``path`` only when the block ends
+    without an error (a failed or interrupted run leaves no half file).
+
+    The file gets the usual permissions (as ``open`` would create it, or the
+    old file's); symlinks are written through.  :class:`UserError` if the path
+    cannot be written.
+    """
     target = check_writable(path)
     try:
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
@@ -107,7 +121,7 @@ def write_text(path: str | Path, text: str) -> None:
         raise UserError(f"cannot write {path}: {error.strerror}", file=str(path), code="io") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
+            yield out
         if target.exists():
             os.chmod(tmp, target.stat().st_mode & 0o7777)
         else:
@@ -118,6 +132,9 @@ def write_text(path: str | Path, text: str) -> None:
     except OSError as error:
         os.unlink(tmp)
         raise UserError(f"cannot write {path}: {error.strerror}", file=str(path), code="io") from None
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
 
 def load_record(path: str | Path) -> Document:
