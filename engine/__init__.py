@@ -7,7 +7,7 @@
 
 The pieces: :func:`load_ruleset` turns a ruleset reference into a compiled
 :class:`Ruleset`; :class:`Game` plays it turn by turn (``legal_moves``,
-``play``, ``finish``); :mod:`engine.players` has the bots; :func:`play_game`
+``play``, ``finish``); :mod:`engine.bots.players` has the bots; :func:`play_game`
 runs a whole game and builds its record.  Bad input raises :class:`UserError`.
 """
 
@@ -15,14 +15,15 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .core.game import Game, IllegalMove, Move
     from .errors import UserError
-    from .game import Game, IllegalMove, Move
-    from .play import PlayedGame, play_game
-    from .ruleset import Ruleset, load_ruleset
+    from .rules.ruleset import Ruleset, load_ruleset
+    from .sim.play import PlayedGame, play_game
 
 # Imported on first use, so that `carcassonne --help` does not load the engine.
-_WHERE = {"UserError": "errors", "Game": "game", "IllegalMove": "game", "Move": "game",
-          "PlayedGame": "play", "play_game": "play", "Ruleset": "ruleset", "load_ruleset": "ruleset"}
+_WHERE = {"UserError": "errors", "Game": "core.game", "IllegalMove": "core.game", "Move": "core.game",
+          "PlayedGame": "sim.play", "play_game": "sim.play", "Ruleset": "rules.ruleset",
+          "load_ruleset": "rules.ruleset"}
 
 __all__ = ["Game", "IllegalMove", "Move", "PlayedGame", "Ruleset", "UserError", "load_ruleset", "play_game"]
 

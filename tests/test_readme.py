@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from engine.scenario import load_scenario, run_scenario
+from engine.files.scenario import load_scenario, run_scenario
 
 README = Path(__file__).parents[1] / "README.md"
 

@@ -1,0 +1,34 @@
+"""The ``carcassonne`` command line: thin typer commands over the engine; the only layer that prints.
+
+Exit codes: 0 success, 1 a check failed (a scenario expectation, a replay
+that disagrees), 2 bad input (``file:line:col: error: …`` on stderr, never a
+traceback).  ``app`` holds the typer application; ``game_commands``,
+``ruleset_commands`` and ``sim_commands`` register their commands on it;
+``human`` (with ``screen`` and ``move_input``) is the terminal player.  Engine
+modules are imported inside the commands so that ``carcassonne --help``
+starts fast.  It may import every other layer.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from . import game_commands, ruleset_commands, sim_commands  # noqa: F401  (register their commands)
+from .app import Failed, app
+
+__all__ = ["app", "main"]
+
+
+def main() -> None:
+    """Console entry point: run the app, rendering user errors as ``file:line:col: error: …`` (exit 2)."""
+    from ..errors import UserError
+
+    try:
+        app()  # standalone: click reports usage errors itself, with exit 2
+    except UserError as error:
+        typer.echo(error.render(), err=True)
+        sys.exit(2)
+    except Failed:
+        sys.exit(1)

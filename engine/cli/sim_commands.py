@@ -1,0 +1,278 @@
+"""``carcassonne simulate``, ``compare`` and ``rescore``: many games, and one game under many rulesets.
+
+Registered on the main app by :mod:`engine.cli`.  Results go to stdout and to
+the files asked for; timings (games/s) only to the terminal, so identical
+runs write byte-identical JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .app import app
+
+
+Games = Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games (≥ 1).")]
+Players = Annotated[str, typer.Option("--players", "-p", help="Comma-separated bots in seat order.")]
+Seed = Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed: game i's seed is derived from it.")]
+Workers = Annotated[Optional[int], typer.Option("--workers", "-w", min=1, help="Local worker processes (default: one per core).")]
+Scheduler = Annotated[Optional[str], typer.Option("--scheduler", help="Run on a Dask cluster at tcp://host:port instead.")]
+
+
+@app.command()
+def simulate(
+    ref: Annotated[str, typer.Argument(metavar="REF", help="Ruleset reference.")],
+    games: Games = 100,
+    players: Players = "random,random",
+    seed: Seed = 0,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write one JSON line per game here.")] = None,
+) -> None:
+    """Play many seeded games under one ruleset and summarise them."""
+    from contextlib import nullcontext
+
+    from ..files.record import atomic_file
+    from ..sim.stats import Summary
+
+    _check_scheduler(scheduler)
+    console = _console()
+    job, kinds = _job([ref], players, seed, games)
+    summary = Summary(len(kinds))
+    # Lines stream to the file as games finish: memory stays flat however many games.
+    with atomic_file(out) if out is not None else nullcontext() as stream:
+        for rows in _run_with_progress(console, job, workers, scheduler, games):
+            summary.add(rows[0])
+            if stream is not None:
+                stream.write(json.dumps(rows[0], sort_keys=True) + "\n")
+    _print_summaries(console, {ref: summary.to_json()}, kinds)
+
+
+@app.command()
+def compare(
+    refs: Annotated[list[str], typer.Argument(metavar="REF...", help="Two or more ruleset references.")],
+    games: Games = 100,
+    players: Players = "random,random",
+    seed: Seed = 0,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
+    json_path: Annotated[Optional[Path], typer.Option("--json", help="Write the results as JSON here.")] = None,
+    plot_path: Annotated[Optional[Path], typer.Option("--plot", help="Write a figure (PNG, SVG, PDF) here.")] = None,
+) -> None:
+    """Play the same seeded games under several rulesets and compare them, paired game by game."""
+    from ..errors import UserError
+    from ..files.record import check_writable, write_text
+    from ..sim.stats import Pairing, Summary, plot
+
+    if len(refs) < 2:
+        raise UserError("compare needs at least two ruleset references", code="usage")
+    if len(set(refs)) < len(refs):
+        raise UserError("a ruleset reference is given twice", code="usage")
+    if json_path is not None:
+        check_writable(json_path)
+    _check_plot(plot_path, json_path)
+    _check_scheduler(scheduler)
+    console = _console()
+    job, kinds = _job(refs, players, seed, games)
+    feature_kinds = _kinds(refs)
+    summaries = {ref: Summary(len(kinds)) for ref in refs}
+    pairing = Pairing(list(refs), len(kinds), feature_kinds)
+    for rows in _run_with_progress(console, job, workers, scheduler, games):
+        for ref, row in zip(refs, rows):
+            summaries[ref].add(row)
+        pairing.add(rows)
+    result = {
+        "games": games, "seed": seed, "players": kinds,
+        "rulesets": {ref: s.to_json() for ref, s in summaries.items()},
+        "differences": pairing.differences(),
+    }
+    _print_summaries(console, result["rulesets"], kinds)
+    _print_differences(console, result["differences"])
+    if json_path is not None:
+        write_text(json_path, json.dumps(result, indent=1, sort_keys=True) + "\n")
+        console.print(f"Results written to {json_path}")
+    if plot_path is not None:
+        try:
+            plot(str(plot_path), list(refs), pairing, caption=f"{games} games, players {players}, seed {seed}")
+        except (OSError, ValueError) as error:
+            raise UserError(f"cannot write the figure {plot_path}: {error}", code="io") from None
+        console.print(f"Figure written to {plot_path}")
+
+
+@app.command()
+def rescore(
+    record: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record.")],
+    rulesets: Annotated[list[str], typer.Option("--ruleset", "-r", help="Ruleset to rescore under (repeatable).")],
+) -> None:
+    """Score a recorded game's moves under other rulesets, side by side, with every event that differs."""
+    from rich.table import Table
+
+    from ..files.record import load_record
+    from ..sim.rescore import differing_events, rescore as rescore_columns
+
+    doc = load_record(record)
+    columns = rescore_columns(doc, rulesets)
+    names = [p["name"] for p in doc.data["players"]]
+    console = _console()
+    table = Table(title=f"{record}: the same moves under {len(columns)} rulesets")
+    table.add_column("player")
+    for column in columns:
+        table.add_column(column.ref, justify="right")
+    for p, name in enumerate(names):
+        table.add_row(name, *[str(c.scores[p]) for c in columns])
+        kinds = sorted({k for c in columns for k in c.kinds}, key=[k for c in columns for k in c.kinds].index)
+        for kind in kinds:
+            table.add_row(f"  {kind}", *[str(c.by_kind[p].get(kind, "–")) for c in columns], style="dim")
+    console.print(table)
+    base = columns[0]
+    from ..rules.ruleset import load_ruleset
+
+    own_start = doc.data.get("start") or {}
+    for column in columns[1:]:
+        start = load_ruleset(column.ref, record.parent).start
+        theirs = load_ruleset(column.ref, record.parent).tiles[start].id if start >= 0 else None
+        if theirs != own_start.get("tile"):
+            console.print(f"note: {column.ref} would start with {theirs or 'no start tile'}; the recorded moves "
+                          f"are replayed from the record's own start ({own_start.get('tile')})")
+        if column.stopped:
+            turn, why = column.stopped
+            console.print(f"[bold]{column.ref}[/]: stops at turn {turn}: {why}")
+        changes = differing_events(base, column)
+        console.print(f"[bold]{column.ref}[/]: {len(changes)} score event(s) differ from {base.ref}")
+        for before, after in changes:
+            console.print(f"  {_event_text(before, names)}  →  {_event_text(after, names)}")
+
+
+def _console():
+    """A console for tables: a terminal's width, or a wide one when output goes to a file or pipe."""
+    import sys
+
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
+
+
+def _check_scheduler(address: str | None) -> None:
+    import re
+
+    from ..errors import UserError
+
+    if address is not None and not re.fullmatch(r"(tcp|tls|ucx)://[^\s:/]+:\d+", address):
+        raise UserError(f"--scheduler wants a Dask scheduler address like tcp://host:8786, not '{address}'",
+                        code="scheduler")
+
+
+def _check_plot(path: Path | None, json_path: Path | None) -> None:
+    from ..errors import UserError
+    from ..files.record import check_writable
+
+    if path is None:
+        return
+    if path.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise UserError(f"--plot writes .png, .svg or .pdf files, not '{path.name}'", code="usage")
+    if json_path is not None and path.resolve() == json_path.resolve():
+        raise UserError("--plot and --json name the same file", code="usage")
+    check_writable(path)
+
+
+def _event_text(event: dict | None, names: list[str]) -> str:
+    if event is None:
+        return "(none)"
+    who = ", ".join(names[p] for p in event["players"]) or "nobody"
+    x, y = event["tiles"][0] if event["tiles"] else ("?", "?")
+    where = f"for the {event['target']} at ({x},{y})" if event.get("target") else f"at ({x},{y})"
+    return f"turn {event['turn']} {event['kind']} {where} {event['rule']}: {event['points']} for {who}"
+
+
+def _job(refs: list[str], players: str, seed: int, games: int):
+    from ..errors import UserError
+    from ..bots.players import PLAYER_KINDS
+    from ..rules.ruleset import load_ruleset
+    from ..sim.simulate import Job, game_seeds
+
+    kinds = [k.strip() for k in players.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in PLAYER_KINDS]
+    if unknown:
+        raise UserError(f"unknown player '{unknown[0]}' (known: {', '.join(PLAYER_KINDS)})", code="players")
+    for ref in refs:
+        ruleset = load_ruleset(ref)
+        if not ruleset.min_players <= len(kinds) <= ruleset.max_players:
+            raise UserError(f"{ref} is for {ruleset.min_players}–{ruleset.max_players} players, not {len(kinds)}",
+                            code="players")
+    return Job(tuple(refs), tuple(kinds), tuple(game_seeds(seed, games))), kinds
+
+
+def _kinds(refs: list[str]) -> list[str]:
+    from ..rules.ruleset import load_ruleset
+
+    names: list[str] = []
+    for ref in refs:
+        names += [k.name for k in load_ruleset(ref).kinds if k.name not in names]
+    return names
+
+
+def _run_with_progress(console, job, workers, scheduler, games):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from ..sim.simulate import run
+
+    start = time.perf_counter()
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("playing", total=games, rate="–")
+
+        def advance(n: int) -> None:
+            done = progress.tasks[0].completed + n
+            progress.update(task, advance=n, rate=f"{done / max(time.perf_counter() - start, 1e-9):.0f}")
+
+        yield from run(job, workers=workers, scheduler=scheduler, on_chunk=advance)
+    elapsed = time.perf_counter() - start
+    plays = games * len(job.refs)
+    each = f" × {len(job.refs)} rulesets = {plays} plays" if len(job.refs) > 1 else ""
+    console.print(f"{games} games{each} in {elapsed:.1f} s ({plays / elapsed:.0f} plays/s)")
+
+
+def _print_summaries(console, summaries: dict, players: list[str]) -> None:
+    from rich.table import Table
+
+    table = Table(title="Per ruleset: means over games, [95% confidence interval]")
+    table.add_column("measure")
+    for ref in summaries:
+        table.add_column(ref, justify="right")
+    values = list(summaries.values())
+    for p, kind in enumerate(players):
+        table.add_row(f"seat {p + 1} ({kind}) score",
+                      *[f"{s['mean_score'][p]['mean']:.1f} [{s['mean_score'][p]['ci95'][0]:.1f}, "
+                        f"{s['mean_score'][p]['ci95'][1]:.1f}]" for s in values])
+    kinds = [k for s in values for k in s["points_by_kind"]]
+    for kind in dict.fromkeys(kinds):
+        table.add_row(f"{kind} points per player", *[f"{s['points_by_kind'].get(kind, 0):.2f}" for s in values])
+    table.add_row("seat 1 wins", *[f"{s['first_seat_win_rate']:.1%}" for s in values])
+    table.add_row("draws", *[f"{s['draw_rate']:.1%}" for s in values])
+    table.add_row("winning margin", *[f"{s['mean_winning_margin']:.1f}" for s in values])
+    table.add_row("tiles discarded", *[f"{s['mean_tiles_discarded']:.2f}" for s in values])
+    console.print(table)
+
+
+def _print_differences(console, differences: list[dict]) -> None:
+    from rich.table import Table
+
+    for d in differences:
+        table = Table(title=f"{d['to']} minus {d['from']}, paired game by game (bootstrap 95% CI); "
+                            f"the winner changes in {d['winner_changed_rate']:.1%} of games")
+        table.add_column("measure")
+        table.add_column("mean difference", justify="right")
+        table.add_column("95% CI", justify="right")
+        for seat in d["mean_score_difference"]:
+            table.add_row(f"seat {seat['seat'] + 1} score", f"{seat['mean']:+.2f}",
+                          f"[{seat['ci95'][0]:+.2f}, {seat['ci95'][1]:+.2f}]")
+        for kind, x in d["points_by_kind_difference"].items():
+            table.add_row(f"{kind} points (all players)", f"{x['mean']:+.2f}",
+                          f"[{x['ci95'][0]:+.2f}, {x['ci95'][1]:+.2f}]")
+        console.print(table)

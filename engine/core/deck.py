@@ -1,0 +1,65 @@
+"""Building the shuffled stacks a game draws from.
+
+The ruleset's ``deck`` says which tiles start the game or are set aside, and
+in which **phases** the rest are drawn: each phase is a group of tile types
+(a tile's ``group``, default ``base``) shuffled on its own, optionally with a
+tile pinned first or last (the River: river tiles first with the lake last,
+then the land tiles; RULES.md §2.2).  With several maps every phase is dealt
+out evenly between them.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..rules.ruleset import Ruleset
+
+#: A stack: its phases in draw order, each a list popped from the end.
+Stack = list[list[int]]
+
+
+def build_stacks(ruleset: "Ruleset", rng: random.Random, starts: list[int]) -> list[Stack]:
+    """One stack per map, phases in order; each phase list is drawn by ``pop()``.
+
+    ``starts`` are the start tiles taken out first (one copy each); the
+    ruleset's ``set_aside`` tiles are removed too.  With no phases the whole
+    deck is shuffled once with ``rng``.
+    """
+    pool = [t.index for t in ruleset.tiles for _ in range(t.count)]
+    for tile in (*starts, *ruleset.set_aside):
+        pool.remove(tile)
+    if not ruleset.phases:
+        rng.shuffle(pool)
+        phases = [pool]
+    else:
+        phases = []
+        for phase in ruleset.phases:
+            tiles = [t for t in pool if ruleset.tiles[t].group == phase.group]
+            for pinned in (phase.first, phase.last):
+                if pinned is not None and pinned in tiles:
+                    tiles.remove(pinned)
+            rng.shuffle(tiles)
+            order = ([phase.first] if phase.first is not None else []) + tiles + (
+                [phase.last] if phase.last is not None else [])
+            phases.append(order[::-1])  # drawn with pop(): the first to draw goes last
+    maps = ruleset.maps
+    if maps == 1:
+        return [phases]
+    return [[_deal(phase, m, maps) for phase in phases] for m in range(maps)]
+
+
+def _deal(phase: list[int], m: int, maps: int) -> list[int]:
+    """Map ``m``'s share of a phase, dealt in draw order (first card to map 0)."""
+    draw_order = phase[::-1]
+    return draw_order[m::maps][::-1]
+
+
+def reshuffle(phase: list[int], last: int | None, rng: random.Random) -> None:
+    """Shuffle a phase in place after a tile went back into it, keeping its pinned
+    last tile (if still there) at the bottom."""
+    rng.shuffle(phase)
+    if last is not None and last in phase:
+        phase.remove(last)
+        phase.insert(0, last)

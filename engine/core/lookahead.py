@@ -1,0 +1,401 @@
+"""One-move look-ahead without copying the game: what each candidate move is worth.
+
+A search bot asks, for every legal move, "what would each player's score be if
+the game ended right after it?" (current score plus final scoring).  Copying
+and replaying the game for each candidate repeats work for every feature on
+the board; this module instead starts from the per-feature values of the
+current position (computed once per decision) and, for each placement, works
+out only what the placement changes:
+
+* the **groups** the new tile's segments form with the features they join
+  (merged totals: open sides, followers, tiles, attributes), scored as
+  complete (paid now) or as at game end;
+* occupied features of an **adjacency** kind (farms) not joined by the tile,
+  when a feature they touch is completed by it (one more completed city);
+* occupied **surrounded** features (cloisters) around the new tile, which gain
+  a neighbour and may complete.
+
+Each follower option then changes only its own group's majority.  The test
+suite checks every value against copying the game and playing the move.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .game import Move
+from ..geometry import RING8, SIDE_STEP, facing_port
+from .scoring import adjacent_roots, attribute_sums, end_points, feature_inputs, kind_of, majority, make_inputs
+
+if TYPE_CHECKING:
+    from .game import Game
+    from ..rules.kinds import FeatureKind
+
+_FACING = tuple(facing_port(p) for p in range(12))
+_BITS = 8
+_MASK = (1 << _BITS) - 1
+
+
+class Lookahead:
+    """Values of candidate moves in one position of ``game`` (valid until the game changes).
+
+    :meth:`potentials` gives, for one placement, each follower option with the
+    per-seat potential (score if the game ended after the move) it leads to.
+    """
+
+    def __init__(self, game: "Game") -> None:
+        self.game = game
+        self.kinds = game.ruleset.kinds
+        self.players = game.players
+        self.contrib: dict[int, list[int]] = {}
+        self.envs: dict[int, dict] = {}
+        self._totals: dict[int, tuple[set[int], int, list[int]]] = {}
+        self._adjacent: dict[int, set[int]] = {}
+        self._target_envs: dict[int, dict] = {}
+        #: Kinds whose final score pools several features (1st/2nd-edition farms): scored as a whole.
+        self._pooled = {k.index for k in self.kinds
+                        if k.final is not None and (k.majority == "adjacent" or k.adjacent_pays_once)}
+        self._pool: list[tuple[int, "FeatureKind", list[int], set[int]]] = []
+        potential = list(game.scores)
+        for root in game.occupied_roots():
+            kind = self.kinds[kind_of(game, root)]
+            env = self.envs[root] = feature_inputs(game, root, kind)
+            vector = self._vector(self._own_end(kind, env), game.fol[root])
+            self.contrib[root] = vector
+            for p in range(self.players):
+                potential[p] += vector[p]
+            if kind.index in self._pooled:
+                self._pool.append((root, kind, game.followers_by_player(root), self._adjacent_of(root)))
+        self._pool_roots = {entry[0] for entry in self._pool}
+        self._pool_base = self._pool_total(None) if self._pooled else [0] * self.players
+        self.potential = [a + b for a, b in zip(potential, self._pool_base)]
+        self._watch = []  # occupied features that count completed neighbours (3rd-edition farms)
+        for root in self.envs:
+            kind = self.kinds[kind_of(game, root)]
+            if kind.adjacency >= 0 and kind.index not in self._pooled:
+                self._watch.append((root, kind, self._adjacent_of(root)))
+        self._targets = {k.adjacency for k in self.kinds if k.adjacency >= 0}
+        self._completion = [k.completion for k in self.kinds]
+
+    def _own_end(self, kind: "FeatureKind", env: dict) -> int:
+        """A feature's end points on its own: ``end_points`` without a pooled final score."""
+        if kind.index not in self._pooled:
+            return end_points(kind, env)
+        return int(kind.incomplete(env)) if kind.incomplete is not None and not env["complete"] else 0
+
+    def potentials(self, pos: int, rotation: int) -> list[tuple[int | None, list[int]]]:
+        """``(follower segment or None, potential per seat)`` for each legal follower
+        choice of placing the current tile at ``pos``, ``rotation``."""
+        game, kinds = self.game, self.kinds
+        tile = game.tiles[game.tile]
+        segments = tile.segments
+        orientation = tile.orientations[rotation]
+        board, find, fol, open_ = game.board, game._find, game.fol, game.open
+        n = len(segments)
+        local = list(range(n))
+        merged = False
+        group_of_root: dict[int, int] = {}
+        closed_joins = [0] * n
+        for step, joins in zip(SIDE_STEP, orientation.joins):
+            neighbour = board.get(pos + step)
+            if neighbour is None:
+                continue
+            n_ports, n_base = neighbour[0].port_segment, neighbour[1]
+            for j, port, counts in joins:
+                root = find(n_base + n_ports[_FACING[port]])
+                closed_joins[j] += counts
+                other = group_of_root.get(root)
+                if other is None:
+                    group_of_root[root] = j
+                else:
+                    # Two new segments join one feature: they are one feature after the move.
+                    a, b = _lf(local, other), _lf(local, j)
+                    if a != b:
+                        local[b] = a
+                        merged = True
+        reps = [_lf(local, j) for j in range(n)] if merged else local
+        groups: list[_Group | None] = [None] * n
+        for j, segment in enumerate(segments):
+            group = groups[reps[j]]
+            if group is None:
+                group = groups[reps[j]] = _Group(segment.kind)
+            group.locals.append(j)
+            group.open += segment.open_sides - 2 * closed_joins[j]
+        root_group = {}
+        for root, j in group_of_root.items():
+            group = root_group[root] = groups[reps[j]]
+            group.roots.append(root)
+            group.open += open_[root]
+            group.fol += fol[root]
+        live = [g for g in groups if g is not None]
+        neighbours_here = sum(1 for d in RING8 if pos + d in board) if tile.surrounded else 0
+        completed = False
+        completion = self._completion
+        for group in live:
+            how = completion[group.kind]
+            if how == "closed":
+                group.complete = group.open == 0
+            elif how == "surrounded":
+                group.complete = neighbours_here == 8
+            if group.complete and group.kind in self._targets:
+                completed = True
+
+        # Surrounded features around the new tile gain a neighbour.
+        gained: dict[int, bool] = {}
+        surrounded_at = game.surrounded_at
+        if surrounded_at:
+            for d in RING8:
+                ids = surrounded_at.get(pos + d)
+                if ids:
+                    count = sum(1 for e in RING8 if pos + d + e in board) + 1
+                    for s in ids:
+                        gained[s] = count == 8
+                        if count == 8 and kind_of(game, s) in self._targets:
+                            completed = True
+
+        delta = [0] * self.players
+        for group in live:
+            if group.fol:
+                group.value = self._group_value(group, group.fol, groups, reps, root_group, gained, pos,
+                                                neighbours_here)
+                _add(delta, group.value)
+                for root in group.roots:
+                    _sub(delta, self.contrib.get(root))
+        for s, complete in gained.items():
+            if s in self.envs:
+                kind = kinds[kind_of(game, s)]
+                env = dict(self.envs[s], neighbors=self.envs[s]["neighbors"] + 1, complete=complete)
+                points = int(kind.complete(env)) if complete and kind.complete else (
+                    0 if complete else self._own_end(kind, env))
+                _add(delta, self._vector(points, fol[s]))
+                _sub(delta, self.contrib[s])
+        if completed:
+            # Farms not joined by the tile that touch a feature the tile completes.
+            finished = [g for g in live if g.complete]
+            for root, kind, touched in self._watch:
+                if root in root_group:
+                    continue
+                gain = sum(1 for g in finished if g.kind == kind.adjacency and touched.intersection(g.roots))
+                gain += sum(1 for s, complete in gained.items()
+                            if complete and s in touched and kind_of(game, s) == kind.adjacency)
+                if gain:
+                    env = dict(self.envs[root])
+                    env[kind.adjacency_input] += gain
+                    _add(delta, self._vector(self._own_end(kind, env), fol[root]))
+                    _sub(delta, self.contrib[root])
+
+        context = (groups, reps, root_group, gained, pos, neighbours_here, live)
+        pool = self._pool_base
+        if self._pooled and (completed or any(r in self._pool_roots for r in root_group)):
+            pool = self._pool_total(context)
+            _add(delta, pool)
+            _sub(delta, self._pool_base)
+
+        base = [a + b for a, b in zip(self.potential, delta)]
+        options: list[tuple[int | None, list[int]]] = [(None, base)]
+        if not game.supply[game.player]:
+            return options
+        bit = 1 << (_BITS * game.player)
+        mask = ~(_MASK << (_BITS * game.player)) if game.ruleset.deploy_own else -1
+        for j, segment in enumerate(segments):
+            group = groups[reps[j]]
+            if not kinds[segment.kind].deployable or group.fol & mask:  # type: ignore[union-attr]
+                continue
+            value = self._group_value(group, group.fol + bit, groups, reps, root_group, gained, pos,
+                                      neighbours_here)
+            vector = list(base)
+            _sub(vector, group.value)
+            _add(vector, value)
+            if group.kind in self._pooled:
+                _sub(vector, pool)
+                _add(vector, self._pool_total(context, (group, group.fol + bit)))
+            options.append((j, vector))
+        return options
+
+    def moves(self) -> list[tuple[Move, list[int]]]:
+        """Every legal move of the current tile with the potential per seat it leads to."""
+        game = self.game
+        return [(Move(pos, rotation, j), vector)
+                for pos, rotation in game.placements()
+                for j, vector in self.potentials(pos, rotation)]
+
+    # -- internals -------------------------------------------------------------
+
+    def _vector(self, points: int, packed: int) -> list[int]:
+        vector = [0] * self.players
+        if points and packed:
+            for p in majority([(packed >> (_BITS * q)) & _MASK for q in range(self.players)]):
+                vector[p] = points
+        return vector
+
+    def _group_value(self, group: "_Group", packed: int, groups, reps, root_group, gained, pos,
+                     neighbours_here) -> list[int] | None:
+        """Per-seat points of a group with followers ``packed`` after the move, or None if unoccupied."""
+        if not packed:
+            return None
+        kind = self.kinds[group.kind]
+        env = self._group_inputs(kind, group, groups, reps, root_group, gained, pos, neighbours_here)
+        if group.complete:
+            points = int(kind.complete(env)) if kind.complete is not None else 0
+        else:
+            points = self._own_end(kind, env)
+        return self._vector(points, packed)
+
+    def _pool_total(self, context, override: tuple["_Group", int] | None = None) -> list[int]:
+        """Per-seat final points of the pooled kinds after the move described by ``context``
+        (``None``: the current position), one group's followers replaced by ``override``.
+        Mirrors :func:`engine.core.scoring.end_scores`: same features, same order."""
+        groups, reps, root_group, gained, pos, nh, live = context or (None, None, {}, {}, None, 0, [])
+        entries = []  # (kind, followers per seat, adjacent features after the move, field inputs)
+        added: list[_Group] = []
+        for root, kind, followers, targets in self._pool:
+            group = root_group.get(root)
+            if group is None:
+                entries.append((kind, followers, [root_group.get(t, t) for t in targets], self.envs[root]))
+            elif not any(g is group for g in added):
+                added.append(group)
+                packed = override[1] if override and override[0] is group else group.fol
+                entries.append(self._group_entry(kind, group, packed, context))
+        if override and override[0].kind in self._pooled and not any(g is override[0] for g in added):
+            entries.append(self._group_entry(self.kinds[override[0].kind], override[0], override[1], context))
+        total = [0] * self.players
+        for kind in self.kinds:
+            mine = [e for e in entries if e[0] is kind]
+            if not mine:
+                continue
+            if kind.majority == "adjacent":
+                counts: dict = {}
+                for _, followers, targets, _ in mine:
+                    for target in set(targets):
+                        if self._done(target, gained):
+                            pooled = counts.setdefault(target if isinstance(target, int) else id(target),
+                                                       [target, [0] * self.players])
+                            for p, n in enumerate(followers):
+                                pooled[1][p] += n
+                for target, followers in counts.values():
+                    points = int(kind.final(self._target_env(target, context)))
+                    for p in majority(followers):
+                        total[p] += points
+            else:  # adjacent_pays_once
+                paid: list[set] = [set() for _ in range(self.players)]
+                for _, followers, targets, env in mine:
+                    done = {t if isinstance(t, int) else id(t) for t in targets if self._done(t, gained)}
+                    for p in majority(followers):
+                        fresh = done - paid[p]
+                        paid[p] |= done
+                        total[p] += int(kind.final({**env, kind.adjacency_input: len(fresh)}))
+        return total
+
+    def _group_entry(self, kind, group: "_Group", packed: int, context):
+        groups, reps, root_group, gained, pos, nh, live = context
+        tile = self.game.tiles[self.game.tile]
+        targets = [root_group.get(t, t) for root in group.roots for t in self._adjacent_of(root)]
+        targets += [groups[reps[a]] for j in group.locals for a in tile.segments[j].adjacent]
+        followers = [(packed >> (_BITS * q)) & _MASK for q in range(self.players)]
+        env = self._group_inputs(kind, group, groups, reps, root_group, gained, pos, nh)
+        return kind, followers, targets, env
+
+    def _done(self, target, gained) -> bool:
+        return target.complete if isinstance(target, _Group) else self._complete_after(target, gained)
+
+    def _target_env(self, target, context) -> dict:
+        game = self.game
+        if isinstance(target, _Group):
+            groups, reps, root_group, gained, pos, nh, live = context
+            return self._group_inputs(self.kinds[target.kind], target, groups, reps, root_group, gained, pos, nh)
+        found = self._target_envs.get(target)
+        if found is None:
+            found = self._target_envs[target] = feature_inputs(game, target, self.kinds[kind_of(game, target)])
+        return found
+
+    def _group_inputs(self, kind: "FeatureKind", group: "_Group", groups, reps, root_group, gained, pos,
+                      neighbours_here) -> dict:
+        game = self.game
+        tile = game.tiles[game.tile]
+        positions: set[int] = {pos}
+        segments = len(group.locals)
+        attrs = [0] * len(kind.attributes)
+        for j in group.locals:
+            for i, value in enumerate(tile.segments[j].attrs):
+                attrs[i] += value
+        for root in group.roots:
+            root_positions, count, root_attrs = self._root_totals(root, kind)
+            positions |= root_positions
+            segments += count
+            for i, value in enumerate(root_attrs):
+                attrs[i] += value
+        adjacent = 0
+        if kind.adjacency_input:
+            # Adjacent features after the move: a group the tile forms, or an untouched root.
+            targets: set = set()
+            for root in group.roots:
+                for t in self._adjacent_of(root):
+                    targets.add(root_group.get(t, t))
+            for j in group.locals:
+                for a in tile.segments[j].adjacent:
+                    targets.add(groups[reps[a]])
+            for target in targets:
+                adjacent += target.complete if isinstance(target, _Group) else self._complete_after(target, gained)
+        return make_inputs(kind, tiles=len(positions), segments=segments, complete=group.complete,
+                           attrs=attrs, neighbours=neighbours_here, adjacent=adjacent)
+
+    def _complete_after(self, root: int, gained: dict[int, bool]) -> bool:
+        """Whether an untouched feature is complete after the move."""
+        game = self.game
+        completion = self.kinds[kind_of(game, root)].completion
+        if completion == "closed":
+            return game.open[root] == 0
+        if completion == "surrounded":
+            if root in gained:
+                return gained[root]
+            pos = game.seg_pos[root]
+            return all(pos + d in game.board for d in RING8)
+        return False
+
+    def _root_totals(self, root: int, kind: "FeatureKind") -> tuple[set[int], int, list[int]]:
+        found = self._totals.get(root)
+        if found is None:
+            members = self.game.members[root]
+            found = ({self.game.seg_pos[m] for m in members}, len(members),
+                     attribute_sums(self.game, members, kind))
+            self._totals[root] = found
+        return found
+
+    def _adjacent_of(self, root: int) -> set[int]:
+        found = self._adjacent.get(root)
+        if found is None:
+            found = self._adjacent[root] = adjacent_roots(self.game, self.game.members[root])
+        return found
+
+
+class _Group:
+    """A feature as it would be after the placement: new segments plus the features they join."""
+
+    __slots__ = ("kind", "locals", "roots", "open", "fol", "complete", "value")
+
+    def __init__(self, kind: int) -> None:
+        self.kind = kind
+        self.locals: list[int] = []
+        self.roots: list[int] = []
+        self.open = 0
+        self.fol = 0
+        self.complete = False
+        self.value: list[int] | None = None
+
+
+def _lf(parent: list[int], j: int) -> int:
+    while parent[j] != j:
+        j = parent[j]
+    return j
+
+
+def _add(into: list[int], vector: list[int] | None) -> None:
+    if vector:
+        for p, v in enumerate(vector):
+            into[p] += v
+
+
+def _sub(into: list[int], vector: list[int] | None) -> None:
+    if vector:
+        for p, v in enumerate(vector):
+            into[p] -= v

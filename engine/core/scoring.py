@@ -1,0 +1,271 @@
+"""Scoring a feature: formula inputs, majority, and the event that explains it.
+
+Scoring is rare next to placing tiles, so this module favours clarity.  All
+points come from the ruleset's formulas; this module only gathers their
+inputs and decides who has the majority (RULES.md §3.1: the player or players
+with most followers on a feature score it, every tied player in full).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..geometry import RING8
+
+if TYPE_CHECKING:
+    from .game import Game
+    from ..rules.kinds import FeatureKind
+    from ..rules.tiles import SegmentType
+
+
+@dataclass(frozen=True)
+class ScoreEvent:
+    """Points a feature paid, and why.
+
+    ``players`` are the seats with the majority (each gets ``points``);
+    ``followers`` the follower count of every seat on the feature;
+    ``rule`` is which formula scored it (``complete``, ``incomplete`` or
+    ``final``); ``inputs`` the formula's inputs; ``terms`` its top-level
+    terms with their values (``[("2 * tiles", 6), ("2 * pennants", 2)]``);
+    ``tiles`` the feature's positions, sorted (on ``map``, in a game of several maps); ``phase`` is ``in_game`` or
+    ``final``; ``turn`` the turn it was scored in (turns count the tiles
+    placed after the start tile, from 1; final scoring carries the last turn).
+    """
+
+    phase: str
+    turn: int
+    kind: str
+    rule: str
+    formula: str
+    points: int
+    players: tuple[int, ...]
+    followers: tuple[int, ...]
+    inputs: dict[str, int | bool] = field(default_factory=dict)
+    terms: tuple[tuple[str, int], ...] = ()
+    tiles: tuple[tuple[int, int], ...] = ()
+    map: int | None = None
+    #: For a score paid per adjacent feature (1st-edition farms): that feature's kind;
+    #: ``tiles`` and the inputs are then the adjacent feature's.
+    target: str | None = None
+    #: Names among ``inputs`` that are ruleset constants (left out of explanations).
+    constants: tuple[str, ...] = ()
+
+    def explain(self, names: list[str] | None = None) -> str:
+        """One line: ``city (complete; tiles 3, pennants 1): 2 * tiles = 6,
+        2 * pennants = 2 → 8 for A``."""
+        who = ", ".join(names[p] if names else str(p) for p in self.players) or "nobody"
+        parts = ", ".join(f"{text} = {value}" for text, value in self.terms) or self.formula
+        facts = ", ".join(f"{k} {v}" for k, v in self.inputs.items()
+                          if k != "segments" and k not in self.constants and not isinstance(v, bool))
+        if sum(1 for n in self.followers if n) > 1:
+            facts += ", followers " + " v ".join(str(n) for n in self.followers)
+        where = f"{'map %d ' % self.map if self.map is not None else ''}({self.tiles[0][0]},{self.tiles[0][1]})" \
+            if self.tiles else ""
+        subject = f"{self.kind}, for the {self.target} at {where}" if self.target else f"{self.kind} at {where}"
+        return f"{subject} ({self.rule}; {facts}): {parts} → {self.points} for {who}"
+
+    def to_json(self) -> dict:
+        """The event as a JSON-ready dict (the game record's ``events`` items)."""
+        return {
+            "phase": self.phase, "turn": self.turn, "kind": self.kind, "rule": self.rule,
+            "formula": self.formula, "points": self.points, "players": list(self.players),
+            "followers": list(self.followers), "inputs": dict(self.inputs),
+            "terms": [[t, v] for t, v in self.terms], "tiles": [list(t) for t in self.tiles],
+        } | ({"map": self.map} if self.map is not None else {}) | (
+            {"target": self.target} if self.target else {})
+
+
+def is_complete(game: "Game", root: int) -> bool:
+    """Whether the feature with root ``root`` is complete now."""
+    kind = game.ruleset.kinds[kind_of(game, root)]
+    if kind.completion == "closed":
+        return game.open[root] == 0
+    if kind.completion == "surrounded":
+        return _neighbours(game, root) == 8
+    return False
+
+
+def make_inputs(kind: "FeatureKind", tiles: int, segments: int, complete: bool, attrs: list[int],
+                neighbours: int, adjacent: int) -> dict[str, int | bool]:
+    """The formula inputs of a feature of ``kind`` from its totals (see :func:`feature_inputs`)."""
+    env: dict[str, int | bool] = {"tiles": tiles, "segments": segments, "complete": complete}
+    if kind.constants:
+        env.update(kind.constants)
+    if kind.attributes:
+        env.update(zip(kind.attributes, attrs))
+    if kind.completion == "surrounded":
+        env["neighbors"] = neighbours
+    if kind.adjacency_input:
+        env[kind.adjacency_input] = adjacent
+    return env
+
+
+def feature_inputs(game: "Game", root: int, kind: "FeatureKind") -> dict[str, int | bool]:
+    """The formula inputs of a feature: ``tiles`` (distinct positions, RULES.md §3.1
+    "Counting"), ``segments``, ``complete``, each attribute summed, ``neighbors``
+    for surrounded kinds, and the adjacency input (completed adjacent features)."""
+    members = game.members[root]
+    assert members is not None, "feature_inputs needs a root"
+    return make_inputs(
+        kind,
+        tiles=len({game.seg_pos[m] for m in members}),
+        segments=len(members),
+        complete=is_complete(game, root),
+        attrs=attribute_sums(game, members, kind),
+        neighbours=_neighbours(game, root) if kind.completion == "surrounded" else 0,
+        adjacent=len({t for t in adjacent_roots(game, members) if is_complete(game, t)})
+        if kind.adjacency_input else 0,
+    )
+
+
+def attribute_sums(game: "Game", members: list[int], kind: "FeatureKind") -> list[int]:
+    """Each declared attribute of ``kind`` summed over the segments ``members``."""
+    sums = [0] * len(kind.attributes)
+    for m in members:
+        for i, value in enumerate(segment_type(game, m).attrs):
+            sums[i] += value
+    return sums
+
+
+def adjacent_roots(game: "Game", members: list[int]) -> set[int]:
+    """Roots of the features of the adjacency kind that segments ``members`` touch."""
+    roots = set()
+    for m in members:
+        base = game.seg_tile[m]
+        for j in segment_type(game, m).adjacent:
+            roots.add(game._find(base + j))
+    return roots
+
+
+def majority(followers: list[int]) -> tuple[int, ...]:
+    """Seats with the most followers (all tied seats), or () when there are none (RULES.md §3.1)."""
+    most = max(followers)
+    return tuple(p for p, n in enumerate(followers) if n == most) if most else ()
+
+
+def end_points(kind: "FeatureKind", env: dict[str, int | bool]) -> int:
+    """What an occupied feature pays at game end: ``incomplete`` (unless complete) plus ``final``."""
+    points = 0
+    if kind.incomplete is not None and not env["complete"]:
+        points += int(kind.incomplete(env))
+    if kind.final is not None:
+        points += int(kind.final(env))
+    return points
+
+
+def score_feature(game: "Game", root: int, *, complete: bool, phase: str, rule: str | None = None) -> ScoreEvent:
+    """Score the feature at ``root`` for its majority holders; the event, not applied."""
+    kind = game.ruleset.kinds[kind_of(game, root)]
+    rule = rule or ("complete" if complete else "incomplete")
+    followers = game.followers_by_player(root)
+    return _event(game, kind, rule, getattr(kind, rule), feature_inputs(game, root, kind), followers,
+                  majority(followers), root, phase)
+
+
+def _event(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, followers: list[int],
+           players: tuple[int, ...], root: int, phase: str, target: str | None = None) -> ScoreEvent:
+    return ScoreEvent(
+        target=target, constants=tuple(kind.constants),
+        phase=phase, turn=game.turn, kind=kind.name, rule=rule,
+        formula=score.text if score is not None else "0",
+        points=int(score(env)) if score is not None else 0, players=players,
+        followers=tuple(followers), inputs=env,
+        terms=tuple(score.terms(env)) if score is not None else (),
+        tiles=tuple(sorted({game.local(game.seg_pos[m])[1:] for m in game.members[root]})),  # type: ignore[union-attr]
+        map=game.local(game.seg_pos[root])[0] if game.ruleset.maps > 1 else None,
+    )
+
+
+def end_scores(game: "Game") -> list[ScoreEvent]:
+    """Final-scoring events, not applied (RULES.md §3.1 "Game end"): first every
+    occupied incomplete feature under its ``incomplete`` formula, then, kind by
+    kind, the ``final`` scores (farms) under the kind's majority rule:
+
+    * ``majority: feature`` — each occupied feature for its majority (3rd-edition farms);
+      with ``adjacent_pays_once`` each completed adjacent feature pays a player
+      at most once over all their features (2nd-edition farms, per-player
+      reading of RULES.md §5 point 1: order-independent);
+    * ``majority: adjacent`` — each completed adjacent feature (city) once, for
+      the majority of followers on all features of the kind touching it
+      (1st-edition farms, seed 000).
+    """
+    kinds = game.ruleset.kinds
+    roots = [(root, kinds[kind_of(game, root)]) for root in game.occupied_roots()]
+    events = [score_feature(game, root, complete=False, phase="final", rule="incomplete")
+              for root, kind in roots if kind.incomplete is not None and not is_complete(game, root)]
+    for kind in kinds:
+        mine = [root for root, k in roots if k is kind]
+        if kind.final is None or not mine:
+            continue
+        if kind.majority == "adjacent":
+            events.extend(_final_by_adjacent(game, kind, mine))
+        elif kind.adjacent_pays_once:
+            events.extend(_final_paying_once(game, kind, mine))
+        else:
+            events.extend(score_feature(game, root, complete=False, phase="final", rule="final") for root in mine)
+    return events
+
+
+def _completed_adjacent(game: "Game", root: int) -> list[int]:
+    """Completed adjacent features of the feature at ``root``, in a stable order."""
+    return sorted(t for t in adjacent_roots(game, game.members[root]) if is_complete(game, t))
+
+
+def _final_by_adjacent(game: "Game", kind: "FeatureKind", roots: list[int]) -> list[ScoreEvent]:
+    counts: dict[int, list[int]] = {}
+    for root in roots:
+        followers = game.followers_by_player(root)
+        for target in _completed_adjacent(game, root):
+            total = counts.setdefault(target, [0] * game.players)
+            for p, n in enumerate(followers):
+                total[p] += n
+    kinds = game.ruleset.kinds
+    events = []
+    for target, followers in counts.items():
+        env = feature_inputs(game, target, kinds[kind_of(game, target)])
+        name = kinds[kind.adjacency].name
+        events.append(_event(game, kind, f"final, per {name}", kind.final, env, followers,
+                             majority(followers), target, "final", target=name))
+    return events
+
+
+def _final_paying_once(game: "Game", kind: "FeatureKind", roots: list[int]) -> list[ScoreEvent]:
+    paid: list[set[int]] = [set() for _ in range(game.players)]
+    events = []
+    for root in roots:
+        env = feature_inputs(game, root, kind)
+        followers = game.followers_by_player(root)
+        completed = set(_completed_adjacent(game, root))
+        for p in majority(followers):
+            fresh = completed - paid[p]
+            paid[p] |= completed
+            mine = {**env, kind.adjacency_input: len(fresh)}
+            events.append(_event(game, kind, f"final, each {game.ruleset.kinds[kind.adjacency].name} once per player",
+                                 kind.final, mine, followers, (p,), root, "final"))
+    return events
+
+
+def end_totals(game: "Game") -> list[int]:
+    """Points each seat would get from final scoring now (as :func:`end_scores`)."""
+    totals = [0] * game.players
+    for event in end_scores(game):
+        for p in event.players:
+            totals[p] += event.points
+    return totals
+
+
+def segment_type(game: "Game", segment: int) -> "SegmentType":
+    """The :class:`~engine.rules.tiles.SegmentType` of placed segment ``segment``."""
+    _, base, tile_index = game.board[game.seg_pos[segment]]
+    return game.tiles[tile_index].segments[segment - base]
+
+
+def kind_of(game: "Game", segment: int) -> int:
+    """Kind index of placed segment ``segment``."""
+    return game.seg_kind[segment]
+
+
+def _neighbours(game: "Game", root: int) -> int:
+    pos, board = game.seg_pos[root], game.board
+    return sum(1 for d in RING8 if pos + d in board)

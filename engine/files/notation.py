@@ -1,0 +1,79 @@
+"""Follower notation: ``KIND@PORT`` in board orientation, or a bare ``KIND``.
+
+``city@N`` names the city segment touching side N of the placed tile (after
+rotation); ``field@NL`` the field on the west half of the north side;
+``cloister`` a port-less segment, and ``cloister#2`` the second port-less
+segment of that kind on a tile that has several.  A side that two segments of
+the kind touch is ambiguous and must be given as a half-side.
+"""
+
+from __future__ import annotations
+
+from ..geometry import PORT_INDEX, PORTS, SIDES
+from ..rules.ruleset import Ruleset
+
+
+def format_follower(ruleset: Ruleset, tile: int, rotation: int, segment: int) -> str:
+    """The notation of segment ``segment`` of tile type ``tile`` turned ``rotation``."""
+    tile_type = ruleset.tiles[tile]
+    kind = ruleset.kinds[tile_type.segments[segment].kind]
+    ports = tile_type.orientations[rotation].segment_ports[segment]
+    if not ports:
+        portless = _portless(ruleset, tile, kind.index)
+        return kind.name if len(portless) == 1 else f"{kind.name}#{portless.index(segment) + 1}"
+    if kind.ports == "half":
+        return f"{kind.name}@{PORTS[ports[0]]}"
+    return f"{kind.name}@{SIDES[next(p for p in ports if p % 3 == 1) // 3]}"
+
+
+def parse_follower(ruleset: Ruleset, tile: int, rotation: int, text: str) -> int:
+    """The segment index that ``text`` names on tile type ``tile`` turned ``rotation``.
+
+    Raises ``ValueError`` with a reason when the text names no segment of the
+    tile, or a side that two segments of the kind touch.
+    """
+    tile_type = ruleset.tiles[tile]
+    kind_text, sep, port = text.partition("@")
+    kind_name = kind_text.partition("#")[0]
+    kind = ruleset.kind(kind_name)
+    if kind is None:
+        known = ", ".join(k.name for k in ruleset.kinds)
+        raise ValueError(f"unknown feature kind '{kind_name}' (known: {known})")
+    orientation = tile_type.orientations[rotation]
+    candidates = [j for j, seg in enumerate(tile_type.segments) if seg.kind == kind.index]
+    if not candidates:
+        raise ValueError(f"tile {tile_type.id} has no {kind.name}")
+    if not port:
+        if sep:
+            raise ValueError(f"'{text}' names no port after '@' (a side N E S W or a half-side NL … WR)")
+        portless = _portless(ruleset, tile, kind.index)
+        number = 1
+        if "#" in kind_text:
+            try:
+                number = int(kind_text.partition("#")[2])
+            except ValueError:
+                number = 0
+        if kind.ports != "none":
+            raise ValueError(f"a {kind.name} is named by a port, e.g. {kind.name}@N")
+        if not 1 <= number <= len(portless) or (len(portless) > 1 and "#" not in kind_text):
+            raise ValueError(f"tile {tile_type.id} has {len(portless)} {kind.name} segments: "
+                             f"name one as {kind.name}#1 … {kind.name}#{len(portless)}")
+        return portless[number - 1]
+    if port in SIDES:
+        side = SIDES.index(port)
+        wanted = {3 * side, 3 * side + 1, 3 * side + 2}
+    elif port in PORT_INDEX:
+        wanted = {PORT_INDEX[port]}
+    else:
+        raise ValueError(f"'{port}' is not a side (N E S W) or half-side (NL NR EL ER SL SR WL WR)")
+    found = [j for j in candidates if wanted & set(orientation.segment_ports[j])]
+    if not found:
+        raise ValueError(f"no {kind.name} of tile {tile_type.id} (rotation {rotation}) touches {port}")
+    if len(found) > 1:
+        raise ValueError(f"{len(found)} {kind.name} segments touch {port}: name a half-side instead")
+    return found[0]
+
+
+def _portless(ruleset: Ruleset, tile: int, kind: int) -> list[int]:
+    """Indices of the tile type's port-less segments of ``kind``."""
+    return [j for j, seg in enumerate(ruleset.tiles[tile].segments) if seg.kind == kind and not seg.ports]

@@ -1,0 +1,255 @@
+"""Game records: the JSON file a played game leaves, and replaying it.
+
+A record holds the format version, the ruleset reference and the sha256 of
+the merged ruleset, the seed, the players, the start tile, every turn in the
+scenario turn shape (``{tile, at, rotation, follower}`` or ``{tile,
+discarded: true}``), every score event and the in-game and final scores.
+Replaying re-plays the turns under the ruleset and checks every score.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator, TextIO
+
+from ..errors import UserError
+from ..core.game import Game, IllegalMove, Move
+from ..geometry import pack
+from .notation import format_follower, parse_follower
+from ..rules.ruleset import Ruleset, load_ruleset_for
+from ..rules.source import Document, load_yaml
+from ..rules.validate import check
+
+FORMAT = "carcassonne-record"
+VERSION = 1
+
+
+def turn_entries(game: Game) -> list[dict[str, Any]]:
+    """The game's turns in record/scenario shape, with the seat that played each."""
+    ruleset, entries, seat = game.ruleset, [], 0
+    several = ruleset.maps > 1
+    for tile, move in game.history:
+        tile_id = ruleset.tiles[tile].id
+        if move is None:
+            entries.append({"tile": tile_id, "discarded": True})
+            continue
+        m, x, y = game.local(move.pos)
+        entry: dict[str, Any] = {"player": seat, "tile": tile_id, "at": [x, y], "rotation": move.rotation}
+        if several:
+            entry["map"] = m
+        if move.follower is not None:
+            entry["follower"] = format_follower(ruleset, tile, move.rotation, move.follower)
+        entries.append(entry)
+        seat = (seat + 1) % game.players
+    return entries
+
+
+def build_record(game: Game, ruleset_ref: str, players: list[dict[str, str]],
+                 in_game: list[int]) -> dict[str, Any]:
+    """The record of a finished game (``in_game``: totals before final scoring)."""
+    ruleset = game.ruleset
+    starts = [{"tile": ruleset.tiles[t].id, "rotation": r} for t, r in game.starts]
+    record = {
+        "format": FORMAT,
+        "version": VERSION,
+        "ruleset": ruleset_ref,
+        "ruleset_sha256": ruleset.sha256,
+        "seed": game.seed if game.seed is not None else 0,
+        "players": players,
+        "start": starts[0] if starts else None,
+        "turns": turn_entries(game),
+        "events": [e.to_json() for e in game.events],
+        "scores": {"in_game": in_game, "final": list(game.scores)},
+    }
+    if len(starts) > 1:
+        record["starts"] = starts
+    if not game.finished:
+        record["finished"] = False
+    return record
+
+
+def check_writable(path: str | Path) -> Path:
+    """The real path a file will be written to, or :class:`UserError` if it cannot be:
+    an existing target that is not a regular file, or a folder that is missing or
+    read-only.  Called before a long job, so a bad path fails at once."""
+    if not str(path):
+        raise UserError("no file name given", code="io")
+    target = Path(path).resolve()  # write through symlinks, never replace them
+    if target.exists() and not target.is_file():
+        raise UserError(f"cannot write {path}: not a regular file", file=str(path), code="io")
+    folder = target.parent
+    if not folder.is_dir():
+        raise UserError(f"cannot write {path}: folder {folder} does not exist", file=str(path), code="io")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise UserError(f"cannot write {path}: permission denied", file=str(path), code="io")
+    return target
+
+
+def write_json(path: str | Path, data: Any) -> None:
+    """Write ``data`` as JSON atomically: a failed write leaves no half file.
+
+    The file gets the usual permissions (as ``open`` would create it, or the
+    old file's); symlinks are written through.  :class:`UserError` if the path
+    cannot be written.
+    """
+    write_text(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
+def write_text(path: str | Path, text: str) -> None:
+    """Write ``text`` atomically (see :func:`write_json`); :class:`UserError` if it cannot be."""
+    with atomic_file(path) as out:
+        out.write(text)
+
+
+@contextmanager
+def atomic_file(path: str | Path) -> Iterator[TextIO]:
+    """A text file to stream into, which appears at ``path`` only when the block ends
+    without an error (a failed or interrupted run leaves no half file).
+
+    The file gets the usual permissions (as ``open`` would create it, or the
+    old file's); symlinks are written through.  :class:`UserError` if the path
+    cannot be written.
+    """
+    target = check_writable(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+    except OSError as error:
+        raise UserError(f"cannot write {path}: {error.strerror}", file=str(path), code="io") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            yield out
+        if target.exists():
+            os.chmod(tmp, target.stat().st_mode & 0o7777)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    except OSError as error:
+        os.unlink(tmp)
+        raise UserError(f"cannot write {path}: {error.strerror}", file=str(path), code="io") from None
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def load_record(path: str | Path) -> Document:
+    """Read and schema-check a record file; :class:`UserError` on any problem."""
+    try:
+        json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:  # say what is wrong in JSON's own terms
+        raise UserError(f"not valid JSON: {error.msg}", file=str(path), line=error.lineno, col=error.colno,
+                        code="json-syntax") from None
+    except (OSError, UnicodeDecodeError):
+        pass  # load_yaml reports unreadable files with its own message
+    doc = load_yaml(path)  # JSON is YAML: one reader keeps line/column marks for both
+    check(doc, "record")
+    return doc
+
+
+def replay(doc: Document) -> tuple[Game, list[str]]:
+    """Re-play a record's turns under its ruleset; return the game and every mismatch found.
+
+    Raises :class:`UserError` (with the turn's location) when a turn cannot be
+    played at all: unknown tile, bad follower notation, illegal move.
+    """
+    data = doc.data
+    ruleset = load_ruleset_for(doc, ("ruleset",))
+    problems: list[str] = []
+    names = data["players"]
+    if not ruleset.min_players <= len(names) <= ruleset.max_players:
+        raise UserError(f"{ruleset.ref} is for {ruleset.min_players}–{ruleset.max_players} players, "
+                        f"not {len(names)}", code="players", **doc.where(("players",)))
+    if ruleset.sha256 != data["ruleset_sha256"]:
+        problems.append(f"ruleset '{data['ruleset']}' has changed since the game was recorded "
+                        f"(sha256 {ruleset.sha256[:12]}… ≠ {data['ruleset_sha256'][:12]}…)")
+    game = Game(ruleset, len(data["players"]), data["seed"], draw_order=[], start=replay_start(ruleset, doc))
+    for i, turn in enumerate(data["turns"]):
+        if "player" in turn and turn["player"] != game.player:
+            problems.append(f"turn {i + 1} is recorded for seat {turn['player']}, but seat {game.player} plays it")
+        play_turn(game, turn, doc, ("turns", i))
+    if game.scores != data["scores"]["in_game"]:
+        problems.append(f"in-game scores {game.scores} ≠ recorded {data['scores']['in_game']}")
+    if data.get("finished", True):
+        game.finish()
+    if game.scores != data["scores"]["final"]:
+        problems.append(f"final scores {game.scores} ≠ recorded {data['scores']['final']}")
+    recorded = data["events"]
+    mine = [e.to_json() for e in game.events]
+    if mine != recorded:
+        problems.append(f"score events differ: replay has {len(mine)}, record {len(recorded)}"
+                        + _first_difference(mine, recorded))
+    return game, problems
+
+
+def replay_start(ruleset: Ruleset, doc: Document) -> Any:
+    """The ``start`` argument of :class:`Game` for replaying record ``doc`` under ``ruleset``:
+    one ``(tile, rotation)``, a list of them (one per map), or None."""
+    data = doc.data
+    if "starts" in data:
+        starts = [(tile_index(ruleset, s["tile"], doc, ("starts", i, "tile")), s["rotation"])
+                  for i, s in enumerate(data["starts"])]
+        if len(starts) != ruleset.maps:
+            raise UserError(f"{len(starts)} start tiles for {ruleset.maps} maps", code="replay",
+                            **doc.where(("starts",)))
+        return starts
+    start = data.get("start")
+    if start is None:
+        return None
+    return tile_index(ruleset, start["tile"], doc, ("start", "tile")), start["rotation"]
+
+
+def tile_index(ruleset: Ruleset, tile_id: str, doc: Document, path: tuple) -> int:
+    """Index of tile type ``tile_id``; :class:`UserError` at ``path`` if unknown."""
+    index = ruleset.tile_ids.get(tile_id)
+    if index is None:
+        raise UserError(f"tile '{tile_id}' is not a tile type of ruleset {ruleset.ref}",
+                        code="tile-unknown", **doc.where(path))
+    return index
+
+
+def turn_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
+    """The :class:`Move` a turn entry describes, for the game's current tile."""
+    x, y = turn["at"]
+    if "map" in turn:
+        if not 0 <= turn["map"] < game.ruleset.maps:
+            raise UserError(f"there is no map {turn['map']} (the ruleset has {game.ruleset.maps})", code="map",
+                            **doc.where(path + ("map",)))
+        game.force_map(turn["map"])
+    try:
+        pos = pack(x, y) + game.origin(game.map)
+    except ValueError as error:
+        raise UserError(str(error), code="position", **doc.where(path + ("at",))) from None
+    follower = None
+    if "follower" in turn:
+        try:
+            follower = parse_follower(game.ruleset, game.tile, turn["rotation"], turn["follower"])
+        except ValueError as error:
+            raise UserError(str(error), code="follower-notation", **doc.where(path + ("follower",))) from None
+    return Move(pos, turn["rotation"], follower)
+
+
+def play_turn(game: Game, turn: dict, doc: Document, path: tuple) -> None:
+    """Play one record turn (placement or discard); :class:`UserError` if the rules refuse it."""
+    game.force_tile(tile_index(game.ruleset, turn["tile"], doc, path + ("tile",)))
+    if turn.get("discarded"):
+        if game.placements():
+            raise UserError(f"tile {turn['tile']} is recorded as discarded but fits on the board",
+                            code="replay", **doc.where(path))
+        game.discard()
+        return
+    try:
+        game.play(turn_move(game, turn, doc, path))
+    except IllegalMove as error:
+        raise UserError(f"illegal {error.reason}: {error}", code="replay", **doc.where(path)) from None
+
+
+def _first_difference(mine: list, recorded: list) -> str:
+    for i, (a, b) in enumerate(zip(mine, recorded)):
+        if a != b:
+            return f"; first at event {i}: replay {a} vs record {b}"
+    return ""

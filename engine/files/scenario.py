@@ -1,0 +1,139 @@
+"""Scenario files: a forced sequence of turns and the scores it must give.
+
+A scenario (format: README "Scenario files", schema
+``rulesets/schema/scenario.schema.json``) names one or more rulesets, the
+players, an optional start tile, the turns, and the expected in-game and
+final scores per ruleset.  A turn marked ``illegal: placement|follower`` is a
+probe the engine must refuse for that reason; ``discarded: true`` asserts the
+tile fits nowhere.  This is how every rule of the engine is tested.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import UserError
+from ..core.game import Game, IllegalMove
+from .record import tile_index, turn_move
+from ..rules.ruleset import load_ruleset_for
+from ..rules.source import Document, load_yaml
+from ..rules.validate import check
+
+
+@dataclass
+class Outcome:
+    """What one ruleset gave for a scenario: the scores and every failed expectation."""
+
+    ruleset: str
+    in_game: dict[str, int] = field(default_factory=dict)
+    final: dict[str, int] = field(default_factory=dict)
+    failures: list[str] = field(default_factory=list)
+
+
+def load_scenario(path: str | Path) -> Document:
+    """Read and schema-check a scenario file; :class:`UserError` on bad input."""
+    doc = load_yaml(path)
+    check(doc, "scenario")
+    return doc
+
+
+def run_scenario(doc: Document) -> list[Outcome]:
+    """Play the scenario under each of its rulesets and compare with ``expect``.
+
+    Raises :class:`UserError` for bad input (unknown ruleset or tile, bad
+    follower notation, more copies of a tile than the ruleset has, players
+    the ruleset does not allow); rule outcomes that differ from the file are
+    failures in the returned outcomes.
+    """
+    data = doc.data
+    expect = data.get("expect", {})
+    for ref in expect:
+        if ref not in data["rulesets"]:
+            raise UserError(f"expect names ruleset '{ref}', which is not in rulesets",
+                            code="scenario", **doc.where(("expect", ref)))
+    outcomes = []
+    for r_index, ref in enumerate(data["rulesets"]):
+        ruleset = load_ruleset_for(doc, ("rulesets", r_index))
+        outcomes.append(_run_one(doc, ref, ruleset, expect.get(ref)))
+    return outcomes
+
+
+def _run_one(doc: Document, ref: str, ruleset, expected: dict | None) -> Outcome:
+    data = doc.data
+    names = data["players"]
+    if not ruleset.min_players <= len(names) <= ruleset.max_players:
+        raise UserError(f"{ruleset.ref} is for {ruleset.min_players}–{ruleset.max_players} players, "
+                        f"not {len(names)}", code="scenario", **doc.where(("players",)))
+    start_spec = data.get("start")
+    if start_spec is not None:
+        start = (tile_index(ruleset, start_spec["tile"], doc, ("start", "tile")), start_spec.get("rotation", 0))
+    else:
+        start = (ruleset.start, 0) if ruleset.start >= 0 else None
+    _check_supply(doc, ruleset, start)
+    game = Game(ruleset, len(names), 0, draw_order=[], start=start)
+    outcome = Outcome(ref)
+    for i, turn in enumerate(data["turns"]):
+        path = ("turns", i)
+        label = f"turn {i + 1} ({names[game.player]}: {turn['tile']}"
+        label += ")" if turn.get("discarded") else f" at {turn['at']} r{turn['rotation']})"
+        game.force_tile(tile_index(ruleset, turn["tile"], doc, path + ("tile",)))
+        if turn.get("player", game.player) != game.player:
+            outcome.failures.append(f"{label}: recorded for seat {turn['player']}, but seat {game.player} plays it")
+            return outcome
+        if turn.get("discarded"):
+            if game.placements():
+                outcome.failures.append(f"{label}: expected no legal placement, but the tile fits "
+                                        f"({len(game.placements())} placements)")
+                return outcome
+            game.discard()
+            continue
+        move = turn_move(game, turn, doc, path)
+        probe = turn.get("illegal")
+        try:
+            game.check(move)
+        except IllegalMove as error:
+            if probe is None:
+                outcome.failures.append(f"{label}: refused ({error.reason}: {error}) but the scenario plays it")
+                return outcome
+            if probe != error.reason:
+                outcome.failures.append(f"{label}: expected an illegal {probe}, got an illegal "
+                                        f"{error.reason} ({error})")
+            continue
+        if probe is not None:
+            outcome.failures.append(f"{label}: expected an illegal {probe}, but the engine allows it")
+            continue
+        game.play(move, checked=True)
+    outcome.in_game = dict(zip(names, game.scores))
+    game.finish()
+    outcome.final = dict(zip(names, game.scores))
+    if expected:
+        for when in ("in_game", "final"):
+            want = expected.get(when)
+            if want is None:
+                continue
+            got = getattr(outcome, when)
+            for name, points in want.items():
+                if name not in got:
+                    raise UserError(f"unknown player '{name}' (players: {', '.join(names)})",
+                                    code="scenario", **doc.where(("expect", ref, when, name)))
+                if got[name] != points:
+                    outcome.failures.append(f"{when} score of {name}: expected {points}, got {got[name]}")
+    return outcome
+
+
+def _check_supply(doc: Document, ruleset, start: tuple[int, int] | None) -> None:
+    """A scenario takes its tiles from the ruleset's supply: no more copies than exist."""
+    used: Counter[str] = Counter()
+    if start is not None:
+        used[ruleset.tiles[start[0]].id] += ruleset.maps  # each map has its own start tile
+    returned = ruleset.unplaceable == "reshuffle"  # a discarded tile goes back into the stack
+    for i, turn in enumerate(doc.data["turns"]):
+        if turn.get("illegal") or (returned and turn.get("discarded")):
+            continue
+        used[turn["tile"]] += 1
+        index = ruleset.tile_ids.get(turn["tile"])
+        if index is not None and used[turn["tile"]] > ruleset.tiles[index].count:
+            raise UserError(f"more {turn['tile']} tiles than the {ruleset.tiles[index].count} "
+                            f"ruleset {ruleset.ref} has", code="scenario-supply", **doc.where(("turns", i, "tile")))

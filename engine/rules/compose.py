@@ -1,0 +1,221 @@
+"""Composing rulesets: ``extends`` chains, options, and where each value came from.
+
+A *ruleset reference* is ``NAME_OR_PATH[+OPTION]…``, e.g.
+``first-edition+river+own-follower-may-join``:
+
+1. The ruleset file is read; if it ``extends`` a parent (a shipped name or a
+   path relative to the file), the parent is composed first and the file's
+   own keys are merged over it with JSON Merge Patch semantics (RFC 7396:
+   mappings merge, ``null`` deletes, anything else replaces).  A cycle is an
+   error.
+2. Each option (a shipped name from ``rulesets/options/`` or a path to an
+   option file) is then merged, left to right, with the same semantics.  An
+   option is a named partial patch with a description, its source, and the
+   options it ``requires`` or ``conflicts`` with.  Options apply after the
+   whole chain, so combining two variants never re-applies a common ancestor.
+
+The result is one :class:`~engine.rules.source.Document` whose marks and ``files``
+remember, for every value, the file and line that set it: schema and meaning
+errors point there.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+from ..errors import UserError
+from ..resources import rulesets_dir
+from .references import is_name, resolve
+from .source import Document, JsonPath, load_yaml_cached
+from .validate import check
+
+
+def options_dir() -> Path:
+    """Folder of the shipped option files."""
+    return rulesets_dir() / "options"
+
+
+def split_ref(ref: str) -> tuple[str, list[str]]:
+    """``"basic+river+tiny-city"`` → ``("basic", ["river", "tiny-city"])``."""
+    base, *options = ref.split("+")
+    return base, options
+
+
+def compose(ref: str, base: Path | None = None) -> tuple[Document, list[Path]]:
+    """The merged document of ruleset reference ``ref`` and every file it was read from.
+
+    Raises :class:`UserError` for an unknown ruleset or option, a missing
+    file, an ``extends`` cycle, an option's unmet ``requires`` or a
+    ``conflicts``, and any YAML problem in any of the files.
+    """
+
+    name, options = split_ref(ref)
+    files: list[Path] = []
+    doc = _chain(resolve(name, base), [], files)
+    applied: list[tuple[str, Document]] = []
+    for option in options:
+        option_doc = load_option(option, base)
+        files.append(Path(option_doc.file))
+        option_name = option_doc.data["name"]
+        if option_name in [n for n, _ in applied]:
+            raise UserError(f"option '{option_name}' is given twice in '{ref}'", code="option-twice")
+        _check_relations(option_doc, option_name, applied, options, ref)
+        applied.append((option_name, option_doc))
+        doc = merge(doc, option_doc, ("patch",))
+    return doc, files
+
+
+def load_option(option: str, base: Path | None = None) -> Document:
+    """Read and envelope-check an option file (a shipped name or a path)."""
+
+    if not option:
+        raise UserError("empty option name in a ruleset reference (two '+' in a row?)", code="option-unknown")
+    if is_name(option):
+        path = options_dir() / f"{option}.yaml"
+        if not path.is_file():
+            names = ", ".join(sorted(p.stem for p in options_dir().glob("*.yaml"))) or "none"
+            raise UserError(f"unknown option '{option}' (shipped options: {names}; or give a path)",
+                            code="option-unknown")
+    else:
+        path = Path(option)
+        if not path.is_absolute() and base is not None:
+            path = base / path
+        if not path.is_file():
+            raise UserError(f"option file not found: {path}", code="io")
+    doc = load_yaml_cached(path)
+    if isinstance(doc.data, dict) and "patch" not in doc.data and {"features", "tiles", "extends"} & set(doc.data):
+        raise UserError(f"{path} is a ruleset, not an option: name it before the '+' (or make it an option "
+                        "file with name, description, source and patch)", code="option-unknown", **doc.where(()))
+    check(doc, "option")
+    if isinstance(doc.data.get("patch"), dict) and "extends" in doc.data["patch"]:
+        raise UserError("an option cannot 'extends': it is applied on top of whatever ruleset it follows",
+                        code="schema", **doc.where(("patch", "extends"), key=True))
+    return doc
+
+
+def _check_relations(doc: Document, name: str, applied: list[tuple[str, Document]], asked: list[str],
+                     ref: str) -> None:
+    names = [n for n, _ in applied]
+    for i, needed in enumerate(doc.data.get("requires", ())):
+        if needed not in names:
+            raise UserError(f"option '{name}' requires option '{needed}' before it in the reference "
+                            f"(e.g. '...+{needed}+{name}')", code="option-requires", **doc.where(("requires", i)))
+    for i, other in enumerate(doc.data.get("conflicts", ())):
+        if other in names:
+            raise UserError(f"option '{name}' conflicts with option '{other}' ('{ref}')", code="option-conflict",
+                            **doc.where(("conflicts", i)))
+    for other_name, other_doc in applied:
+        if name in other_doc.data.get("conflicts", ()):
+            index = other_doc.data["conflicts"].index(name)
+            raise UserError(f"option '{other_name}' conflicts with option '{name}' ('{ref}')",
+                            code="option-conflict", **other_doc.where(("conflicts", index)))
+
+
+def _chain(path: Path, seen: list[Path], files: list[Path]) -> Document:
+    """The file at ``path`` merged over its ``extends`` ancestors."""
+
+    real = path.resolve()
+    if real in seen:
+        cycle = " → ".join(str(p) for p in [*seen[seen.index(real):], real])
+        raise UserError(f"'extends' goes round in a cycle: {cycle}", code="extends-cycle")
+    doc = load_yaml_cached(path)
+    files.append(path)
+    if not isinstance(doc.data, dict):
+        got = "an empty file" if doc.data is None else f"a {type(doc.data).__name__}"
+        where = doc.where(())
+        where.update(line=where["line"] or 1, col=where["col"] or 1)
+        raise UserError(f"a ruleset is a mapping of keys, not {got}", code="schema", **where)
+    if seen and "patch" in doc.data:
+        raise UserError(f"'{path}' is an option file: apply it with REF+OPTION, not 'extends'",
+                        code="extends-option")
+    if "patch" in doc.data and not {"features", "tiles", "extends"} & set(doc.data):
+        raise UserError(f"{path} is an option file: apply it on top of a ruleset, e.g. basic+{path}",
+                        code="option-not-ruleset", **doc.where(("patch",), key=True))
+    parent_ref = doc.data.get("extends")
+    if parent_ref is None:
+        return doc
+    if not isinstance(parent_ref, str):
+        raise UserError("'extends' names one ruleset (a name or a path)", code="schema", **doc.where(("extends",)))
+    try:
+        parent_path = resolve(parent_ref, path.parent)
+    except UserError as error:
+        raise UserError(error.diagnostics[0].message, code=error.diagnostics[0].code,
+                        **doc.where(("extends",))) from None
+    try:
+        parent = _chain(parent_path, [*seen, real], files)
+    except UserError as error:
+        first = error.diagnostics[0] if error.diagnostics else None
+        if first is not None and first.code in ("extends-cycle", "extends-option") and not first.file:
+            raise UserError(first.message, code=first.code, **doc.where(("extends",))) from None
+        raise
+    child = {k: v for k, v in doc.data.items() if k != "extends"}
+    return merge(parent, Document(child, doc.file, doc.marks, doc.key_marks, doc.files, doc.deleted), ())
+
+
+def merge(target: Document, patch: Document, at: JsonPath) -> Document:
+    """``target`` with the mapping at ``at`` in ``patch`` merged over it (RFC 7396).
+
+    Neither input is changed.  Values the patch sets keep the patch's file and
+    line; everything else keeps the target's.
+    """
+    data = copy.deepcopy(target.data)
+    result = Document(data, target.file, dict(target.marks), dict(target.key_marks), dict(target.files),
+                      dict(target.deleted))
+    source: Any = patch.data
+    for key in at:
+        source = source[key]
+    _merge_into(result, data, (), source, patch, tuple(at))
+    return result
+
+
+def _merge_into(result: Document, target: dict, path: JsonPath, patch: dict, source: Document,
+                source_at: JsonPath) -> None:
+    for key, value in patch.items():
+        here, there = (*path, key), (*source_at, key)
+        if value is None:
+            target.pop(key, None)
+            _drop(result, here)
+            result.deleted[here] = source.where(there, key=True)["file"], *source.key_mark(there)
+        elif isinstance(value, dict) and isinstance(target.get(key), dict):
+            # The mapping is now (also) set here: errors about it as a whole point at this file.
+            _take_mark(result, source, there, here)
+            _merge_into(result, target[key], here, value, source, there)
+        else:
+            target[key] = _strip_nulls(copy.deepcopy(value))
+            _drop(result, here)
+            result.deleted.pop(here, None)
+            _copy_marks(result, source, there, here)
+
+
+def _strip_nulls(value: Any) -> Any:
+    """RFC 7396: a null inside a value that replaces is a deletion too, so it never lands."""
+    if isinstance(value, dict):
+        return {k: _strip_nulls(v) for k, v in value.items() if v is not None}
+    return value
+
+
+def _take_mark(doc: Document, source: Document, source_at: JsonPath, at: JsonPath) -> None:
+    for table, source_table in ((doc.marks, source.marks), (doc.key_marks, source.key_marks)):
+        if source_at in source_table:
+            table[at] = source_table[source_at]
+    doc.files[at] = source.files.get(source_at, source.file)
+
+
+def _drop(doc: Document, path: JsonPath) -> None:
+    n = len(path)
+    for table in (doc.marks, doc.key_marks, doc.files):
+        for key in [k for k in table if k[:n] == path]:
+            del table[key]
+
+
+def _copy_marks(doc: Document, source: Document, source_at: JsonPath, at: JsonPath) -> None:
+    n = len(source_at)
+    for table, source_table in ((doc.marks, source.marks), (doc.key_marks, source.key_marks)):
+        for key, mark in source_table.items():
+            if key[:n] == source_at:
+                table[(*at, *key[n:])] = mark
+    for key in source.marks:
+        if key[:n] == source_at:
+            doc.files[(*at, *key[n:])] = source.files.get(key, source.file)

@@ -1,0 +1,508 @@
+"""Scoring formulas: parsed once with lark, compiled to closures, evaluated often.
+
+A ruleset scores each feature kind with formulas such as ``2 * tiles + 2 *
+pennants`` or ``if tiles == 2 then tiles + pennants else 2 * tiles``.  The
+grammar is ``grammar/scoring.lark``; this module checks names and types while
+it turns the parse tree into nested Python closures, so no user text is ever
+given to ``eval`` and a formula cannot do anything but arithmetic on its inputs.
+
+The language, loosest binding first::
+
+    if C then A else B        C boolean; A and B of one type
+    a or b,  a and b,  not a  booleans only
+    a == b  a != b            two numbers or two booleans; comparisons do not chain
+    a < b  a <= b  a > b  a >= b
+    a + b   a - b             numbers
+    a * b   a // b            // floors like Python's (-7 // 2 == -4)
+    -a                        unary minus
+    42  tiles  true  false  min(a, ...)  max(a, ...)  (a)
+
+Rules worth knowing:
+
+* Division is total: ``x // 0`` is 0 at run time, so a formula never raises
+  during a game.  A divisor that is 0 whatever the inputs is an error instead.
+* A subexpression that reads no input is computed once, at compile time.
+* Keywords (``if then else and or not true false min max``) are reserved.
+
+    >>> f = compile_formula("2 * tiles + 2 * pennants", {"tiles": int, "pennants": int})
+    >>> f({"tiles": 3, "pennants": 1})
+    8
+    >>> f.terms({"tiles": 3, "pennants": 1})
+    [('2 * tiles', 6), ('2 * pennants', 2)]
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import operator
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, NoReturn
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+
+from ..errors import UserError
+from ..resources import data_dir
+
+GRAMMAR_PATH: Path = data_dir("grammar") / "scoring.lark"
+MAX_LENGTH = 500  # characters
+MAX_DEPTH = 32  # operators nested in one another; parentheses alone do not count
+_SNIPPET_WIDTH = 72
+
+Value = int | bool
+Env = Mapping[str, Value]
+Evaluator = Callable[[Env], Value]
+
+
+@functools.cache
+def _parser() -> Lark:
+    # The basic lexer (not the contextual one) turns every NAME spelled like a
+    # keyword into that keyword, so `1 + not` cannot slip through as a name.
+    return Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr", lexer="basic",
+                propagate_positions=True)
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A compiled formula; call it with the inputs to get its value.
+
+    ``text`` is the source, ``names`` the inputs it reads, ``is_bool`` its
+    result type.  ``fn`` is the closure itself: a hot loop may call it directly
+    and skip one frame.  The env passed must hold every name in ``names``
+    (a missing one raises ``KeyError``: a bug in the caller, not in the ruleset).
+    A formula pickles by recompiling its text.
+    """
+
+    text: str
+    names: frozenset[str]
+    is_bool: bool
+    fn: Evaluator = field(repr=False, compare=False)
+    _terms: tuple[tuple[str, int, Evaluator], ...] = field(default=(), repr=False, compare=False)
+    _types: tuple[tuple[str, type], ...] = field(default=(), repr=False, compare=False)
+
+    def __call__(self, env: Env) -> Value:
+        """The value of the formula for ``env`` (name -> int or bool)."""
+        return self.fn(env)
+
+    def terms(self, env: Env) -> list[tuple[str, Value]]:
+        """Explain the value as ``[(term text, value), ...]`` that add up to it.
+
+        A top-level sum gives one entry per term, the value carrying the
+        term's sign (``tiles - 2`` -> ``[("tiles", 5), ("2", -2)]``); anything
+        else gives one entry for the whole formula.
+        """
+        if not self._terms:
+            return [(" ".join(self.text.split()), self.fn(env))]
+        return [(text, sign * fn(env)) for text, sign, fn in self._terms]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Closures do not pickle; worker processes get the text and recompile.
+        return (_recompile, (self.text, self._types, bool if self.is_bool else int))
+
+
+def _recompile(text: str, types: tuple[tuple[str, type], ...], want: type) -> Formula:
+    return compile_formula(text, dict(types), want=want)
+
+
+def compile_formula(text: str, inputs: Mapping[str, type], *, want: type = int,
+                    file: str | None = None, line: int | None = None, col: int | None = None,
+                    path: str | None = None) -> Formula:
+    """Parse, check and compile ``text`` into a :class:`Formula`.
+
+    ``inputs`` maps each name the formula may read to ``int`` or ``bool``;
+    ``want`` is the result type required.  ``file``, ``line``, ``col`` and
+    ``path`` say where the text sits: ``line``/``col`` (1-based) are those of
+    its first character, so an error ``k`` characters in is reported at
+    ``col + k`` (on a later line of a multi-line text, at ``line + n`` and
+    ``col +`` its offset in that line, which is right for a YAML block scalar).
+
+    Raises :class:`UserError` with code ``formula-syntax``, ``formula-name``,
+    ``formula-type``, ``formula-div-zero`` or ``formula-too-complex``, and a
+    snippet with a caret under the offending column.  Raises ``TypeError``
+    when ``inputs`` or ``want`` name a type other than ``int`` or ``bool``.
+    """
+    if want not in (int, bool) or any(t not in (int, bool) for t in inputs.values()):
+        raise TypeError("formula types must be int or bool")
+    source = _Source(text, file, line, col, path)
+    if len(text) > MAX_LENGTH:
+        source.fail("formula-too-complex",
+                    f"formula is {len(text)} characters long; at most {MAX_LENGTH} are allowed", MAX_LENGTH)
+    tree = _parse(source)
+    _check_depth(tree, source)
+    compiler = _Compiler(source, inputs)
+    try:
+        node: _Node = compiler.transform(tree)
+    except VisitError as error:  # lark wraps whatever a transformer method raises
+        raise error.orig_exc from None
+    if node.is_bool != (want is bool):
+        source.fail("formula-type", f"formula gives {_kind(node.is_bool)}, but {_kind(want is bool)} "
+                    "is needed here", len(text) - len(text.lstrip()))
+    return Formula(text, frozenset(compiler.names), node.is_bool, node.fn, node.terms,
+                   tuple(sorted((name, inputs[name]) for name in compiler.names)))
+
+
+@dataclass(frozen=True)
+class _Source:
+    """The formula text and where it sits, to turn an offset into a located error."""
+
+    text: str
+    file: str | None
+    line: int | None
+    col: int | None
+    path: str | None
+
+    def fail(self, code: str, message: str, offset: int) -> NoReturn:
+        text = self.text
+        offset = max(0, min(offset, len(text)))
+        begin = text.rfind("\n", 0, offset) + 1
+        end = text.find("\n", offset)
+        line_text, caret = text[begin:end if end >= 0 else len(text)].rstrip("\r"), offset - begin
+        # A window round the caret, so a 500-character line does not flood the terminal.
+        lo = max(0, min(caret - _SNIPPET_WIDTH // 2, len(line_text) - _SNIPPET_WIDTH))
+        before = "..." if lo else ""
+        after = "..." if lo + _SNIPPET_WIDTH < len(line_text) else ""
+        shown = line_text[lo:lo + _SNIPPET_WIDTH]
+        # Tabs stay tabs so the caret lines up however the terminal expands them.
+        pad = " " * len(before) + "".join(c if c == "\t" else " " for c in shown[:caret - lo])
+        raise UserError(message, file=self.file, path=self.path, code=code,
+                        line=None if self.line is None else self.line + text.count("\n", 0, offset),
+                        col=(1 if self.col is None else self.col) + caret,
+                        snippet=f"    {before}{shown}{after}\n    {pad}^")
+
+    def excerpt(self, node: _Node) -> str:
+        """The node's text on one line, shortened, for messages."""
+        piece = _balanced(self.text, node.start, node.end)
+        return repr(piece if len(piece) <= 30 else piece[:27] + "...")
+
+
+def _balanced(text: str, lo: int, hi: int) -> str:
+    # lark's spans of parenthesised operands may leave out one parenthesis:
+    # widen to the nearest ones until the piece balances.
+    while text.count(")", lo, hi) > text.count("(", lo, hi) and text.rfind("(", 0, lo) >= 0:
+        lo = text.rfind("(", 0, lo)
+    while text.count("(", lo, hi) > text.count(")", lo, hi) and text.find(")", hi) >= 0:
+        hi = text.find(")", hi) + 1
+    return " ".join(text[lo:hi].split())
+
+
+_CHAR_HINTS = {"=": "; use '==' to compare", "/": "; use '//' (floor division)", "&": "; use 'and'",
+               "|": "; use 'or'", "!": "; use 'not'"}
+_TOKEN_HINTS = {"COMPARE": "comparisons do not chain; join them with 'and'",
+                "LPAR": "only min(...) and max(...) can be called",
+                "NOT": "put 'not ...' in parentheses here", "IF": "put 'if ... else ...' in parentheses here"}
+_VALUE_START = {"INT", "NAME", "LPAR", "MINUS", "TRUE", "FALSE", "MIN", "MAX", "NOT", "IF"}
+_OPERATORS = {"PLUS", "MINUS", "TIMES", "FLOORDIV", "COMPARE", "AND", "OR"}
+
+
+def _parse(source: _Source) -> Tree:
+    """The parse tree of the text; lark's errors become ``formula-syntax`` errors."""
+    text = source.text
+    if not text.strip():
+        source.fail("formula-syntax", "formula is empty", 0)
+    try:
+        return _parser().parse(text)
+    except UnexpectedCharacters as error:
+        assert error.pos_in_stream is not None  # the lexer sets it
+        char = text[error.pos_in_stream]
+        hint = "; names are lower case" if char.isupper() else _CHAR_HINTS.get(char, "")
+        source.fail("formula-syntax", f"unexpected character {char!r}{hint}", error.pos_in_stream)
+    except UnexpectedToken as error:
+        token = error.token
+        # accepts() replays the parser: unlike `expected`, it leaves out what
+        # LALR's merged states allow elsewhere (a ',' outside any call).
+        accepted = error.interactive_parser.accepts()
+        if token.type == "$END":
+            source.fail("formula-syntax", f"unexpected end of formula; expected {_expected(accepted)}",
+                        len(text.rstrip()))
+        what = {"NAME": f"name {token.value!r}", "INT": f"number {token.value}"}.get(token.type, repr(token.value))
+        hint = _TOKEN_HINTS.get(token.type, "") if token.type not in accepted else ""
+        source.fail("formula-syntax", f"unexpected {what}; {hint or 'expected ' + _expected(accepted)}",
+                    _span(token)[0])
+    except UnexpectedInput:  # UnexpectedEOF: LALR reports $END instead; kept so nothing of lark leaks
+        source.fail("formula-syntax", "unexpected end of formula", len(text.rstrip()))
+
+
+def _expected(terminals: set[str]) -> str:
+    """Lark's expected terminal names in words: ``a value, ')' or ','``."""
+    rest, words = set(terminals), []
+    if "INT" in rest:
+        words.append("a value")
+        rest -= _VALUE_START
+    if "PLUS" in rest:
+        words.append("an operator")
+        rest -= _OPERATORS
+    words += sorted(repr(_parser().get_terminal(name).pattern.value) for name in rest - {"$END"})
+    if "$END" in rest:
+        words.append("the end")
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
+
+
+def _check_depth(tree: Tree, source: _Source) -> None:
+    # Iterative, so no text can exhaust Python's stack here; past this check,
+    # compiling recurses at most MAX_DEPTH levels.
+    stack = [(child, 1) for child in reversed(tree.children) if isinstance(child, Tree)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            source.fail("formula-too-complex", f"formula nests more than {MAX_DEPTH} operators deep",
+                        node.meta.start_pos)
+        stack.extend((child, depth + 1) for child in reversed(node.children) if isinstance(child, Tree))
+
+
+_VARIABLE = object()  # the `const` of a node whose value depends on the inputs
+
+
+@dataclass(frozen=True, slots=True)
+class _Node:
+    """A compiled subexpression: its span in the text, its type and its closure."""
+
+    start: int
+    end: int
+    is_bool: bool
+    fn: Evaluator
+    const: Any = _VARIABLE  # the value, when the node reads no input
+    name: str | None = None  # the input, when the node is just that input
+    terms: tuple[tuple[str, int, Evaluator], ...] = ()  # (text, sign, closure) of a sum's terms
+
+
+def _constant(value: Value, start: int, end: int) -> _Node:
+    return _Node(start, end, isinstance(value, bool), lambda env: value, const=value)
+
+
+# Closure factories by operator and operand shape (K constant, N input name,
+# F any other node), so that `2 * tiles` runs as one frame with an inline dict
+# lookup rather than a chain of calls.  Sums put their folded constant last and
+# join their terms variable with variable, hence fewer shapes for + and -.
+# A constant divisor is never 0 here.
+_ARITH: dict[str, dict[str, Callable[[Any, Any], Evaluator]]] = {
+    "+": {"NK": lambda a, b: lambda env: env[a] + b, "NN": lambda a, b: lambda env: env[a] + env[b],
+          "FK": lambda a, b: lambda env: a(env) + b, "FF": lambda a, b: lambda env: a(env) + b(env)},
+    "-": {"NN": lambda a, b: lambda env: env[a] - env[b], "FF": lambda a, b: lambda env: a(env) - b(env)},
+    "*": {"KN": lambda a, b: lambda env: a * env[b], "NK": lambda a, b: lambda env: env[a] * b,
+          "NN": lambda a, b: lambda env: env[a] * env[b], "KF": lambda a, b: lambda env: a * b(env),
+          "FK": lambda a, b: lambda env: a(env) * b, "FF": lambda a, b: lambda env: a(env) * b(env)},
+    "//": {"KN": lambda a, b: lambda env: a // d if (d := env[b]) else 0,
+           "NK": lambda a, b: lambda env: env[a] // b,
+           "NN": lambda a, b: lambda env: env[a] // d if (d := env[b]) else 0,
+           "KF": lambda a, b: lambda env: a // d if (d := b(env)) else 0,
+           "FK": lambda a, b: lambda env: a(env) // b,
+           "FF": lambda a, b: lambda env: a(env) // d if (d := b(env)) else 0},
+}
+# Folding never meets a zero divisor: that is a formula-div-zero error first.
+_FOLD: dict[str, Callable[[Any, Any], Value]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "==": operator.eq,
+    "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "and": lambda a, b: a and b, "or": lambda a, b: a or b,
+    "min": min, "max": max,
+}
+# The other operators: a constant right operand (`tiles == 2`, `min(tiles, 5)`)
+# is inlined; min and max avoid the argument tuple of builtins.min.
+_WITH_CONSTANT: dict[str, Callable[[Evaluator, Any], Evaluator]] = {
+    "==": lambda f, k: lambda env: f(env) == k, "!=": lambda f, k: lambda env: f(env) != k,
+    "<": lambda f, k: lambda env: f(env) < k, "<=": lambda f, k: lambda env: f(env) <= k,
+    ">": lambda f, k: lambda env: f(env) > k, ">=": lambda f, k: lambda env: f(env) >= k,
+    "min": lambda f, k: lambda env: x if (x := f(env)) <= k else k,
+    "max": lambda f, k: lambda env: x if (x := f(env)) >= k else k,
+}
+_FLIPPED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_GENERAL: dict[str, Callable[[Evaluator, Evaluator], Evaluator]] = {
+    "and": lambda f, g: lambda env: f(env) and g(env),
+    "or": lambda f, g: lambda env: f(env) or g(env),
+    "min": lambda f, g: lambda env: x if (x := f(env)) <= (y := g(env)) else y,
+    "max": lambda f, g: lambda env: x if (x := f(env)) >= (y := g(env)) else y,
+}
+
+
+def _combine(op: str, a: _Node, b: _Node) -> _Node:
+    """``a op b`` as one node, folded when both are constants (types already checked)."""
+    is_bool = op not in _ARITH and op not in ("min", "max")
+    if a.const is not _VARIABLE and b.const is not _VARIABLE:
+        return _constant(_FOLD[op](a.const, b.const), a.start, b.end)
+    if op in _ARITH:
+        shape = "".join("K" if n.const is not _VARIABLE else "N" if n.name else "F" for n in (a, b))
+        table = _ARITH[op]
+        if shape not in table:  # NF or FN: the name goes as its itemgetter
+            shape = shape.replace("N", "F")
+        fn = table[shape](*(n.const if s == "K" else n.name if s == "N" else n.fn for s, n in zip(shape, (a, b))))
+    elif b.const is not _VARIABLE and op in _WITH_CONSTANT:
+        fn = _WITH_CONSTANT[op](a.fn, b.const)
+    elif a.const is not _VARIABLE and op in _FLIPPED:  # `2 < tiles` runs as `tiles > 2`
+        fn = _WITH_CONSTANT[_FLIPPED[op]](b.fn, a.const)
+    elif op in _GENERAL:
+        fn = _GENERAL[op](a.fn, b.fn)
+    else:
+        compare, f, g = _FOLD[op], a.fn, b.fn
+        fn = lambda env: compare(f(env), g(env))
+    return _Node(a.start, b.end, is_bool, fn)
+
+
+def _chain(op: str, nodes: list[_Node]) -> _Node:
+    """Join nodes with an associative ``op`` as a balanced tree, so a long
+    ``a + b + c + ...`` costs log n nested calls rather than n."""
+    while len(nodes) > 1:
+        nodes = [_combine(op, *nodes[i:i + 2]) if i + 1 < len(nodes) else nodes[i]
+                 for i in range(0, len(nodes), 2)]
+    return nodes[0]
+
+
+def _negate(node: _Node) -> _Node:
+    if node.const is not _VARIABLE:
+        return _constant(-node.const, node.start, node.end)
+    name, f = node.name, node.fn
+    fn = (lambda env: -env[name]) if name else (lambda env: -f(env))
+    return _Node(node.start, node.end, False, fn)
+
+
+def _span(token: Token) -> tuple[int, int]:
+    assert token.start_pos is not None and token.end_pos is not None  # the lexer sets both
+    return token.start_pos, token.end_pos
+
+
+def _kind(is_bool: bool) -> str:
+    return "a boolean" if is_bool else "a number"
+
+
+class _Compiler(Transformer):
+    """Turns a parse tree into one :class:`_Node`, checking names and types.
+
+    Method names are the grammar's rule and terminal names; each gets its
+    children already compiled and raises :class:`UserError` at the first
+    problem (lark wraps it in ``VisitError``; :func:`compile_formula` unwraps).
+    """
+
+    def __init__(self, source: _Source, inputs: Mapping[str, type]) -> None:
+        super().__init__()
+        self.source, self.inputs = source, inputs
+        self.names: set[str] = set()
+
+    def expect(self, node: _Node, is_bool: bool, need: str) -> None:
+        if node.is_bool != is_bool:
+            self.source.fail("formula-type", f"{self.source.excerpt(node)} is {_kind(node.is_bool)}, "
+                             f"but {need}", node.start)
+
+    def INT(self, token: Token) -> _Node:
+        return _constant(int(token), *_span(token))
+
+    def TRUE(self, token: Token) -> _Node:
+        return _constant(True, *_span(token))
+
+    def FALSE(self, token: Token) -> _Node:
+        return _constant(False, *_span(token))
+
+    def NAME(self, token: Token) -> _Node:
+        name = str(token)
+        if name not in self.inputs:
+            close = difflib.get_close_matches(name, self.inputs, n=1)
+            hint = (f"; did you mean {close[0]!r}?" if close else
+                    f"; inputs here: {', '.join(sorted(self.inputs))}" if self.inputs else "; there are no inputs")
+            self.source.fail("formula-name", f"unknown input {name!r}{hint}", _span(token)[0])
+        self.names.add(name)
+        return _Node(*_span(token), self.inputs[name] is bool, operator.itemgetter(name), name=name)
+
+    def start(self, children: list[_Node]) -> _Node:
+        return children[0]
+
+    @v_args(meta=True)
+    def if_then_else(self, meta: Any, children: list[_Node]) -> _Node:
+        cond, then, other = children
+        self.expect(cond, True, "the condition after 'if' must be a boolean")
+        if then.is_bool != other.is_bool:
+            self.source.fail("formula-type", f"'then' gives {_kind(then.is_bool)} but 'else' gives "
+                             f"{_kind(other.is_bool)}; both must be of one type", other.start)
+        if all(n.const is not _VARIABLE for n in children):
+            return _constant(then.const if cond.const else other.const, meta.start_pos, meta.end_pos)
+        c, t, e = cond.fn, then.fn, other.fn
+        return _Node(meta.start_pos, meta.end_pos, then.is_bool, lambda env: t(env) if c(env) else e(env))
+
+    @v_args(meta=True)
+    def or_test(self, meta: Any, children: list[_Node]) -> _Node:
+        return self._logic("or", meta, children)
+
+    @v_args(meta=True)
+    def and_test(self, meta: Any, children: list[_Node]) -> _Node:
+        return self._logic("and", meta, children)
+
+    def _logic(self, op: str, meta: Any, children: list[_Node]) -> _Node:
+        for node in children:
+            self.expect(node, True, f"'{op}' needs booleans")
+        return replace(_chain(op, children), start=meta.start_pos, end=meta.end_pos)
+
+    @v_args(meta=True)
+    def not_test(self, meta: Any, children: list[_Node]) -> _Node:
+        (node,) = children
+        self.expect(node, True, "'not' needs a boolean")
+        if node.const is not _VARIABLE:
+            return _constant(not node.const, meta.start_pos, meta.end_pos)
+        f = node.fn
+        return _Node(meta.start_pos, meta.end_pos, True, lambda env: not f(env))
+
+    @v_args(meta=True)
+    def comparison(self, meta: Any, children: list[Any]) -> _Node:
+        left, op, right = children[0], str(children[1]), children[2]
+        if op in ("==", "!="):
+            if left.is_bool != right.is_bool:
+                self.source.fail("formula-type", f"{op!r} compares two numbers or two booleans, but "
+                                 f"{self.source.excerpt(left)} is {_kind(left.is_bool)} and "
+                                 f"{self.source.excerpt(right)} is {_kind(right.is_bool)}", right.start)
+        else:
+            self.expect(left, False, f"{op!r} compares numbers")
+            self.expect(right, False, f"{op!r} compares numbers")
+        return replace(_combine(op, left, right), start=meta.start_pos, end=meta.end_pos)
+
+    @v_args(meta=True)
+    def sum(self, meta: Any, children: list[Any]) -> _Node:
+        operands, ops = children[0::2], children[1::2]
+        for i, node in enumerate(operands):
+            self.expect(node, False, f"{str(ops[max(i - 1, 0)])!r} needs numbers")
+        signs = [1] + [1 if op == "+" else -1 for op in ops]
+        # Term texts run from operator to operator, so `(a + b)` keeps its parentheses.
+        bounds = [operands[0].start] + [op.end_pos for op in ops]
+        ends = [op.start_pos for op in ops] + [operands[-1].end]
+        terms = tuple((_balanced(self.source.text, lo, hi), sign, node.fn)
+                      for lo, hi, sign, node in zip(bounds, ends, signs, operands))
+        # Constants gather into one trailing term: `1 + neighbors` runs as `neighbors + 1`.
+        total = sum(s * n.const for s, n in zip(signs, operands) if n.const is not _VARIABLE)
+        plus = [n for s, n in zip(signs, operands) if s > 0 and n.const is _VARIABLE]
+        minus = [n for s, n in zip(signs, operands) if s < 0 and n.const is _VARIABLE]
+        if plus and minus:
+            node = _combine("-", _chain("+", plus), _chain("+", minus))
+        elif plus or minus:
+            node = _chain("+", plus) if plus else _negate(_chain("+", minus))
+        else:
+            node = _constant(total, meta.start_pos, meta.end_pos)
+        if total and (plus or minus):
+            node = _combine("+", node, _constant(total, meta.start_pos, meta.end_pos))
+        return replace(node, start=meta.start_pos, end=meta.end_pos, terms=terms)
+
+    @v_args(meta=True)
+    def product(self, meta: Any, children: list[Any]) -> _Node:
+        node = children[0]
+        self.expect(node, False, f"{str(children[1])!r} needs numbers")
+        for op, operand in zip(children[1::2], children[2::2]):
+            self.expect(operand, False, f"{str(op)!r} needs numbers")
+            if op == "//" and operand.const is not _VARIABLE and operand.const == 0:
+                self.source.fail("formula-div-zero", f"division by zero: {self.source.excerpt(operand)} "
+                                 "is always 0", operand.start)
+            node = _combine(str(op), node, operand)
+        return replace(node, start=meta.start_pos, end=meta.end_pos)
+
+    @v_args(meta=True)
+    def negate(self, meta: Any, children: list[Any]) -> _Node:
+        _, node = children
+        self.expect(node, False, "'-' needs a number")
+        return replace(_negate(node), start=meta.start_pos, end=meta.end_pos)
+
+    @v_args(meta=True)
+    def call(self, meta: Any, children: list[Any]) -> _Node:
+        func, args = str(children[0]), children[1:]
+        for node in args:
+            self.expect(node, False, f"'{func}' needs numbers")
+        # Constant arguments fold into one, which goes last so it stays inline.
+        fixed = [n for n in args if n.const is not _VARIABLE]
+        varying = [n for n in args if n.const is _VARIABLE]
+        if fixed:
+            varying.append(_chain(func, fixed))
+        return replace(_chain(func, varying), start=meta.start_pos, end=meta.end_pos, terms=())

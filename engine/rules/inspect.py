@@ -1,0 +1,195 @@
+"""Looking at rulesets: the shipped list, the merged document with origins, diffs, tile drawings.
+
+These are the plain functions behind ``carcassonne rulesets …`` and
+``carcassonne tiles``; they return text or data and never print.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .compose import compose, options_dir
+from ..errors import UserError
+from ..geometry import PORTS
+from ..resources import rulesets_dir
+from .ruleset import Ruleset, load_ruleset
+from .source import Document, JsonPath, json_path, load_yaml
+
+#: Keys that name a ruleset rather than set a rule; ``diff`` leaves them out.
+IDENTITY_KEYS = ("name", "description", "source")
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """A shipped ruleset or option: what ``rulesets list`` shows."""
+
+    kind: str  # "ruleset" or "option"
+    name: str
+    description: str
+    source: str
+
+
+def shipped() -> list[Shipped]:
+    """Every shipped ruleset, then every shipped option, by name."""
+    found = []
+    for kind, folder in (("ruleset", rulesets_dir()), ("option", options_dir())):
+        for path in sorted(folder.glob("*.yaml")):
+            data = load_yaml(path).data or {}
+            found.append(Shipped(kind, path.stem, " ".join(str(data.get("description", "")).split()),
+                                 " ".join(str(data.get("source", "")).split())))
+    return found
+
+
+def show(ref: str, *, origins: bool = False) -> str:
+    """The merged ruleset ``ref`` as YAML; with ``origins``, each value is followed
+    by a comment naming the file and line that set it."""
+    doc, _ = compose(ref)
+    load_ruleset(ref)  # the same checks as play: show only what would load
+    lines: list[str] = []
+    _emit(doc, doc.data, (), 0, lines, origins)
+    return "\n".join(lines) + "\n"
+
+
+def diff(ref_a: str, ref_b: str) -> list[tuple[str, Any, Any, str, str]]:
+    """What two rulesets set differently: ``(json path, value in a, value in b,
+    origin in a, origin in b)`` for each differing leaf, in document order.
+    A value missing on one side is ``None`` there.  Identity keys are left out."""
+    doc_a, _ = compose(ref_a)
+    doc_b, _ = compose(ref_b)
+    load_ruleset(ref_a), load_ruleset(ref_b)
+    out: list[tuple[str, Any, Any, str, str]] = []
+    _diff(doc_a, doc_b, doc_a.data, doc_b.data, (), out)
+    return out
+
+
+def origin_text(doc: Document, path: JsonPath, *, key: bool = False) -> str:
+    """``file:line`` that set the value at ``path`` (``key``: where its key is written),
+    the file relative to the working directory when that is shorter."""
+    where = doc.where(path, key=key)
+    file, line = where["file"], where["line"]
+    try:
+        relative = os.path.relpath(file)
+        file = relative if len(relative) < len(file) else file
+    except ValueError:
+        pass
+    return f"{file}:{line}" if line else file
+
+
+def tile_drawings(ruleset: Ruleset) -> list[str]:
+    """A small text drawing of every tile type: its port grid and a legend.
+
+    Each port shows the index of the segment covering it (``.`` none); the
+    centre shows a port-less segment (a cloister).  The grid reads like the
+    tile: N on top, ``NL N NR`` left to right, ``WR W WL`` down the left side.
+    """
+    blocks = []
+    for tile in ruleset.tiles:
+        grid = [["."] * 5 for _ in range(5)]
+        cells = {"NL": (0, 1), "N": (0, 2), "NR": (0, 3), "EL": (1, 4), "E": (2, 4), "ER": (3, 4),
+                 "SL": (4, 3), "S": (4, 2), "SR": (4, 1), "WL": (3, 0), "W": (2, 0), "WR": (1, 0)}
+        legend = []
+        for j, segment in enumerate(tile.segments):
+            kind = ruleset.kinds[segment.kind]
+            names = [PORTS[p] for p in segment.ports]
+            for name in names:
+                row, col = cells[name]
+                grid[row][col] = str(j)
+            if not names:
+                grid[2][2] = str(j)
+            if kind.ports == "side":
+                names = [n for n in names if len(n) == 1]
+            extras = [f"{a} {v}" for a, v in zip(kind.attributes, segment.attrs) if v]
+            legend.append(f"{j} {kind.name} {' '.join(names)}".rstrip() + (f" ({', '.join(extras)})" if extras else ""))
+        for corner in ((0, 0), (0, 4), (4, 0), (4, 4)):
+            grid[corner[0]][corner[1]] = "+"
+        start = " (start tile)" if tile.index == ruleset.start else ""
+        head = f"{tile.id}  ×{tile.count}  edges {tile.edges}{start}"
+        rows = [" ".join(r) for r in grid]
+        width = max(len(r) for r in rows)
+        body = [f"  {rows[i]:<{width}}   {legend[i] if i < len(legend) else ''}".rstrip() for i in range(5)]
+        body += [f"  {'':<{width}}   {line}" for line in legend[5:]]
+        blocks.append("\n".join([head, *body]))
+    return blocks
+
+
+def validate_file(path: Path, base: str = "basic") -> Ruleset:
+    """Check one ruleset or option file; an option is checked applied to ``base``
+    after the options it ``requires``.
+
+    Raises :class:`UserError` with every problem found.
+    """
+    if path.is_dir():
+        raise UserError(f"cannot read {path}: it is a folder", file=str(path), code="io")
+    if not path.is_file():
+        raise UserError(f"cannot read {path}: no such file", file=str(path), code="io")
+    data = load_yaml(path).data
+    if isinstance(data, dict) and _looks_like_option(data):
+        option = str(path) if "/" in str(path) or "." in path.name else f"./{path}"
+        required = [r for r in data.get("requires", ()) if isinstance(r, str)]
+        shipped_options = sorted(p.stem for p in options_dir().glob("*.yaml"))
+        doc = load_yaml(path)
+        for i, name in enumerate(required):
+            if name not in shipped_options:
+                close = difflib.get_close_matches(name, shipped_options, n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                raise UserError(f"requires option '{name}', which is not a shipped option{hint}",
+                                code="option-unknown", **doc.where(("requires", i)))
+        return load_ruleset("+".join([base, *required, option]), cache=False)
+    return load_ruleset(str(path), cache=False)
+
+
+def _looks_like_option(data: dict) -> bool:
+    """An option file: it has a patch or option-only keys, and none of a ruleset's."""
+    if {"patch", "requires", "conflicts"} & set(data):
+        return True
+    return not {"extends", "features", "tiles"} & set(data) and "name" in data
+
+
+def yaml_text(value: Any) -> str:
+    """A value as one line of YAML (``true``, ``{a: 1}``, ``[N, E]``)."""
+    return _scalar(value)
+
+
+def _scalar(value: Any) -> str:
+    return yaml.safe_dump(value, default_flow_style=True, width=10_000, allow_unicode=True).strip().removesuffix("...").strip()
+
+
+def _emit(doc: Document, value: Any, path: JsonPath, indent: int, lines: list[str], origins: bool) -> None:
+    pad = "  " * indent
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, item in items:
+        here = (*path, key)
+        label = f"{pad}{_scalar(key)}:" if isinstance(value, dict) else f"{pad}-"
+        container = isinstance(item, (dict, list)) and item and (
+            not _flat(item) or (origins and isinstance(item, dict)))  # origins: one per leaf
+        note = f"  # {origin_text(doc, here, key=bool(container))}" if origins else ""
+        if container:
+            lines.append(label + (note if origins else ""))
+            _emit(doc, item, here, indent + 1, lines, origins)
+        else:
+            lines.append(f"{label} {_scalar(item)}{note}")
+
+
+def _flat(value: Any) -> bool:
+    """Small mappings and lists of scalars print on one line (like a segment)."""
+    children = value.values() if isinstance(value, dict) else value
+    return all(not isinstance(c, (dict, list)) or (isinstance(c, list) and all(
+        not isinstance(x, (dict, list)) for x in c)) for c in children) and len(value) <= 6
+
+
+def _diff(doc_a: Document, doc_b: Document, a: Any, b: Any, path: JsonPath, out: list) -> None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in [*a, *(k for k in b if k not in a)]:
+            if not path and key in IDENTITY_KEYS:
+                continue
+            _diff(doc_a, doc_b, a.get(key), b.get(key), (*path, key), out)
+    elif a != b:
+        out.append((json_path(path), a, b,
+                    origin_text(doc_a, path) if a is not None else "",
+                    origin_text(doc_b, path) if b is not None else ""))

@@ -1,0 +1,269 @@
+"""Load a ruleset reference into a frozen, compiled :class:`Ruleset`.
+
+Pipeline: YAML (positions kept) → JSON Schema → meaning checks (tiles
+consistent, kinds known, formulas compile) → compiled tile orientations and
+formula closures.  Every problem is a :class:`~engine.errors.Diagnostic` at
+the file, line and column that set the value; all of a file's problems are
+reported together.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import UserError
+from .compose import compose
+from .constraints import Constraint
+from .kinds import FeatureKind, compile_kinds
+from .problems import Problems, diagnostic_order
+from .source import Document
+from .tiles import EdgeCodes, TileType, compile_tile
+from .validate import check
+
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase of the deck: the tile ``group`` drawn in it, with tile type indices
+    pinned to be drawn ``first`` or ``last`` (or None)."""
+
+    group: str
+    first: int | None = None
+    last: int | None = None
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A loaded, validated and compiled ruleset.
+
+    ``data`` is the merged document (what ``sha256`` hashes); ``kinds`` and
+    ``tiles`` are indexed by their ``index``; ``start`` is the start tile's
+    index (``-1`` for none); ``edge_mirror``/``edge_base`` drive edge
+    matching (see :class:`~engine.rules.tiles.EdgeCodes`).
+    """
+
+    name: str
+    ref: str
+    data: dict[str, Any]
+    sha256: str
+    min_players: int
+    max_players: int
+    followers: int
+    kinds: tuple[FeatureKind, ...]
+    tiles: tuple[TileType, ...]
+    start: int
+    deploy_own: bool
+    unplaceable: str
+    start_drawn: bool
+    maps: int
+    edge_mirror: tuple[int, ...]
+    edge_base: int
+    phases: tuple[Phase, ...] = ()
+    set_aside: tuple[int, ...] = ()
+    #: Per tile type, the placement constraints that apply to it (see engine/constraints.py).
+    constraints: tuple[tuple[Constraint, ...], ...] = ()
+    _fits: list[dict[int, tuple[int, ...]]] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def tile_ids(self) -> dict[str, int]:
+        """Map tile type id → index."""
+        return {t.id: t.index for t in self.tiles}
+
+    def kind(self, name: str) -> FeatureKind | None:
+        """The feature kind called ``name``, or None."""
+        return next((k for k in self.kinds if k.name == name), None)
+
+    def fit_table(self, tile: int) -> dict[int, tuple[int, ...]]:
+        """The memo behind :meth:`fits` for one tile type (constraint key → rotations);
+        a key not in it yet is computed by :meth:`fits`.  For the turn loop's hot path."""
+        return self._fits[tile]
+
+    def fits(self, tile: int, key: int) -> tuple[int, ...]:
+        """Rotations of tile type ``tile`` that satisfy a cell's edge-constraint ``key``.
+
+        ``key`` packs four side codes (0 = no neighbour) in base ``edge_base``,
+        N first.  Results are memoised per ruleset: a game looks up, never
+        recomputes.
+        """
+        table = self._fits[tile]
+        found = table.get(key)
+        if found is None:
+            base = self.edge_base
+            need = (key % base, key // base % base, key // base ** 2 % base, key // base ** 3)
+            found = tuple(o.rotation for o in self.tiles[tile].orientations
+                          if all(n == 0 or n == c for n, c in zip(need, o.side_codes)))
+            table[key] = found
+        return found
+
+
+def load_ruleset_for(doc: Document, path: tuple) -> "Ruleset":
+    """Load the ruleset that ``doc`` names at ``path``, relative to the document's folder;
+    an error that has no file of its own is reported at that place in ``doc``."""
+    ref = doc.data
+    for key in path:
+        ref = ref[key]
+    try:
+        return load_ruleset(ref, Path(doc.file).parent)
+    except UserError as error:
+        if any(d.file for d in error.diagnostics):
+            raise
+        first = error.diagnostics[0]
+        raise UserError(first.message, code=first.code, **doc.where(path)) from None
+
+
+def load_ruleset(ref: str, base: Path | None = None, *, cache: bool = True) -> Ruleset:
+    """Load, compose, validate and compile the ruleset reference ``ref``.
+
+    ``ref`` is ``NAME_OR_PATH[+OPTION]…`` (see :mod:`engine.rules.compose`);
+    relative paths are taken from ``base`` if given.  Raises
+    :class:`UserError` with every problem found, each at the file and line
+    that set the value.  Results are cached until one of the files changes,
+    so loading the same ruleset for many games costs one ``stat`` per file
+    (``cache=False`` loads afresh, as the benchmark does).
+    """
+    key = (ref, str(base) if base is not None else None)
+    cached = _CACHE.get(key) if cache else None
+    if cached is not None:
+        ruleset, stamps = cached
+        if all(_stamp(path) == stamp for path, stamp in stamps):
+            return ruleset
+    doc, files = compose(ref, base)
+    check(doc, "ruleset")
+    ruleset = compile_ruleset(doc, ref)
+    _CACHE[key] = (ruleset, [(path, _stamp(path)) for path in files])
+    return ruleset
+
+
+_CACHE: dict[tuple[str, str | None], tuple["Ruleset", list[tuple[Path, int]]]] = {}
+
+
+def _stamp(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return -1
+
+
+def compile_ruleset(doc: Document, ref: str) -> Ruleset:
+    """Check a schema-valid ruleset document for meaning and compile it.
+
+    Raises :class:`UserError` listing every problem (unknown kinds, ports
+    that don't fit a kind, sides covered twice or not at all, edges that
+    disagree with segments, a missing start tile, formula errors).
+    """
+    data = doc.data
+    problems = Problems(doc)
+    problem = problems.at
+    kinds = compile_kinds(doc, problems)
+    if any(d.code == "edge-letter" for d in problems.found):
+        raise UserError.from_diagnostics(problems.found)  # tiles cannot be read while letters clash
+    kind_index = {k.name: k.index for k in kinds}
+    gone = {path[1]: [] for path in doc.deleted if len(path) == 2 and path[0] == "features"}
+    for tile_id, spec in data["tiles"].items():
+        for seg in spec["segments"]:
+            if seg["kind"] in gone and tile_id not in gone[seg["kind"]]:
+                gone[seg["kind"]].append(tile_id)
+    for kind_name, users in gone.items():
+        if users:
+            problem(("features", kind_name), f"feature kind '{kind_name}' is deleted here, but tiles "
+                    f"{', '.join(users)} still have {kind_name} segments", "kind-unknown")
+    codes = EdgeCodes()
+    tiles = []
+    for index, (tile_id, spec) in enumerate(data["tiles"].items()):
+        if any(seg["kind"] in gone for seg in spec["segments"]):
+            continue
+        tile = compile_tile(tile_id, spec, index, kinds, kind_index, codes, problems)
+        if tile is not None:
+            tiles.append(tile)
+    tile_ids = {t.id: t.index for t in tiles}
+
+    start_id = data.get("deck", {}).get("start")
+    start = -1
+    if start_id is not None:
+        if ("tiles", start_id) in doc.deleted:
+            problem(("tiles", start_id), f"start tile '{start_id}' (deck.start) is deleted here", "start-tile")
+        elif start_id not in data["tiles"]:
+            problem(("deck", "start"), f"start tile '{start_id}' is not a tile type of this ruleset", "start-tile")
+        elif data["tiles"][start_id]["count"] < 1:
+            problem(("tiles", start_id, "count"), f"start tile '{start_id}' has count 0", "start-tile")
+        else:
+            start = tile_ids.get(start_id, -1)
+            maps = data["deck"].get("maps", 1)
+            fixed = data["deck"].get("start_rule", "fixed") == "fixed"
+            if fixed and data["tiles"][start_id]["count"] < maps:
+                problem(("deck", "maps"), f"{maps} maps need {maps} start tiles '{start_id}', "
+                        f"but there are {data['tiles'][start_id]['count']}", "start-tile")
+    players = data.get("players", {"min": 2, "max": 5})
+    if players["min"] > players["max"]:
+        problem(("players",), "players: min is greater than max", "players")
+    deck = data.get("deck", {})
+    phases = tuple(_compile_phases(deck, tiles, tile_ids, problems))
+    set_aside = []
+    for i, tile_id in enumerate(deck.get("set_aside", ())):
+        if tile_id not in tile_ids:
+            problem(("deck", "set_aside", i), f"'{tile_id}' is not a tile type of this ruleset", "tile-unknown")
+        else:
+            set_aside.append(tile_ids[tile_id])
+    constraints = _compile_constraints(data.get("constraints", {}), kinds, problems)
+    if problems.found:
+        raise UserError.from_diagnostics(sorted(problems.found, key=diagnostic_order))
+    rules = data.get("rules", {})
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return Ruleset(
+        name=data["name"], ref=ref, data=data,
+        sha256=hashlib.sha256(canonical.encode()).hexdigest(),
+        min_players=players["min"], max_players=players["max"],
+        followers=data.get("followers", 7),
+        kinds=tuple(kinds), tiles=tuple(tiles), start=start,
+        deploy_own=rules.get("deploy", "empty") == "own-or-empty",
+        unplaceable=rules.get("unplaceable", "discard"),
+        start_drawn=data.get("deck", {}).get("start_rule", "fixed") == "drawn",
+        maps=data.get("deck", {}).get("maps", 1),
+        phases=phases, set_aside=tuple(set_aside),
+        constraints=tuple(tuple(c for c in constraints if any(seg.kind == c.kind for seg in t.segments))
+                          for t in tiles),
+        edge_mirror=tuple(codes.mirror), edge_base=codes.base,
+        _fits=[{} for _ in tiles],
+    )
+
+
+def _compile_phases(deck: dict, tiles: list[TileType], tile_ids: dict[str, int], problems: Problems):
+    """The deck's phases; every tile group must be drawn in exactly one phase."""
+    specs = deck.get("phases", ())
+    groups = {t.group for t in tiles}
+    named = [spec["group"] for spec in specs]
+    for i, spec in enumerate(specs):
+        at = ("deck", "phases", i)
+        if spec["group"] not in groups:
+            problems.at(at + ("group",), f"no tile type is in group '{spec['group']}'", "deck-phase")
+        if named.count(spec["group"]) > 1 and named.index(spec["group"]) < i:
+            problems.at(at + ("group",), f"group '{spec['group']}' is drawn in two phases", "deck-phase")
+        pins = {}
+        for end in ("first", "last"):
+            tile_id = spec.get(end)
+            if tile_id is None:
+                continue
+            if tile_id not in tile_ids or tiles[tile_ids[tile_id]].group != spec["group"]:
+                problems.at(at + (end,), f"'{tile_id}' is not a tile type of group '{spec['group']}'", "deck-phase")
+            else:
+                pins[end] = tile_ids[tile_id]
+        yield Phase(spec["group"], pins.get("first"), pins.get("last"))
+    if specs:
+        for group in sorted(groups - set(named)):
+            users = ", ".join(t.id for t in tiles if t.group == group)
+            problems.at(("deck", "phases"), f"tiles of group '{group}' ({users}) are in no phase", "deck-phase")
+
+
+def _compile_constraints(specs: dict, kinds: list[FeatureKind], problems: Problems) -> list[Constraint]:
+    by_name = {k.name: k.index for k in kinds}
+    found = []
+    for name, spec in specs.items():
+        if spec["kind"] not in by_name:
+            problems.at(("constraints", name, "kind"), f"unknown feature kind '{spec['kind']}'", "kind-unknown")
+            continue
+        found.append(Constraint(spec["rule"], by_name[spec["kind"]], spec.get("look", "ahead")))
+    return found

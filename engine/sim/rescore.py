@@ -1,0 +1,88 @@
+"""Rescoring a recorded game under other rulesets: the same moves, other rules.
+
+Each ruleset replays the record's turns (same tiles, positions, rotations and
+followers).  A turn that ruleset refuses — a deployment a house rule allowed,
+a placement a constraint forbids — ends that ruleset's column there, with the
+turn and the reason; otherwise the game is finished and scored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import UserError
+from ..core.game import Game
+from ..files.record import play_turn, replay_start
+from ..rules.ruleset import load_ruleset
+from ..rules.source import Document
+
+
+@dataclass
+class Column:
+    """One ruleset's scoring of the recorded moves."""
+
+    ref: str
+    scores: list[int]
+    by_kind: list[dict[str, int]]
+    events: list[dict]
+    stopped: tuple[int, str] | None = None  # (1-based turn, why) when a move is illegal here
+    kinds: list[str] = field(default_factory=list)
+
+
+def rescore(doc: Document, refs: list[str]) -> list[Column]:
+    """The record's own ruleset first, then each of ``refs`` (once each; the record's
+    own ruleset is not repeated).
+
+    Raises :class:`UserError` for an unknown ruleset, a record whose moves its
+    own ruleset refuses (a corrupt record), or a record whose players or start
+    tile a ruleset cannot take at all.
+    """
+    data = doc.data
+    own = _column(doc, data["ruleset"], strict=True)
+    return [own, *(_column(doc, ref) for ref in dict.fromkeys(refs) if ref != data["ruleset"])]
+
+
+def _column(doc: Document, ref: str, *, strict: bool = False) -> Column:
+    data = doc.data
+    ruleset = load_ruleset(ref, Path(doc.file).parent)
+    players = len(data["players"])
+    if not ruleset.min_players <= players <= ruleset.max_players:
+        raise UserError(f"{ref} is for {ruleset.min_players}–{ruleset.max_players} players; the record has {players}",
+                        code="players", **doc.where(("players",)))
+    game = Game(ruleset, players, data["seed"], draw_order=[], start=replay_start(ruleset, doc))
+    stopped = None
+    for i, turn in enumerate(data["turns"]):
+        try:
+            play_turn(game, turn, doc, ("turns", i))
+        except UserError as error:
+            if strict:
+                raise  # the record's own ruleset refuses its moves: the record is broken
+            stopped = (i + 1, error.diagnostics[0].message)
+            break
+    if stopped is None:
+        game.finish()
+    kinds = [k.name for k in ruleset.kinds]
+    by_kind = [{k: 0 for k in kinds} for _ in range(players)]
+    for event in game.events:
+        for p in event.players:
+            by_kind[p][event.kind] += event.points
+    return Column(ref, list(game.scores), by_kind, [e.to_json() for e in game.events], stopped, kinds)
+
+
+def event_key(event: dict) -> tuple:
+    """What identifies a score event across rulesets: when, which feature kind, which tiles, for whom."""
+    return (event["phase"], event["turn"], event["kind"], tuple(map(tuple, event["tiles"])), tuple(event["players"]))
+
+
+def differing_events(base: Column, other: Column) -> list[tuple[dict | None, dict | None]]:
+    """Score events that differ between two columns (in points or in who scores),
+    as ``(event in base or None, event in other or None)`` pairs."""
+    mine = {event_key(e): e for e in base.events}
+    theirs = {event_key(e): e for e in other.events}
+    out = []
+    for key in [*mine, *(k for k in theirs if k not in mine)]:
+        a, b = mine.get(key), theirs.get(key)
+        if a is None or b is None or (a["points"], a["players"]) != (b["points"], b["players"]):
+            out.append((a, b))
+    return out

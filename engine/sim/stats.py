@@ -1,0 +1,175 @@
+"""Summaries of many games, and paired comparisons between rulesets.
+
+Results arrive one game at a time (:func:`engine.sim.simulate.run`); a
+:class:`Summary` keeps running sums, so its memory does not grow with the
+number of games, and :class:`Pairing` keeps one small integer array per
+ruleset and seat (4 bytes a game) for the paired bootstrap.  numpy and scipy
+come from the ``stats`` extra and are imported only here, only when used.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from dataclasses import dataclass, field
+
+#: Bootstrap resamples for the confidence intervals of paired differences.
+RESAMPLES = 2000
+#: Seed of the bootstrap's own RNG: identical runs give identical intervals.
+BOOTSTRAP_SEED = 20_240_601
+
+
+def _round(x: float) -> float:
+    return round(float(x), 4)
+
+
+@dataclass
+class Summary:
+    """Running totals for one ruleset: scores per seat, points per feature kind,
+    wins, draws, margins and discards."""
+
+    players: int
+    games: int = 0
+    score_sum: list[float] = field(default_factory=list)
+    score_sq: list[float] = field(default_factory=list)
+    kind_sum: dict[str, float] = field(default_factory=dict)
+    first_seat_wins: int = 0
+    draws: int = 0
+    margin_sum: float = 0
+    discarded_sum: float = 0
+
+    def __post_init__(self) -> None:
+        self.score_sum = [0.0] * self.players
+        self.score_sq = [0.0] * self.players
+
+    def add(self, row: dict) -> None:
+        """Count one game's result row (see :func:`engine.sim.simulate.result_row`)."""
+        self.games += 1
+        for p, score in enumerate(row["scores"]):
+            self.score_sum[p] += score
+            self.score_sq[p] += score * score
+        for per_player in row["by_kind"]:
+            for kind, points in per_player.items():
+                self.kind_sum[kind] = self.kind_sum.get(kind, 0) + points
+        if row["winners"] == [0]:
+            self.first_seat_wins += 1
+        if len(row["winners"]) > 1:
+            self.draws += 1
+        self.margin_sum += row["margin"]
+        self.discarded_sum += row["discarded"]
+
+    def to_json(self) -> dict:
+        """Means with 95% confidence intervals (Student t), rates and per-kind means."""
+        n = self.games
+        seats = []
+        for p in range(self.players):
+            mean = self.score_sum[p] / n
+            var = (self.score_sq[p] - n * mean * mean) / (n - 1) if n > 1 else 0.0
+            half = _t95(n) * math.sqrt(max(var, 0.0) / n) if n > 1 else 0.0
+            seats.append({"seat": p, "mean": _round(mean), "ci95": [_round(mean - half), _round(mean + half)]})
+        return {
+            "games": n,
+            "mean_score": seats,
+            "points_by_kind": {k: _round(v / (n * self.players)) for k, v in self.kind_sum.items()},
+            "first_seat_win_rate": _round(self.first_seat_wins / n),
+            "draw_rate": _round(self.draws / n),
+            "mean_winning_margin": _round(self.margin_sum / n),
+            "mean_tiles_discarded": _round(self.discarded_sum / n),
+        }
+
+
+class Pairing:
+    """Per-game values of each ruleset, kept compactly for paired differences."""
+
+    def __init__(self, refs: list[str], players: int, kinds: list[str]) -> None:
+        self.refs, self.players, self.kinds = refs, players, kinds
+        self.scores = {ref: [array("i") for _ in range(players)] for ref in refs}
+        self.kind_points = {ref: {k: array("i") for k in kinds} for ref in refs}
+        self.winners = {ref: array("i") for ref in refs}
+
+    def add(self, rows: list[dict]) -> None:
+        """One seed's rows, one per ruleset in ``refs`` order."""
+        for ref, row in zip(self.refs, rows):
+            for p, score in enumerate(row["scores"]):
+                self.scores[ref][p].append(score)
+            for kind in self.kinds:
+                self.kind_points[ref][kind].append(sum(per.get(kind, 0) for per in row["by_kind"]))
+            self.winners[ref].append(sum(1 << p for p in row["winners"]))
+
+    def differences(self) -> list[dict]:
+        """For each ruleset after the first: paired differences from the first, with
+        bootstrap 95% intervals, and how often the winner changes."""
+        import numpy as np
+
+        base = self.refs[0]
+        out = []
+        for i, ref in enumerate(self.refs[1:], start=1):
+            rng = np.random.default_rng(BOOTSTRAP_SEED + i)
+            seats = [_paired(np.frombuffer(self.scores[ref][p], dtype=np.int32)
+                             - np.frombuffer(self.scores[base][p], dtype=np.int32), rng) | {"seat": p}
+                     for p in range(self.players)]
+            kinds = {k: _paired(np.frombuffer(self.kind_points[ref][k], dtype=np.int32)
+                                - np.frombuffer(self.kind_points[base][k], dtype=np.int32), rng)
+                     for k in self.kinds}
+            changed = np.frombuffer(self.winners[ref], dtype=np.int32) != np.frombuffer(self.winners[base],
+                                                                                          dtype=np.int32)
+            out.append({"from": base, "to": ref, "mean_score_difference": seats,
+                        "points_by_kind_difference": kinds,
+                        "winner_changed_rate": _round(changed.mean()) if len(changed) else 0.0})
+        return out
+
+
+def _paired(diff, rng) -> dict:
+    """Mean of a paired difference and its percentile bootstrap 95% interval."""
+    import numpy as np
+
+    n = len(diff)
+    means = np.empty(RESAMPLES)
+    for b in range(RESAMPLES):  # one resample at a time: memory stays at one game array
+        means[b] = diff[rng.integers(0, n, n)].mean()
+    low, high = np.percentile(means, [2.5, 97.5])
+    return {"mean": _round(diff.mean()), "ci95": [_round(low), _round(high)]}
+
+
+def _t95(n: int) -> float:
+    """Two-sided 95% Student t quantile for n observations."""
+    from scipy.stats import t
+
+    return float(t.ppf(0.975, n - 1))
+
+
+def plot(path: str, refs: list[str], pairing: Pairing, caption: str = "") -> None:
+    """Score distributions and mean points per feature kind, side by side, to ``path``
+    (its suffix picks the format); ``caption`` says what was played."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8))
+    every = {ref: np.concatenate([np.frombuffer(a, dtype=np.int32) for a in pairing.scores[ref]]) for ref in refs}
+    low = min(int(s.min()) for s in every.values())
+    high = max(int(s.max()) for s in every.values())
+    step = max(1, (high - low + 1) // 40)  # shared integer-aligned bins: rulesets compare bin by bin
+    bins = np.arange(low, high + step + 1, step) - 0.5
+    for ref in refs:
+        left.hist(every[ref], bins=bins, histtype="step", linewidth=1.5, label=ref)
+    left.set_title("Final score per player")
+    left.set_xlabel("points")
+    left.set_ylabel("player-games")
+    left.legend()
+    width = 0.8 / len(refs)
+    x = np.arange(len(pairing.kinds))
+    for i, ref in enumerate(refs):
+        games = len(pairing.winners[ref]) * pairing.players
+        means = [np.frombuffer(pairing.kind_points[ref][k], dtype=np.int32).sum() / games for k in pairing.kinds]
+        right.bar(x + i * width, means, width, label=ref)
+    right.set_xticks(x + width * (len(refs) - 1) / 2, pairing.kinds)
+    right.set_title("Mean points per player per game, by feature")
+    right.legend()
+    if caption:
+        fig.suptitle(caption)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

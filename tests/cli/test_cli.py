@@ -1,0 +1,174 @@
+"""The command line: exit codes, key output, records, and bad input without tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCENARIOS = Path(__file__).parents[1] / "scenarios"
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "engine.cli", *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=300)
+
+
+def test_play_writes_a_record_that_replays(tmp_path: Path) -> None:
+    record = tmp_path / "g.json"
+    result = run("play", "--ruleset", "basic", "--players", "random,greedy", "--seed", "7", "--record", str(record))
+    assert result.returncode == 0, result.stderr
+    assert "seed 7" in result.stdout
+    assert "final" in result.stdout
+    data = json.loads(record.read_text())
+    placed = sum(1 for t in data["turns"] if not t.get("discarded"))
+    discarded = sum(1 for t in data["turns"] if t.get("discarded"))
+    assert placed + 1 + discarded == 72  # + the start tile
+    assert data["scores"]["final"] == [sum(e["points"] for e in data["events"] if p in e["players"]) for p in (0, 1)]
+    replayed = run("replay", str(record))
+    assert replayed.returncode == 0, replayed.stderr
+    assert "agree" in replayed.stdout
+    again = tmp_path / "again.json"
+    assert run("play", "--players", "random,greedy", "--seed", "7", "--record", str(again), "--quiet").returncode == 0
+    assert again.read_bytes() == record.read_bytes()
+
+
+def test_play_with_no_options_prints_its_seed() -> None:
+    result = run("play", "--quiet", "--players", "random,random")
+    assert result.returncode == 0, result.stderr
+    assert "seed " in result.stdout
+
+
+def test_replay_detects_a_tampered_score(tmp_path: Path) -> None:
+    record = tmp_path / "g.json"
+    assert run("play", "--players", "random,random", "--seed", "3", "--record", str(record), "--quiet").returncode == 0
+    data = json.loads(record.read_text())
+    data["scores"]["final"][0] += 1
+    record.write_text(json.dumps(data))
+    result = run("replay", str(record))
+    assert result.returncode == 1
+    assert "final scores" in result.stderr
+
+
+def test_scenario_check_reports_a_failed_expectation(tmp_path: Path) -> None:
+    text = (SCENARIOS / "01_s1_tiny_city.yaml").read_text().replace("A: 4", "A: 5")
+    bad = tmp_path / "wrong.yaml"
+    bad.write_text(text)
+    result = run("scenario", "check", str(bad))
+    assert result.returncode == 1
+    assert "expected 5, got 4" in result.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (("play", "--ruleset", "no-such-ruleset"), "unknown ruleset 'no-such-ruleset'"),
+    (("play", "--ruleset", "missing/file.yaml"), "not found"),
+    (("play", "--players", "random,wizard", "--seed", "1"), "unknown player 'wizard'"),
+    (("play", "--players", "random", "--seed", "1"), "2–5 players"),
+    (("replay", "nowhere.json"), "cannot read"),
+    (("scenario", "check", "nowhere.yaml"), "cannot read"),
+])
+def test_bad_input_is_one_error_line_and_exit_2(args: tuple[str, ...], message: str) -> None:
+    result = run(*args)
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_malformed_files_point_at_line_and_column(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("rulesets: [basic]\nplayers: [A, B\n")
+    result = run("scenario", "check", str(broken))
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"{broken}:")
+    assert "error:" in result.stderr and "Traceback" not in result.stderr
+    record = tmp_path / "record.json"
+    record.write_text('{"format": "carcassonne-record", "version": 1, ')
+    result = run("replay", str(record))
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"{record}:") and "Traceback" not in result.stderr
+
+
+def test_record_not_written_when_the_folder_is_missing(tmp_path: Path) -> None:
+    target = tmp_path / "no" / "such" / "dir" / "g.json"
+    result = run("play", "--players", "random,random", "--seed", "1", "--quiet", "--record", str(target))
+    assert result.returncode == 2
+    assert "cannot write" in result.stderr
+    assert not target.exists()
+
+
+def test_record_refuses_special_files_and_writes_through_symlinks(tmp_path: Path) -> None:
+    result = run("play", "--players", "random,random", "--seed", "1", "--quiet", "--record", "/dev/null")
+    assert result.returncode == 2 and "not a regular file" in result.stderr
+    assert Path("/dev/null").is_char_device()
+    real = tmp_path / "real.json"
+    real.write_text("{}")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    assert run("play", "--players", "random,random", "--seed", "1", "--quiet", "--record", str(link)).returncode == 0
+    assert link.is_symlink() and json.loads(real.read_text())["seed"] == 1
+
+
+def test_bad_options_fail_before_the_game_is_played(tmp_path: Path) -> None:
+    for args in (("--players", "random,wizard"), ("--record", str(tmp_path / "missing" / "g.json"))):
+        result = run("play", "--seed", "1", *args)
+        assert result.returncode == 2
+        assert "Playing" not in result.stdout
+    assert run("play", "--seed", "-5").returncode == 2
+
+
+def test_record_replays_from_another_folder_with_a_relative_ruleset(tmp_path: Path) -> None:
+    rules = tmp_path / "my_rules.yaml"
+    rules.write_text((Path(__file__).parents[2] / "rulesets" / "basic.yaml").read_text())
+    (tmp_path / "games").mkdir()
+    assert run("play", "-r", "my_rules.yaml", "-s", "2", "-q", "--record", "games/g.json", cwd=tmp_path).returncode == 0
+    assert json.loads((tmp_path / "games" / "g.json").read_text())["ruleset"] == "../my_rules.yaml"
+    result = run("replay", str(tmp_path / "games" / "g.json"), cwd=Path("/"))
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda d: d["turns"][0].update(rotation=2.0), "expected an integer"),
+    (lambda d: d.update(players=d["players"][:1]), "2–5 players"),
+    (lambda d: d["turns"][0].update(follower="city@"), "names no port"),
+    (lambda d: d.update(ruleset="no-such-ruleset"), "unknown ruleset"),
+])
+def test_corrupt_records_are_located_errors(tmp_path: Path, edit, message: str) -> None:
+    record = tmp_path / "g.json"
+    assert run("play", "--players", "random,random", "--seed", "5", "--record", str(record), "-q").returncode == 0
+    data = json.loads(record.read_text())
+    edit(data)
+    record.write_text(json.dumps(data, indent=1))
+    result = run("replay", str(record))
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert result.stderr.startswith(f"{record}:") and message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_replay_checks_who_played_each_turn(tmp_path: Path) -> None:
+    record = tmp_path / "g.json"
+    assert run("play", "--players", "random,random", "--seed", "5", "--record", str(record), "-q").returncode == 0
+    data = json.loads(record.read_text())
+    data["turns"][0]["player"] = 1
+    record.write_text(json.dumps(data))
+    result = run("replay", str(record))
+    assert result.returncode == 1 and "seat 1" in result.stderr
+
+
+def test_a_human_plays_from_the_terminal_and_can_quit(tmp_path: Path) -> None:
+    record = tmp_path / "h.json"
+    full = subprocess.run([sys.executable, "-m", "engine.cli", "play", "-p", "human,greedy", "-s", "3",
+                           "--record", str(record)], input="banana\n" + "1\n" * 60, capture_output=True,
+                          text=True, timeout=300)
+    assert full.returncode == 0, full.stderr
+    assert "could not read 'banana'" in full.stdout and "Traceback" not in full.stdout + full.stderr
+    assert json.loads(record.read_text()).get("finished", True) is True
+    assert run("replay", str(record)).returncode == 0
+    quit_early = subprocess.run([sys.executable, "-m", "engine.cli", "play", "-p", "human,greedy", "-s", "3",
+                                 "--record", str(record)], input="1\n1\nq\n", capture_output=True, text=True,
+                                timeout=300)
+    assert quit_early.returncode == 0 and "Game stopped after" in quit_early.stdout
+    assert json.loads(record.read_text())["finished"] is False
+    assert run("replay", str(record)).returncode == 0

@@ -1,0 +1,69 @@
+"""`carcassonne rulesets …` and `carcassonne tiles`: exit codes and key output."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).parents[2]
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "engine.cli", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+
+
+def test_list_names_rulesets_and_options_with_sources() -> None:
+    result = run("rulesets", "list")
+    assert result.returncode == 0
+    for name in ("basic", "tiny-city", "seeds/000_b3a1eae011148ed0.txt"):
+        assert name in result.stdout
+
+
+def test_show_with_origins_names_the_file_and_line() -> None:
+    result = run("rulesets", "show", "basic+tiny-city", "--origins")
+    assert result.returncode == 0
+    line = next(l for l in result.stdout.splitlines() if l.strip().startswith("complete: if tiles == 2"))
+    assert "options/tiny-city.yaml:" in line
+    assert "followers: 7  # rulesets/basic.yaml:" in result.stdout
+
+
+def test_diff_lists_exactly_the_differences() -> None:
+    result = run("rulesets", "diff", "basic", "basic+tiny-city")
+    assert result.returncode == 0
+    paths = [l for l in result.stdout.splitlines() if l.startswith("$")]
+    assert paths == ["$.features.city.scoring.complete"]
+    same = run("rulesets", "diff", "basic", "basic")
+    assert same.returncode == 0 and "same rules" in same.stdout
+
+
+def test_validate_exit_codes(tmp_path: Path) -> None:
+    assert run("rulesets", "validate", "rulesets/basic.yaml", "rulesets/options/tiny-city.yaml",
+               "examples/garden-variant.yaml", "examples/options/long-roads.yaml").returncode == 0
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("extends: basic\nname: bad\nfollowers: -2\n")
+    result = run("rulesets", "validate", "rulesets/basic.yaml", str(bad))
+    assert result.returncode == 2
+    assert f"{bad}:3:12: error:" in result.stderr and "[schema]" in result.stderr
+
+
+def test_tiles_draws_every_tile_type() -> None:
+    result = run("tiles", "basic")
+    assert result.returncode == 0
+    headers = [l for l in result.stdout.splitlines() if "edges" in l and "×" in l]
+    assert len(headers) == 24
+    assert "D  ×4  edges CRFR (start tile)" in result.stdout
+
+
+def test_example_variant_plays() -> None:
+    result = run("play", "--ruleset", "examples/garden-variant.yaml", "--seed", "3", "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert "garden" in result.stdout
+    assert "76 tiles placed" in result.stdout
+
+
+def test_unknown_option_is_one_error_line() -> None:
+    result = run("play", "--ruleset", "basic+no-such-option", "--seed", "1")
+    assert result.returncode == 2
+    assert "unknown option 'no-such-option'" in result.stderr and "Traceback" not in result.stderr

@@ -1,0 +1,295 @@
+"""The terminal player: scripted answers through the ``input`` callable, output captured from a rich Console.
+
+What matters to a person at the keyboard: the screen shows the board and the
+numbered moves, every kind of bad answer is refused with a reason and the
+next good one is taken, ``?`` helps, ``q`` quits, and no input ends the game
+with a traceback.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from typing import Callable, Iterable
+
+import pytest
+from rich.console import Console
+
+from engine.core.game import Game, Move
+from engine.geometry import pack
+from engine.cli.human import HumanPlayer, MoveInputError, QuitGame, board_text, move_notation, parse_move
+from engine.bots.players import GreedyPlayer
+from engine.rules.ruleset import load_ruleset
+
+BASIC = load_ruleset("basic")
+A, B, D = (BASIC.tile_ids[t] for t in "ABD")
+
+
+def console(width: int = 120) -> Console:
+    return Console(file=io.StringIO(), width=width)
+
+
+def scripted(answers: Iterable[str]) -> tuple[Callable[[str], str], list[str]]:
+    """An ``input`` that returns ``answers`` in turn (and fails the test if asked once too often),
+    and the list of prompts it was shown."""
+    queue, prompts = list(answers), []
+
+    def fake(prompt: str) -> str:
+        prompts.append(prompt)
+        assert queue, "the player asked for more input than the script has"
+        return queue.pop(0)
+
+    return fake, prompts
+
+
+def human(answers: Iterable[str], width: int = 120, **kwargs) -> tuple[HumanPlayer, Console, list[str]]:
+    fake, prompts = scripted(answers)
+    out = console(width)
+    return HumanPlayer("alice", input=fake, console=out, **kwargs), out, prompts
+
+
+def text(out: Console) -> str:
+    return out.file.getvalue()
+
+
+def forced(*tiles: int) -> Game:
+    """A basic game (start tile D at 0,0, rotation 0) drawing ``tiles`` in order."""
+    return Game(BASIC, 2, draw_order=list(tiles))
+
+
+def refusals(out: Console) -> list[str]:
+    return [line for line in text(out).splitlines() if line.startswith("✗")]
+
+
+# -- whole games ---------------------------------------------------------------
+
+
+def test_a_whole_game_against_greedy_answering_1() -> None:
+    game = Game(BASIC, 2, seed=11)
+    player, out, prompts = human(["1"] * 200)
+    bot = GreedyPlayer("11:1")
+    turns = 0
+    while game.tile is not None:
+        if game.player == 0:
+            move = player.choose(game)
+            turns += 1
+        else:
+            move = bot.choose(game)
+        game.play(move)  # checked: the human's answer must be legal
+    game.finish()
+    assert game.finished and turns >= 30
+    assert len(prompts) == turns  # "1" is always accepted at once
+    screen = text(out)
+    assert screen.count("Legal moves (") == turns
+    assert "Scores" in screen and "╭───╮" in screen
+
+
+def test_typed_notation_round_trips_for_every_move_of_a_game() -> None:
+    """Every legal move, written as the list writes it, is read back as the same move; and a
+    human answering with typed notation plays a game to the end."""
+    game = Game(BASIC, 2, seed=5)
+    rng = random.Random(5)
+    expected: list[Move] = []
+
+    def typist(prompt: str) -> str:
+        move = rng.choice(game.legal_moves())
+        expected.append(move)
+        return move_notation(game, move)
+
+    player = HumanPlayer("alice", input=typist, console=console())
+    bot = GreedyPlayer("5:1")
+    while game.tile is not None:
+        if game.player == 0:
+            for move in game.legal_moves():
+                assert parse_move(game, move_notation(game, move)) == move
+            move = player.choose(game)
+            assert move == expected[-1]
+        else:
+            move = bot.choose(game)
+        game.play(move)
+    assert game.finish() is not None
+
+
+# -- what the screen shows ---------------------------------------------------------
+
+
+def test_the_turn_screen_shows_board_scores_tile_and_numbered_moves() -> None:
+    game = forced(D, D)
+    player, out, _ = human(["1"])
+    player.choose(game)
+    screen = text(out)
+    assert "R D R" in screen                  # the start tile's block: W road, id, E road
+    assert "CCC" in screen                    # its city side on top
+    assert "│1,0│" in screen                  # a cell where the drawn tile fits, with its coordinates
+    assert "Scores" in screen and "7 followers left" in screen
+    assert "r0       r1       r2       r3" in screen and "CRFR" in screen
+    first = player.choices(game)[0]
+    assert f"1) {first.text}" in screen
+    assert "+road@E" in screen or "+city@" in screen  # follower spots are numbered too
+    assert "→ " + first.text in screen
+
+
+def test_followers_appear_on_the_board_as_seat_numbers() -> None:
+    game = forced(D, D)
+    game.play(parse_move(game, "1,0 r0 road@E"))
+    drawing = board_text(game).plain
+    assert "R D 1" in drawing  # seat 1's thief on the east road port of the tile at 1,0
+
+
+def test_many_moves_are_capped_and_question_mark_lists_them_all() -> None:
+    game = Game(BASIC, 2, seed=3)
+    bot = GreedyPlayer("3:0")
+    lister = HumanPlayer("x", input=lambda p: "1", console=console())
+    while len({(m.pos, m.rotation) for m in game.legal_moves()}) < 6:
+        game.play(bot.choose(game))
+    choices = lister.choices(game)
+    player, out, _ = human(["?", "1"], max_listed=2)
+    player.choose(game)
+    screen = text(out)
+    listed = screen[screen.index("Legal moves ("):screen.index("How to answer")]
+    assert "more placements" in listed and "? lists all" in listed
+    assert f"{choices[-1].number}) " not in listed
+    help_part = screen[screen.index("How to answer"):]
+    for choice in choices:
+        assert f"{choice.number}) " in help_part
+
+
+def test_a_narrow_console_crops_the_board_and_says_so() -> None:
+    game = Game(BASIC, 2, seed=3)
+    bot = GreedyPlayer("3:0")
+    for _ in range(30):
+        game.play(bot.choose(game))
+    drawing = board_text(game, max_width=40).plain
+    assert "board cropped" in drawing
+    assert max(len(line) for line in drawing.splitlines() if "cropped" not in line) <= 40
+
+
+# -- answers -------------------------------------------------------------------------
+
+
+def test_garbage_is_refused_with_reasons_then_a_good_answer_is_taken() -> None:
+    game = forced(D, D)
+    player, out, prompts = human(["", "banana", "99999", "0", "0,0 r0", "5,5 r0", "1,0 r9", "1,0 rx",
+                                  "1,0 r0 city@Q", "1,0 r0 castle@N", "1,0 r0 city@", "2,0 r0",
+                                  "1,0 r0 city@N"])
+    move = player.choose(game)
+    assert move == Move(pack(1, 0), 0, BASIC.tiles[D].segments.index(
+        next(s for s in BASIC.tiles[D].segments if BASIC.kinds[s.kind].name == "city")))
+    reasons = refusals(out)
+    assert len(reasons) == len(prompts) - 1 == 12
+    expected = ["type a number", "could not read 'banana'", "no move 99999", "no move 0",
+                "already holds a tile", "does not touch the board", "rotation r9 does not exist",
+                "could not read the rotation", "'Q' is not a side", "unknown feature kind 'castle'",
+                "names no port", "does not touch the board"]
+    for reason, words in zip(reasons, expected):
+        assert words in reason, (reason, words)
+
+
+def test_sides_that_do_not_match_are_refused() -> None:
+    game = forced(D, D)
+    player, out, _ = human(["0,-1 r0", "0,-1 r2"])  # D's city must face the start tile's city
+    assert player.choose(game) == Move(pack(0, -1), 2)
+    assert "sides do not match" in refusals(out)[0]
+
+
+def test_an_occupied_follower_spot_is_refused() -> None:
+    game = forced(D, D, D)
+    game.play(parse_move(game, "1,0 r0 road@E"))   # seat 1's thief on the road through the start tile
+    player, out, _ = human(["-1,0 r0 road@W", "-1,0 r0"])
+    assert player.choose(game) == Move(pack(-1, 0), 0)
+    assert "road already holds a follower" in refusals(out)[0]
+
+
+def test_forgiving_about_spaces_case_and_left_out_parts() -> None:
+    game = forced(D, B)
+    assert parse_move(game, " 1 , 0  R0  City @ n ") == parse_move(game, "1,0 r0 city@N")
+    assert parse_move(game, "(1, 0) r0 -") == Move(pack(1, 0), 0)
+    assert parse_move(game, "1,0 r0 +road@E") == parse_move(game, "1,0 r0 road@E")
+    assert parse_move(game, "1,0 r0 city") == parse_move(game, "1,0 r0 city@N")  # D has one city
+    with pytest.raises(MoveInputError, match="nothing after it"):
+        parse_move(game, "1,0 r0 city@N extra")
+
+
+def test_the_rotation_may_be_left_out_where_only_one_fits() -> None:
+    game = forced(A)  # A's one road end must meet the start tile's road: only r1 fits at 1,0
+    assert parse_move(game, "1,0") == Move(pack(1, 0), 1)
+    assert parse_move(game, "1,0 road@W") == parse_move(game, "1,0 r1 road@W")
+    assert parse_move(game, "1,0 cloister") == parse_move(game, "1,0 r1 cloister")
+
+
+def test_a_bare_port_less_kind_and_an_ambiguous_rotation() -> None:
+    game = forced(B)  # the cloister in a field fits south of the start tile in every rotation
+    move = parse_move(game, "0,1 r3 cloister")
+    assert BASIC.kinds[BASIC.tiles[B].segments[move.follower].kind].name == "cloister"
+    with pytest.raises(MoveInputError, match="say which rotation"):
+        parse_move(game, "0,1 cloister")
+
+
+def test_a_number_picks_that_line_of_the_list() -> None:
+    game = forced(D, D)
+    player, _, _ = human(["3"])
+    assert player.choose(game) == player.choices(game)[2].move
+
+
+def test_no_input_ever_crashes_it() -> None:
+    nasty = ["1,", ",", "r", "-", "+", "@", "1,0 r0 @N", "1,0 r-1", "1,0 r 0 road#2", "1,0 r0 field#3",
+             "1,0 r0 cloister#2", "999999999999,0 r0", "-0,-0", "1.5,0 r0", "1,0,0", "\x00",
+             "1,0 r0 city@N extra", "))", "0,1 r0 field@NL@N", "99999999999999999999999", "None", "; rm -rf /"]
+    game = forced(D, D)
+    player, out, prompts = human([*nasty, "1"])
+    assert player.choose(game) == player.choices(game)[0].move
+    assert len(refusals(out)) == len(nasty)
+    assert len(prompts) == len(nasty) + 1
+
+
+def test_question_mark_prints_help_and_the_moves() -> None:
+    game = forced(D, D)
+    player, out, _ = human(["?", "1"])
+    player.choose(game)
+    help_part = text(out)[text(out).index("How to answer"):]
+    assert "y grows SOUTH" in help_part and "start tile is at 0,0" in help_part
+    assert "clockwise quarter turns" in help_part
+    assert "3,-1 r2 city@N" in help_part
+    assert "Legal moves (" in help_part
+
+
+@pytest.mark.parametrize("answer", ["q", "Q", "quit"])
+def test_q_quits(answer: str) -> None:
+    game = forced(D, D)
+    player, _, _ = human(["banana", answer])
+    with pytest.raises(QuitGame):
+        player.choose(game)
+
+
+def test_the_end_of_input_quits_rather_than_crashing() -> None:
+    def closed(prompt: str) -> str:
+        raise EOFError
+
+    player = HumanPlayer("alice", input=closed, console=console())
+    with pytest.raises(QuitGame):
+        player.choose(forced(D, D))
+
+
+def test_choose_start_asks_until_a_rotation_0_to_3() -> None:
+    ruleset = load_ruleset("basic+random-start")
+    game = Game(ruleset, 2, seed=4)
+    assert game.start_tile is not None
+    player, out, _ = human(["", "4", "r9", "north", "?", "r2"])
+    assert player.choose_start(game) == 2
+    assert len(refusals(out)) == 4
+    game.place_start(2)
+    assert game.tile is not None and game.starts[0][1] == 2
+
+
+def test_a_two_map_game_is_typed_in_the_map_in_play() -> None:
+    ruleset = load_ruleset("basic+two-maps")
+    game = Game(ruleset, 2, seed=2)
+    bot = GreedyPlayer("2:0")
+    for _ in range(3):  # into the second round: map 2
+        game.play(bot.choose(game))
+    assert game.map == 1
+    player, out, _ = human(["1"])
+    move = player.choose(game)
+    assert game.local(move.pos)[0] == 1
+    assert "map 2 of 2" in text(out)
+    assert parse_move(game, move_notation(game, move)) == move

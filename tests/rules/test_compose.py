@@ -1,0 +1,123 @@
+"""Composition: extends chains (JSON Merge Patch), options, and errors at the file that set the value."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.errors import UserError
+from engine.rules.ruleset import load_ruleset
+
+BASIC = Path(__file__).parents[2] / "rulesets" / "basic.yaml"
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+def test_extends_merges_mappings_and_replaces_the_rest(tmp_path: Path) -> None:
+    write(tmp_path, "house.yaml", f"""\
+extends: {BASIC}
+name: house
+features:
+  road:
+    scoring:
+      complete: 2 * tiles
+tiles:
+  X: null
+""")
+    rs = load_ruleset(str(tmp_path / "house.yaml"))
+    road = rs.kind("road")
+    assert rs.name == "house"
+    assert road.complete.text == "2 * tiles" and road.incomplete.text == "tiles"  # merged, not replaced
+    assert road.follower == "thief"
+    assert "X" not in rs.tile_ids and sum(t.count for t in rs.tiles) == 71  # null deletes
+
+
+def test_a_chain_of_three_and_a_shipped_parent(tmp_path: Path) -> None:
+    write(tmp_path, "a.yaml", "extends: basic\nname: a\nfollowers: 6\n")
+    write(tmp_path, "b.yaml", "extends: a.yaml\nname: b\nplayers: {min: 2, max: 3}\n")
+    rs = load_ruleset(str(tmp_path / "b.yaml"))
+    assert (rs.name, rs.followers, rs.max_players) == ("b", 6, 3)
+
+
+def test_extends_cycle_is_an_error_at_the_extends_line(tmp_path: Path) -> None:
+    write(tmp_path, "a.yaml", "extends: b.yaml\nname: a\n")
+    write(tmp_path, "b.yaml", "name: b\nextends: a.yaml\n")
+    with pytest.raises(UserError) as caught:
+        load_ruleset(str(tmp_path / "a.yaml"))
+    (d,) = caught.value.diagnostics
+    assert d.code == "extends-cycle" and d.line is not None and "cycle" in d.message
+
+
+def test_errors_point_at_the_child_file_that_set_the_value(tmp_path: Path) -> None:
+    child = write(tmp_path, "child.yaml", f"extends: {BASIC}\nname: child\ntiles:\n  D:\n    count: -1\n")
+    with pytest.raises(UserError) as caught:
+        load_ruleset(str(child))
+    (d,) = caught.value.diagnostics
+    assert (d.file, d.line, d.col, d.path) == (str(child), 5, 12, "$.tiles.D.count")
+
+
+def test_formula_error_in_an_option_points_into_the_option(tmp_path: Path) -> None:
+    option = write(tmp_path, "bad.yaml", """\
+name: bad
+description: broken on purpose
+source: a test
+patch:
+  features:
+    road:
+      scoring:
+        complete: 2 * tils
+""")
+    with pytest.raises(UserError) as caught:
+        load_ruleset(f"basic+{option}")
+    (d,) = caught.value.diagnostics
+    assert (d.file, d.line, d.code) == (str(option), 8, "formula-name")
+    assert d.col == 23 and "did you mean 'tiles'" in d.message
+
+
+def test_options_apply_left_to_right_after_the_chain(tmp_path: Path) -> None:
+    one = write(tmp_path, "one.yaml", "name: one\ndescription: d\nsource: s\npatch: {followers: 5}\n")
+    two = write(tmp_path, "two.yaml", "name: two\ndescription: d\nsource: s\npatch: {followers: 3}\n")
+    assert load_ruleset(f"basic+{one}+{two}").followers == 3
+    assert load_ruleset(f"basic+{two}+{one}").followers == 5
+    child = write(tmp_path, "child.yaml", "extends: basic\nname: child\nfollowers: 9\n")
+    assert load_ruleset(f"{child}+{one}").followers == 5  # the option wins over every file of the chain
+
+
+def test_shipped_option_tiny_city() -> None:
+    tiny = load_ruleset("basic+tiny-city")
+    assert tiny.kind("city").complete({"tiles": 2, "pennants": 1, "segments": 2, "complete": True}) == 3
+    assert tiny.kind("city").complete({"tiles": 3, "pennants": 1, "segments": 3, "complete": True}) == 8
+    assert tiny.sha256 != load_ruleset("basic").sha256
+
+
+def test_requires_and_conflicts(tmp_path: Path) -> None:
+    write(tmp_path, "a.yaml", "name: a\ndescription: d\nsource: s\nconflicts: [b]\npatch: {}\n")
+    write(tmp_path, "b.yaml", "name: b\ndescription: d\nsource: s\npatch: {}\n")
+    write(tmp_path, "c.yaml", "name: c\ndescription: d\nsource: s\nrequires: [a]\npatch: {}\n")
+    for ref, code in [("basic+a.yaml+b.yaml", "option-conflict"), ("basic+b.yaml+a.yaml", "option-conflict"),
+                      ("basic+c.yaml", "option-requires"), ("basic+a.yaml+a.yaml", "option-twice"),
+                      ("basic+nope", "option-unknown"), ("basic++a.yaml", "option-unknown")]:
+        with pytest.raises(UserError) as caught:
+            load_ruleset(ref, tmp_path)
+        assert caught.value.diagnostics[0].code == code, ref
+    assert load_ruleset("basic+a.yaml+c.yaml", tmp_path).name == "basic"
+
+
+def test_named_line_items_explain_a_score(tmp_path: Path) -> None:
+    write(tmp_path, "items.yaml", """\
+extends: basic
+name: items
+features:
+  city:
+    scoring:
+      complete: {tiles: 2 * tiles, pennants: 2 * pennants}
+""")
+    score = load_ruleset(str(tmp_path / "items.yaml")).kind("city").complete
+    env = {"tiles": 3, "pennants": 1, "segments": 3, "complete": True}
+    assert score(env) == 8
+    assert score.terms(env) == [("tiles: 2 * tiles", 6), ("pennants: 2 * pennants", 2)]
