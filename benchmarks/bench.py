@@ -20,9 +20,9 @@ import sys
 import time
 import tracemalloc
 
-from engine.game import Game
-from engine.players import GreedyPlayer, RandomPlayer
-from engine.ruleset import load_ruleset
+from engine.core.game import Game
+from engine.bots.players import GreedyPlayer, RandomPlayer
+from engine.rules.ruleset import load_ruleset
 
 #: Floor for ``--guard``: a third of the random-play figure in the README, so
 #: only a collapse (not machine noise) fails CI.
@@ -57,7 +57,7 @@ def peak_memory_kib(ruleset, bot: str) -> float:
 
 def load_ms(ref: str, runs: int) -> float:
     """Median ms to read, compose, schema-check and compile a ruleset (the load cache bypassed)."""
-    from engine.source import clear_yaml_cache
+    from engine.rules.source import clear_yaml_cache
 
     times = []
     for _ in range(runs):
@@ -79,9 +79,9 @@ def help_ms(runs: int) -> float:
 
 
 def simulate_scaling(games: int, rounds: int) -> tuple[float, float]:
-    """Median games/s of ``simulate`` (engine.simulate.run) on 1 and on 2 worker processes,
+    """Median games/s of ``simulate`` (engine.sim.simulate.run) on 1 and on 2 worker processes,
     process start-up included, interleaved."""
-    from engine.simulate import Job, game_seeds, run
+    from engine.sim.simulate import Job, game_seeds, run
 
     rates: dict[int, list[float]] = {1: [], 2: []}
     for r in range(rounds):
