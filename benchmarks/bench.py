@@ -20,8 +20,9 @@ import sys
 import time
 import tracemalloc
 
+from engine.bots.greedy import GreedyPlayer
+from engine.bots.random_player import RandomPlayer
 from engine.core.game import Game
-from engine.bots.players import GreedyPlayer, RandomPlayer
 from engine.rules.ruleset import load_ruleset
 
 #: Floor for ``--guard``: a third of the random-play figure in the README, so

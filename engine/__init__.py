@@ -15,13 +15,14 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .core.game import Game, IllegalMove, Move
+    from .core.game import Game
+    from .core.moves import IllegalMove, Move
     from .errors import UserError
     from .rules.ruleset import Ruleset, load_ruleset
     from .sim.play import PlayedGame, play_game
 
 # Imported on first use, so that `carcassonne --help` does not load the engine.
-_WHERE = {"UserError": "errors", "Game": "core.game", "IllegalMove": "core.game", "Move": "core.game",
+_WHERE = {"UserError": "errors", "Game": "core.game", "IllegalMove": "core.moves", "Move": "core.moves",
           "PlayedGame": "sim.play", "play_game": "sim.play", "Ruleset": "rules.ruleset",
           "load_ruleset": "rules.ruleset"}
 

@@ -33,6 +33,8 @@ LIMIT = _HALF - 1
 SIDE_STEP: tuple[int, int, int, int] = (-1, STRIDE, 1, -STRIDE)
 #: Offsets of the eight cells around a position (diagonals included).
 RING8: tuple[int, ...] = tuple(dx * STRIDE + dy for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+#: Maps of a multi-map game lie this many columns apart on one plane (far beyond any tile count).
+MAP_SPAN = 1 << 16
 
 
 def pack(x: int, y: int) -> int:
@@ -48,6 +50,19 @@ def unpack(pos: int) -> tuple[int, int]:
     return x, pos - x * STRIDE
 
 
+def map_origin(map_index: int) -> int:
+    """Packed position of (0, 0) on map ``map_index``: the maps of a multi-map game lie
+    ``MAP_SPAN`` columns apart on one plane."""
+    return map_index * MAP_SPAN * STRIDE
+
+
+def map_local(pos: int) -> tuple[int, int, int]:
+    """``(map, x, y)`` of a packed position, x and y relative to that map's start tile."""
+    x, y = unpack(pos)
+    m = (x + MAP_SPAN // 2) // MAP_SPAN
+    return m, x - m * MAP_SPAN, y
+
+
 def rotate_port(port: int, rotation: int) -> int:
     """Port index after turning the tile ``rotation`` quarter turns clockwise."""
     return (port + 3 * rotation) % 12
@@ -57,3 +72,7 @@ def facing_port(port: int) -> int:
     """The neighbour's port that touches ``port`` across their shared side."""
     side, k = divmod(port, 3)
     return 3 * ((side + 2) % 4) + (2 - k)
+
+
+#: ``FACING[p]`` is :func:`facing_port` of ``p``, for the hot paths.
+FACING: tuple[int, ...] = tuple(facing_port(p) for p in range(12))

@@ -4,7 +4,8 @@ Run from the repository root after installing:  python examples/play_with_the_ap
 """
 
 from engine import Game, load_ruleset
-from engine.bots.players import GreedyPlayer, RandomPlayer
+from engine.bots.greedy import GreedyPlayer
+from engine.bots.random_player import RandomPlayer
 
 ruleset = load_ruleset("basic")
 game = Game(ruleset, players=2, seed=42)

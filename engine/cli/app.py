@@ -57,7 +57,7 @@ def _root(
 
 def write_picture(svg_text: str, svg: Path | None, png: Path | None) -> None:
     """Write ``svg_text`` to ``svg`` and/or as PNG to ``png``; both paths are checked before either is written."""
-    from ..files.record import check_writable, write_text
+    from ..files.output import check_writable, write_text
     from ..view.render import to_png
 
     for path in (svg, png):

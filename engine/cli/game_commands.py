@@ -22,12 +22,12 @@ def play(
     """Play one game between bots and print each turn and the final scores."""
     from rich.console import Console
 
-    from ..errors import UserError
-    from ..sim.play import play_game
     from ..bots.players import PLAYER_KINDS
-    from ..files.record import check_writable, write_json
+    from ..errors import UserError
+    from ..files.output import check_writable, write_json
     from ..rules.references import portable_ref
     from ..rules.ruleset import load_ruleset
+    from ..sim.play import play_game
 
     console = Console(highlight=False, soft_wrap=True)
     kinds = [k.strip() for k in players.split(",") if k.strip()]
@@ -52,8 +52,8 @@ def play(
         hook = _with_start_line(console, loaded, hook)
     seats = None
     if "human" in kinds:
-        from .human import HumanPlayer
         from ..bots.players import make_player
+        from .human import HumanPlayer
 
         seats = [HumanPlayer(names[i], console=console, seat_names=names) if kind == "human"
                  else make_player(kind, seed, i)
@@ -156,7 +156,9 @@ def replay(
     html_path: Annotated[Optional[Path], typer.Option("--html", help="Also write a self-contained HTML replay viewer here.")] = None,
 ) -> None:
     """Replay a game record under its ruleset and check every score (and write a viewer)."""
-    from ..files.record import check_writable, load_record, replay as replay_record, write_text
+    from ..files.output import check_writable, write_text
+    from ..files.record import load_record
+    from ..files.record import replay as replay_record
 
     if html_path is not None:
         check_writable(html_path)

@@ -16,7 +16,6 @@ import typer
 
 from .app import app
 
-
 Games = Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games (≥ 1).")]
 Players = Annotated[str, typer.Option("--players", "-p", help="Comma-separated bots in seat order.")]
 Seed = Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed: game i's seed is derived from it.")]
@@ -37,7 +36,7 @@ def simulate(
     """Play many seeded games under one ruleset and summarise them."""
     from contextlib import nullcontext
 
-    from ..files.record import atomic_file
+    from ..files.output import atomic_file
     from ..sim.stats import Summary
 
     _check_scheduler(scheduler)
@@ -66,7 +65,7 @@ def compare(
 ) -> None:
     """Play the same seeded games under several rulesets and compare them, paired game by game."""
     from ..errors import UserError
-    from ..files.record import check_writable, write_text
+    from ..files.output import check_writable, write_text
     from ..sim.stats import Pairing, Summary, plot
 
     if len(refs) < 2:
@@ -113,7 +112,8 @@ def rescore(
     from rich.table import Table
 
     from ..files.record import load_record
-    from ..sim.rescore import differing_events, rescore as rescore_columns
+    from ..sim.rescore import differing_events
+    from ..sim.rescore import rescore as rescore_columns
 
     doc = load_record(record)
     columns = rescore_columns(doc, rulesets)
@@ -169,7 +169,7 @@ def _check_scheduler(address: str | None) -> None:
 
 def _check_plot(path: Path | None, json_path: Path | None) -> None:
     from ..errors import UserError
-    from ..files.record import check_writable
+    from ..files.output import check_writable
 
     if path is None:
         return
@@ -190,8 +190,8 @@ def _event_text(event: dict | None, names: list[str]) -> str:
 
 
 def _job(refs: list[str], players: str, seed: int, games: int):
-    from ..errors import UserError
     from ..bots.players import PLAYER_KINDS
+    from ..errors import UserError
     from ..rules.ruleset import load_ruleset
     from ..sim.simulate import Job, game_seeds
 
@@ -217,7 +217,13 @@ def _kinds(refs: list[str]) -> list[str]:
 
 
 def _run_with_progress(console, job, workers, scheduler, games):
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     from ..sim.simulate import run
 

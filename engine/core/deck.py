@@ -63,3 +63,16 @@ def reshuffle(phase: list[int], last: int | None, rng: random.Random) -> None:
     if last is not None and last in phase:
         phase.remove(last)
         phase.insert(0, last)
+
+
+def take(stack: Stack) -> int | None:
+    """Draw from a stack: its current phase, moving on when a phase is used up; None when empty."""
+    while stack and not stack[0]:
+        stack.pop(0)
+    return stack[0].pop() if stack else None
+
+
+def phase_last(ruleset: "Ruleset", stack: Stack) -> int | None:
+    """The tile pinned last in the phase ``stack`` is drawing (kept last when it is reshuffled)."""
+    phases = ruleset.phases
+    return phases[len(phases) - len(stack)].last if phases and stack else None

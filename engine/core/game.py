@@ -22,43 +22,15 @@ nothing here names a tile, a feature kind or an edition.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Sequence
 
-from ..geometry import RING8, SIDE_STEP, STRIDE, facing_port, unpack
-from .deck import build_stacks, reshuffle
+from ..geometry import FACING, RING8, SIDE_STEP, map_local, map_origin
 from ..rules.ruleset import Ruleset
+from . import choices
+from .deck import build_stacks, phase_last, reshuffle, take
+from .followers import one_follower, others_mask, unpack_followers
+from .moves import Move
 from .scoring import ScoreEvent, end_scores, end_totals, score_feature
-
-_FACING = tuple(facing_port(p) for p in range(12))
-#: Maps of a multi-map game lie this many columns apart on one plane (far beyond any tile count).
-MAP_SPAN = 1 << 16
-_PLAYER_BITS = 8
-_PLAYER_MASK = (1 << _PLAYER_BITS) - 1
-
-
-class IllegalMove(Exception):
-    """A move the rules refuse; ``reason`` is ``placement`` or ``follower``."""
-
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One turn's choice: place the current tile at ``pos`` (packed) turned
-    ``rotation`` quarter turns clockwise, and deploy a follower on segment
-    ``follower`` of the tile type (an index into its segments) or not (None)."""
-
-    pos: int
-    rotation: int
-    follower: int | None = None
-
-    @property
-    def at(self) -> tuple[int, int]:
-        """The position as ``(x, y)``."""
-        return unpack(self.pos)
 
 
 class Game:
@@ -99,6 +71,8 @@ class Game:
         self.surrounded_at: dict[int, list[int]] = {}
         self.on_board: list[tuple[int, int]] = []
         self.supply = [ruleset.followers] * players
+        #: Per seat, what of a feature's packed followers blocks that seat's deployment.
+        self.deploy_masks = [others_mask(p) if ruleset.deploy_own else -1 for p in range(players)]
         self.scores = [0] * players
         self.events: list[ScoreEvent] = []
         #: ``(tile type index, Move)`` per turn, ``(tile type index, None)`` per discarded tile.
@@ -127,7 +101,7 @@ class Game:
         if draw_order is None:
             self.stacks = build_stacks(ruleset, self._rng, [tile for tile, _ in starts or ()])
             if start is None and ruleset.start_drawn:
-                self.pending_starts = [(m, self._take(self.stacks[m])) for m in range(maps)]
+                self.pending_starts = [(m, take(self.stacks[m])) for m in range(maps)]
         else:
             self.stacks = [[list(reversed(draw_order))]] + [[] for _ in range(maps - 1)]
         self.deck: list[int] = []
@@ -158,140 +132,19 @@ class Game:
         """The drawn start tile waiting for its rotation, if any."""
         return self.pending_starts[0][1] if self.pending_starts else None
 
-    @staticmethod
-    def origin(map_index: int) -> int:
-        """Packed position of (0, 0) on map ``map_index`` (maps lie far apart on one plane)."""
-        return map_index * MAP_SPAN * STRIDE
+    origin = staticmethod(map_origin)
+    local = staticmethod(map_local)
 
-    def local(self, pos: int) -> tuple[int, int, int]:
-        """``(map, x, y)`` of a packed position, x and y relative to that map's start tile."""
-        x, y = unpack(pos)
-        m = (x + MAP_SPAN // 2) // MAP_SPAN
-        return m, x - m * MAP_SPAN, y
+    # -- choices (engine/core/choices.py), bound as methods ---------------------
 
-    # -- choices ---------------------------------------------------------------
-
-    def placements(self, tile: int | None = None) -> list[tuple[int, int]]:
-        """Legal ``(pos, rotation)`` placements of ``tile`` (default: the current tile):
-        the edges match, and so do the ruleset's placement constraints."""
-        tile = self.tile if tile is None else tile
-        fits = self.ruleset.fits
-        found = [(pos, r) for pos, key in self.frontier.items() for r in fits(tile, key)]
-        constraints = self.ruleset.constraints[tile]
-        if constraints:
-            found = [(pos, r) for pos, r in found if all(c.allows(self, tile, pos, r) for c in constraints)]
-        return found
-
-    def placement_count(self) -> int:
-        """How many legal placements the current tile has (no list is built for an
-        unconstrained tile: random play counts, then indexes)."""
-        tile = self.tile
-        if self.ruleset.constraints[tile]:
-            return len(self.placements())
-        table, fits = self.ruleset.fit_table(tile), self.ruleset.fits
-        total = 0
-        for key in self.frontier.values():
-            rotations = table.get(key)  # the memo first: this loop is most of random play
-            total += len(rotations if rotations is not None else fits(tile, key))
-        return total
-
-    def placement(self, n: int) -> tuple[int, int]:
-        """The ``n``-th legal placement, in :meth:`placements` order."""
-        tile = self.tile
-        if self.ruleset.constraints[tile]:
-            return self.placements()[n]
-        table, fits = self.ruleset.fit_table(tile), self.ruleset.fits
-        for pos, key in self.frontier.items():
-            rotations = table.get(key)
-            if rotations is None:
-                rotations = fits(tile, key)
-            if n < len(rotations):
-                return pos, rotations[n]
-            n -= len(rotations)
-        raise IndexError("placement index out of range")
-
-    def deploy_options(self, pos: int, rotation: int) -> list[int]:
-        """Segments of the current tile a follower may go on if it is placed at ``pos``, ``rotation``.
-
-        A segment qualifies when its kind is deployable and the feature it
-        would belong to after the placement holds no follower (with the
-        ruleset's ``own-or-empty`` policy: none of another player's), and the
-        player has a follower in supply (RULES.md §3.1, "Deploy restriction").
-        """
-        if not self.supply[self.player]:
-            return []
-        tile = self.tiles[self.tile]
-        orientation = tile.orientations[rotation]
-        kinds = self.ruleset.kinds
-        n = len(tile.segments)
-        group = list(range(n))
-        busy = [False] * n
-        seen: dict[int, int] = {}
-        fol, board, find = self.fol, self.board, self._find
-        mask = ~(_PLAYER_MASK << (_PLAYER_BITS * self.player)) if self.ruleset.deploy_own else -1
-        for side in range(4):
-            neighbour = board.get(pos + SIDE_STEP[side])
-            if neighbour is None:
-                continue
-            n_orientation, n_base, _ = neighbour
-            n_ports = n_orientation.port_segment
-            for j, port, _ in orientation.joins[side]:
-                root = find(n_base + n_ports[_FACING[port]])
-                g = _local_find(group, j)
-                if fol[root] & mask:
-                    busy[g] = True
-                other = seen.get(root)
-                if other is None:
-                    seen[root] = g
-                else:
-                    other = _local_find(group, other)
-                    if other != g:
-                        group[other] = g
-                        busy[g] = busy[g] or busy[other]
-        return [j for j, seg in enumerate(tile.segments)
-                if kinds[seg.kind].deployable and not busy[_local_find(group, j)]]
-
-    def legal_moves(self) -> list[Move]:
-        """Every legal :class:`Move` for the current tile: each placement with no
-        follower and with each follower option."""
-        moves = []
-        for pos, r in self.placements():
-            moves.append(Move(pos, r))
-            moves.extend(Move(pos, r, j) for j in self.deploy_options(pos, r))
-        return moves
+    placements = choices.placements
+    placement_count = choices.placement_count
+    placement = choices.placement
+    deploy_options = choices.deploy_options
+    legal_moves = choices.legal_moves
+    check = choices.check
 
     # -- playing ---------------------------------------------------------------
-
-    def check(self, move: Move) -> None:
-        """Raise :class:`IllegalMove` unless ``move`` is legal for the current tile."""
-        if self.tile is None:
-            raise IllegalMove("placement", "the game has no tile left to place")
-        key = self.frontier.get(move.pos)
-        if move.pos in self.board:
-            raise IllegalMove("placement", "that cell already holds a tile")
-        if key is None:
-            raise IllegalMove("placement", "that cell does not touch the board")
-        if move.rotation not in self.ruleset.fits(self.tile, key):
-            raise IllegalMove("placement", "the tile's sides do not match its neighbours there")
-        for constraint in self.ruleset.constraints[self.tile]:
-            if not constraint.allows(self, self.tile, move.pos, move.rotation):
-                kind = self.ruleset.kinds[constraint.kind].name
-                why = {"extend": f"the tile must continue the {kind}",
-                       "no-u-turn": f"the {kind} may not turn back on itself"}[constraint.rule]
-                raise IllegalMove("placement", why)
-        if move.follower is not None:
-            tile = self.tiles[self.tile]
-            if not 0 <= move.follower < len(tile.segments):
-                raise IllegalMove("follower", "the tile has no such segment")
-            if move.follower not in self.deploy_options(move.pos, move.rotation):
-                kind = self.ruleset.kinds[tile.segments[move.follower].kind]
-                if not kind.deployable:
-                    why = f"no follower may go on a {kind.name}"
-                elif not self.supply[self.player]:
-                    why = "the player has no follower left in supply"
-                else:
-                    why = f"the {kind.name} already holds a follower"
-                raise IllegalMove("follower", why)
 
     def play(self, move: Move, *, checked: bool = False) -> list[ScoreEvent]:
         """Play ``move`` for :attr:`player`: place, deploy, score completed features,
@@ -331,17 +184,12 @@ class Game:
         if self.ruleset.unplaceable == "reshuffle" and not self._forced:
             if any(self._fits_somewhere(t) for t in set(self.deck)):
                 self.deck.append(tile)
-                reshuffle(self.deck, self._phase_last(), self._rng)
+                reshuffle(self.deck, phase_last(self.ruleset, self.stacks[self.map]), self._rng)
                 self.returned += 1
             else:
                 self.history.extend((t, None) for t in reversed(self.deck))
                 self.deck.clear()
         self._draw_next()
-
-    def _phase_last(self) -> int | None:
-        """The tile pinned last in the phase being drawn (kept last when it is reshuffled)."""
-        phases, stack = self.ruleset.phases, self.stacks[self.map]
-        return phases[len(phases) - len(stack)].last if phases and stack else None
 
     def finish(self) -> list[ScoreEvent]:
         """Final scoring (RULES.md §3.1 "Game end"): incomplete features, then farms.
@@ -419,16 +267,9 @@ class Game:
         self.map = m
         self.frontier = self.frontiers[m]
 
-    @staticmethod
-    def _take(stack: list[list[int]]) -> int | None:
-        """Draw from a stack: its current phase, moving on when a phase is used up."""
-        while stack and not stack[0]:
-            stack.pop(0)
-        return stack[0].pop() if stack else None
-
     def _draw_next(self) -> None:
         stack = self.stacks[self.map]
-        self.tile = self._take(stack)
+        self.tile = take(stack)
         self.deck = stack[0] if stack else []
 
     def _fits_somewhere(self, tile: int) -> bool:
@@ -475,7 +316,7 @@ class Game:
             n_base = neighbour[1]
             for j, port, counts in orientation.joins[side]:
                 a = find(base + j)
-                b = find(n_base + n_ports[_FACING[port]])
+                b = find(n_base + n_ports[FACING[port]])
                 if a == b:
                     open_[a] -= 2 * counts
                     continue
@@ -490,7 +331,7 @@ class Game:
 
     def _deploy(self, segment: int, player: int) -> None:
         root = self._find(segment)
-        self.fol[root] += 1 << (_PLAYER_BITS * player)
+        self.fol[root] += one_follower(player)
         self.on_board.append((segment, player))
         self.supply[player] -= 1
 
@@ -540,8 +381,7 @@ class Game:
 
     def followers_by_player(self, root: int) -> list[int]:
         """Followers each player has on the feature whose root is ``root``."""
-        f = self.fol[root]
-        return [(f >> (_PLAYER_BITS * p)) & _PLAYER_MASK for p in range(self.players)]
+        return unpack_followers(self.fol[root], self.players)
 
     def occupied_roots(self) -> list[int]:
         """Roots of features holding followers, in order of first deployment."""
@@ -551,9 +391,3 @@ class Game:
             if root not in roots:
                 roots.append(root)
         return roots
-
-
-def _local_find(group: list[int], j: int) -> int:
-    while group[j] != j:
-        j = group[j]
-    return j

@@ -23,17 +23,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .game import Move
-from ..geometry import RING8, SIDE_STEP, facing_port
-from .scoring import adjacent_roots, attribute_sums, end_points, feature_inputs, kind_of, majority, make_inputs
+from ..geometry import FACING, RING8, SIDE_STEP
+from .followers import one_follower, unpack_followers
+from .moves import Move
+from .scoring import (
+    adjacent_roots,
+    attribute_sums,
+    end_points,
+    feature_inputs,
+    kind_of,
+    majority,
+    make_inputs,
+)
 
 if TYPE_CHECKING:
-    from .game import Game
     from ..rules.kinds import FeatureKind
+    from .game import Game
 
-_FACING = tuple(facing_port(p) for p in range(12))
-_BITS = 8
-_MASK = (1 << _BITS) - 1
 
 
 class Lookahead:
@@ -102,7 +108,7 @@ class Lookahead:
                 continue
             n_ports, n_base = neighbour[0].port_segment, neighbour[1]
             for j, port, counts in joins:
-                root = find(n_base + n_ports[_FACING[port]])
+                root = find(n_base + n_ports[FACING[port]])
                 closed_joins[j] += counts
                 other = group_of_root.get(root)
                 if other is None:
@@ -195,8 +201,8 @@ class Lookahead:
         options: list[tuple[int | None, list[int]]] = [(None, base)]
         if not game.supply[game.player]:
             return options
-        bit = 1 << (_BITS * game.player)
-        mask = ~(_MASK << (_BITS * game.player)) if game.ruleset.deploy_own else -1
+        bit = one_follower(game.player)
+        mask = game.deploy_masks[game.player]
         for j, segment in enumerate(segments):
             group = groups[reps[j]]
             if not kinds[segment.kind].deployable or group.fol & mask:  # type: ignore[union-attr]
@@ -224,7 +230,7 @@ class Lookahead:
     def _vector(self, points: int, packed: int) -> list[int]:
         vector = [0] * self.players
         if points and packed:
-            for p in majority([(packed >> (_BITS * q)) & _MASK for q in range(self.players)]):
+            for p in majority(unpack_followers(packed, self.players)):
                 vector[p] = points
         return vector
 
@@ -291,7 +297,7 @@ class Lookahead:
         tile = self.game.tiles[self.game.tile]
         targets = [root_group.get(t, t) for root in group.roots for t in self._adjacent_of(root)]
         targets += [groups[reps[a]] for j in group.locals for a in tile.segments[j].adjacent]
-        followers = [(packed >> (_BITS * q)) & _MASK for q in range(self.players)]
+        followers = unpack_followers(packed, self.players)
         env = self._group_inputs(kind, group, groups, reps, root_group, gained, pos, nh)
         return kind, followers, targets, env
 

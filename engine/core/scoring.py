@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 from ..geometry import RING8
 
 if TYPE_CHECKING:
-    from .game import Game
     from ..rules.kinds import FeatureKind
     from ..rules.tiles import SegmentType
+    from .game import Game
 
 
 @dataclass(frozen=True)

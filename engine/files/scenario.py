@@ -14,12 +14,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..core.game import Game
+from ..core.moves import IllegalMove
 from ..errors import UserError
-from ..core.game import Game, IllegalMove
-from .record import tile_index, turn_move
 from ..rules.ruleset import load_ruleset_for
 from ..rules.source import Document, load_yaml
 from ..rules.validate import check
+from .record import tile_index, turn_move
 
 
 @dataclass

@@ -2,9 +2,11 @@
 
 A ruleset scores each feature kind with formulas such as ``2 * tiles + 2 *
 pennants`` or ``if tiles == 2 then tiles + pennants else 2 * tiles``.  The
-grammar is ``grammar/scoring.lark``; this module checks names and types while
-it turns the parse tree into nested Python closures, so no user text is ever
-given to ``eval`` and a formula cannot do anything but arithmetic on its inputs.
+grammar is ``grammar/scoring.lark``, parsed by :mod:`engine.rules.formula_syntax`
+(limits and syntax errors); this module holds the public :func:`compile_formula`
+and :class:`Formula`, and the compiler that checks names and types while it
+turns the parse tree into nested Python closures, so no user text is ever given
+to ``eval`` and a formula cannot do anything but arithmetic on its inputs.
 
 The language, loosest binding first::
 
@@ -34,35 +36,19 @@ Rules worth knowing:
 from __future__ import annotations
 
 import difflib
-import functools
 import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+from lark import Token, Transformer, v_args
+from lark.exceptions import VisitError
 
-from ..errors import UserError
-from ..resources import data_dir
-
-GRAMMAR_PATH: Path = data_dir("grammar") / "scoring.lark"
-MAX_LENGTH = 500  # characters
-MAX_DEPTH = 32  # operators nested in one another; parentheses alone do not count
-_SNIPPET_WIDTH = 72
+from .formula_syntax import Source, balanced, parse, span
 
 Value = int | bool
 Env = Mapping[str, Value]
 Evaluator = Callable[[Env], Value]
-
-
-@functools.cache
-def _parser() -> Lark:
-    # The basic lexer (not the contextual one) turns every NAME spelled like a
-    # keyword into that keyword, so `1 + not` cannot slip through as a name.
-    return Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr", lexer="basic",
-                propagate_positions=True)
 
 
 @dataclass(frozen=True)
@@ -126,12 +112,8 @@ def compile_formula(text: str, inputs: Mapping[str, type], *, want: type = int,
     """
     if want not in (int, bool) or any(t not in (int, bool) for t in inputs.values()):
         raise TypeError("formula types must be int or bool")
-    source = _Source(text, file, line, col, path)
-    if len(text) > MAX_LENGTH:
-        source.fail("formula-too-complex",
-                    f"formula is {len(text)} characters long; at most {MAX_LENGTH} are allowed", MAX_LENGTH)
-    tree = _parse(source)
-    _check_depth(tree, source)
+    source = Source(text, file, line, col, path)
+    tree = parse(source)
     compiler = _Compiler(source, inputs)
     try:
         node: _Node = compiler.transform(tree)
@@ -142,114 +124,6 @@ def compile_formula(text: str, inputs: Mapping[str, type], *, want: type = int,
                     "is needed here", len(text) - len(text.lstrip()))
     return Formula(text, frozenset(compiler.names), node.is_bool, node.fn, node.terms,
                    tuple(sorted((name, inputs[name]) for name in compiler.names)))
-
-
-@dataclass(frozen=True)
-class _Source:
-    """The formula text and where it sits, to turn an offset into a located error."""
-
-    text: str
-    file: str | None
-    line: int | None
-    col: int | None
-    path: str | None
-
-    def fail(self, code: str, message: str, offset: int) -> NoReturn:
-        text = self.text
-        offset = max(0, min(offset, len(text)))
-        begin = text.rfind("\n", 0, offset) + 1
-        end = text.find("\n", offset)
-        line_text, caret = text[begin:end if end >= 0 else len(text)].rstrip("\r"), offset - begin
-        # A window round the caret, so a 500-character line does not flood the terminal.
-        lo = max(0, min(caret - _SNIPPET_WIDTH // 2, len(line_text) - _SNIPPET_WIDTH))
-        before = "..." if lo else ""
-        after = "..." if lo + _SNIPPET_WIDTH < len(line_text) else ""
-        shown = line_text[lo:lo + _SNIPPET_WIDTH]
-        # Tabs stay tabs so the caret lines up however the terminal expands them.
-        pad = " " * len(before) + "".join(c if c == "\t" else " " for c in shown[:caret - lo])
-        raise UserError(message, file=self.file, path=self.path, code=code,
-                        line=None if self.line is None else self.line + text.count("\n", 0, offset),
-                        col=(1 if self.col is None else self.col) + caret,
-                        snippet=f"    {before}{shown}{after}\n    {pad}^")
-
-    def excerpt(self, node: _Node) -> str:
-        """The node's text on one line, shortened, for messages."""
-        piece = _balanced(self.text, node.start, node.end)
-        return repr(piece if len(piece) <= 30 else piece[:27] + "...")
-
-
-def _balanced(text: str, lo: int, hi: int) -> str:
-    # lark's spans of parenthesised operands may leave out one parenthesis:
-    # widen to the nearest ones until the piece balances.
-    while text.count(")", lo, hi) > text.count("(", lo, hi) and text.rfind("(", 0, lo) >= 0:
-        lo = text.rfind("(", 0, lo)
-    while text.count("(", lo, hi) > text.count(")", lo, hi) and text.find(")", hi) >= 0:
-        hi = text.find(")", hi) + 1
-    return " ".join(text[lo:hi].split())
-
-
-_CHAR_HINTS = {"=": "; use '==' to compare", "/": "; use '//' (floor division)", "&": "; use 'and'",
-               "|": "; use 'or'", "!": "; use 'not'"}
-_TOKEN_HINTS = {"COMPARE": "comparisons do not chain; join them with 'and'",
-                "LPAR": "only min(...) and max(...) can be called",
-                "NOT": "put 'not ...' in parentheses here", "IF": "put 'if ... else ...' in parentheses here"}
-_VALUE_START = {"INT", "NAME", "LPAR", "MINUS", "TRUE", "FALSE", "MIN", "MAX", "NOT", "IF"}
-_OPERATORS = {"PLUS", "MINUS", "TIMES", "FLOORDIV", "COMPARE", "AND", "OR"}
-
-
-def _parse(source: _Source) -> Tree:
-    """The parse tree of the text; lark's errors become ``formula-syntax`` errors."""
-    text = source.text
-    if not text.strip():
-        source.fail("formula-syntax", "formula is empty", 0)
-    try:
-        return _parser().parse(text)
-    except UnexpectedCharacters as error:
-        assert error.pos_in_stream is not None  # the lexer sets it
-        char = text[error.pos_in_stream]
-        hint = "; names are lower case" if char.isupper() else _CHAR_HINTS.get(char, "")
-        source.fail("formula-syntax", f"unexpected character {char!r}{hint}", error.pos_in_stream)
-    except UnexpectedToken as error:
-        token = error.token
-        # accepts() replays the parser: unlike `expected`, it leaves out what
-        # LALR's merged states allow elsewhere (a ',' outside any call).
-        accepted = error.interactive_parser.accepts()
-        if token.type == "$END":
-            source.fail("formula-syntax", f"unexpected end of formula; expected {_expected(accepted)}",
-                        len(text.rstrip()))
-        what = {"NAME": f"name {token.value!r}", "INT": f"number {token.value}"}.get(token.type, repr(token.value))
-        hint = _TOKEN_HINTS.get(token.type, "") if token.type not in accepted else ""
-        source.fail("formula-syntax", f"unexpected {what}; {hint or 'expected ' + _expected(accepted)}",
-                    _span(token)[0])
-    except UnexpectedInput:  # UnexpectedEOF: LALR reports $END instead; kept so nothing of lark leaks
-        source.fail("formula-syntax", "unexpected end of formula", len(text.rstrip()))
-
-
-def _expected(terminals: set[str]) -> str:
-    """Lark's expected terminal names in words: ``a value, ')' or ','``."""
-    rest, words = set(terminals), []
-    if "INT" in rest:
-        words.append("a value")
-        rest -= _VALUE_START
-    if "PLUS" in rest:
-        words.append("an operator")
-        rest -= _OPERATORS
-    words += sorted(repr(_parser().get_terminal(name).pattern.value) for name in rest - {"$END"})
-    if "$END" in rest:
-        words.append("the end")
-    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
-
-
-def _check_depth(tree: Tree, source: _Source) -> None:
-    # Iterative, so no text can exhaust Python's stack here; past this check,
-    # compiling recurses at most MAX_DEPTH levels.
-    stack = [(child, 1) for child in reversed(tree.children) if isinstance(child, Tree)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            source.fail("formula-too-complex", f"formula nests more than {MAX_DEPTH} operators deep",
-                        node.meta.start_pos)
-        stack.extend((child, depth + 1) for child in reversed(node.children) if isinstance(child, Tree))
 
 
 _VARIABLE = object()  # the `const` of a node whose value depends on the inputs
@@ -356,11 +230,6 @@ def _negate(node: _Node) -> _Node:
     return _Node(node.start, node.end, False, fn)
 
 
-def _span(token: Token) -> tuple[int, int]:
-    assert token.start_pos is not None and token.end_pos is not None  # the lexer sets both
-    return token.start_pos, token.end_pos
-
-
 def _kind(is_bool: bool) -> str:
     return "a boolean" if is_bool else "a number"
 
@@ -373,24 +242,29 @@ class _Compiler(Transformer):
     problem (lark wraps it in ``VisitError``; :func:`compile_formula` unwraps).
     """
 
-    def __init__(self, source: _Source, inputs: Mapping[str, type]) -> None:
+    def __init__(self, source: Source, inputs: Mapping[str, type]) -> None:
         super().__init__()
         self.source, self.inputs = source, inputs
         self.names: set[str] = set()
 
     def expect(self, node: _Node, is_bool: bool, need: str) -> None:
         if node.is_bool != is_bool:
-            self.source.fail("formula-type", f"{self.source.excerpt(node)} is {_kind(node.is_bool)}, "
+            self.source.fail("formula-type", f"{self.excerpt(node)} is {_kind(node.is_bool)}, "
                              f"but {need}", node.start)
 
+    def excerpt(self, node: _Node) -> str:
+        """The node's text on one line, shortened, for messages."""
+        piece = balanced(self.source.text, node.start, node.end)
+        return repr(piece if len(piece) <= 30 else piece[:27] + "...")
+
     def INT(self, token: Token) -> _Node:
-        return _constant(int(token), *_span(token))
+        return _constant(int(token), *span(token))
 
     def TRUE(self, token: Token) -> _Node:
-        return _constant(True, *_span(token))
+        return _constant(True, *span(token))
 
     def FALSE(self, token: Token) -> _Node:
-        return _constant(False, *_span(token))
+        return _constant(False, *span(token))
 
     def NAME(self, token: Token) -> _Node:
         name = str(token)
@@ -398,9 +272,9 @@ class _Compiler(Transformer):
             close = difflib.get_close_matches(name, self.inputs, n=1)
             hint = (f"; did you mean {close[0]!r}?" if close else
                     f"; inputs here: {', '.join(sorted(self.inputs))}" if self.inputs else "; there are no inputs")
-            self.source.fail("formula-name", f"unknown input {name!r}{hint}", _span(token)[0])
+            self.source.fail("formula-name", f"unknown input {name!r}{hint}", span(token)[0])
         self.names.add(name)
-        return _Node(*_span(token), self.inputs[name] is bool, operator.itemgetter(name), name=name)
+        return _Node(*span(token), self.inputs[name] is bool, operator.itemgetter(name), name=name)
 
     def start(self, children: list[_Node]) -> _Node:
         return children[0]
@@ -445,8 +319,8 @@ class _Compiler(Transformer):
         if op in ("==", "!="):
             if left.is_bool != right.is_bool:
                 self.source.fail("formula-type", f"{op!r} compares two numbers or two booleans, but "
-                                 f"{self.source.excerpt(left)} is {_kind(left.is_bool)} and "
-                                 f"{self.source.excerpt(right)} is {_kind(right.is_bool)}", right.start)
+                                 f"{self.excerpt(left)} is {_kind(left.is_bool)} and "
+                                 f"{self.excerpt(right)} is {_kind(right.is_bool)}", right.start)
         else:
             self.expect(left, False, f"{op!r} compares numbers")
             self.expect(right, False, f"{op!r} compares numbers")
@@ -461,7 +335,7 @@ class _Compiler(Transformer):
         # Term texts run from operator to operator, so `(a + b)` keeps its parentheses.
         bounds = [operands[0].start] + [op.end_pos for op in ops]
         ends = [op.start_pos for op in ops] + [operands[-1].end]
-        terms = tuple((_balanced(self.source.text, lo, hi), sign, node.fn)
+        terms = tuple((balanced(self.source.text, lo, hi), sign, node.fn)
                       for lo, hi, sign, node in zip(bounds, ends, signs, operands))
         # Constants gather into one trailing term: `1 + neighbors` runs as `neighbors + 1`.
         total = sum(s * n.const for s, n in zip(signs, operands) if n.const is not _VARIABLE)
@@ -484,7 +358,7 @@ class _Compiler(Transformer):
         for op, operand in zip(children[1::2], children[2::2]):
             self.expect(operand, False, f"{str(op)!r} needs numbers")
             if op == "//" and operand.const is not _VARIABLE and operand.const == 0:
-                self.source.fail("formula-div-zero", f"division by zero: {self.source.excerpt(operand)} "
+                self.source.fail("formula-div-zero", f"division by zero: {self.excerpt(operand)} "
                                  "is always 0", operand.start)
             node = _combine(str(op), node, operand)
         return replace(node, start=meta.start_pos, end=meta.end_pos)

@@ -14,10 +14,10 @@ from typing import Any
 
 import yaml
 
-from .compose import compose, options_dir
 from ..errors import UserError
 from ..geometry import PORTS
 from ..resources import rulesets_dir
+from .compose import compose, options_dir
 from .ruleset import Ruleset, load_ruleset
 from .source import Document, JsonPath, json_path, load_yaml
 

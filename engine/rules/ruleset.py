@@ -25,7 +25,6 @@ from .tiles import EdgeCodes, TileType, compile_tile
 from .validate import check
 
 
-
 @dataclass(frozen=True)
 class Phase:
     """One phase of the deck: the tile ``group`` drawn in it, with tile type indices

@@ -32,8 +32,8 @@ import re
 from typing import TYPE_CHECKING, Any, Iterator
 
 from ..errors import Diagnostic, UserError
-from .source import Document
 from ..resources import rulesets_dir
+from .source import Document
 
 if TYPE_CHECKING:  # jsonschema is imported lazily: importing it costs ~70 ms of start-up
     from jsonschema import Draft202012Validator

@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..core.game import Game, Move
 from ..bots.players import Player, make_player
+from ..core.game import Game
+from ..core.moves import Move
+from ..core.scoring import ScoreEvent
 from ..files.record import build_record
 from ..rules.ruleset import Ruleset
-from ..core.scoring import ScoreEvent
 
 
 @dataclass

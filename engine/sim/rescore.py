@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import UserError
 from ..core.game import Game
+from ..errors import UserError
 from ..files.record import play_turn, replay_start
 from ..rules.ruleset import load_ruleset
 from ..rules.source import Document

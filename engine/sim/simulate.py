@@ -42,8 +42,8 @@ def play_chunk(refs: tuple[str, ...], players: tuple[str, ...], seeds: tuple[int
                base: str | None = None) -> list[list[dict]]:
     """Play every seed under every ruleset; one list of result rows per seed (a row
     per ruleset, in ``refs`` order).  Runs in worker processes: top-level and picklable."""
-    from .play import play_game
     from ..rules.ruleset import load_ruleset
+    from .play import play_game
 
     rulesets = [load_ruleset(ref, Path(base) if base else None) for ref in refs]
     rows = []

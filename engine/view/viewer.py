@@ -1,7 +1,7 @@
 """The replay viewer: one self-contained HTML file that steps through a recorded game.
 
 The page carries everything it needs (no network): an SVG symbol per tile type
-and rotation drawn by :mod:`engine.view.render`, every placement tagged with the
+and rotation drawn by :mod:`engine.view.tile_svg`, every placement tagged with the
 turn it happened on, every follower with the turns it stood on the board, and
 per turn the scores and the score events with their explanations.  A few
 lines of JavaScript show the board as it was after the chosen turn
@@ -15,11 +15,12 @@ import json
 from pathlib import Path
 
 from ..core.game import Game
-from ..geometry import PORTS
 from ..files.record import play_turn, replay_start
-from .render import PLAYER_COLOURS, tile_group
+from ..geometry import PORTS
 from ..rules.ruleset import Ruleset, load_ruleset
 from ..rules.source import Document
+from .render import PLAYER_COLOURS
+from .tile_svg import tile_group
 
 CELL = 60  # pixels per tile
 MAP_GAP = 2  # empty columns between the maps of a multi-map game

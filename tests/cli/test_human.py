@@ -15,11 +15,15 @@ from typing import Callable, Iterable
 import pytest
 from rich.console import Console
 
-from engine.core.game import Game, Move
+from engine.bots.greedy import GreedyPlayer
+from engine.cli.human import HumanPlayer
+from engine.cli.move_input import MoveInputError, move_notation, parse_move
+from engine.cli.screen import board_text
+from engine.core.game import Game
+from engine.core.moves import Move
 from engine.geometry import pack
-from engine.cli.human import HumanPlayer, MoveInputError, QuitGame, board_text, move_notation, parse_move
-from engine.bots.players import GreedyPlayer
 from engine.rules.ruleset import load_ruleset
+from engine.sim.play import QuitGame
 
 BASIC = load_ruleset("basic")
 A, B, D = (BASIC.tile_ids[t] for t in "ABD")

@@ -3,11 +3,13 @@ under every farm rule (per farm, per city, each city once per player)."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.core.game import Game, Move
+from engine.bots.random_player import RandomPlayer
+from engine.core.game import Game
 from engine.core.lookahead import Lookahead
-from engine.bots.players import RandomPlayer
+from engine.core.moves import Move
 from engine.rules.ruleset import load_ruleset
 
 BASIC = load_ruleset("basic")

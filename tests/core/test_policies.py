@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine.core.game import MAP_SPAN, Game
-from engine.sim.play import play_game
-from engine.files.record import load_record, replay, write_json
+from engine.core.game import Game
+from engine.files.output import write_json
+from engine.files.record import load_record, replay
+from engine.geometry import MAP_SPAN
 from engine.rules.ruleset import load_ruleset
+from engine.sim.play import play_game
 
 TOTAL = 72
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from engine.bots.random_player import RandomPlayer
 from engine.core.game import Game
 from engine.geometry import SIDE_STEP
-from engine.sim.play import play_game
-from engine.bots.players import RandomPlayer
 from engine.rules.ruleset import load_ruleset
+from engine.sim.play import play_game
 
 BASIC = load_ruleset("basic")
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)

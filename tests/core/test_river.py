@@ -4,8 +4,8 @@ never turns back on itself, nobody stands on it, and every game ends."""
 from __future__ import annotations
 
 from engine.geometry import SIDE_STEP
-from engine.sim.play import play_game
 from engine.rules.ruleset import load_ruleset
+from engine.sim.play import play_game
 
 RIVER = load_ruleset("basic+river")
 RIVER_KIND = RIVER.kind("river").index

@@ -7,11 +7,11 @@ from itertools import combinations
 
 import pytest
 
+from engine.rules.compose import options_dir
 from engine.rules.inspect import shipped
-from engine.sim.play import play_game
 from engine.rules.ruleset import load_ruleset
 from engine.rules.source import load_yaml
-from engine.rules.compose import options_dir
+from engine.sim.play import play_game
 
 RULESETS = [s.name for s in shipped() if s.kind == "ruleset"]
 OPTIONS = {s.name: load_yaml(options_dir() / f"{s.name}.yaml").data for s in shipped() if s.kind == "option"}

@@ -17,7 +17,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import Diagnostic, UserError
-from engine.rules.formula import GRAMMAR_PATH, MAX_DEPTH, MAX_LENGTH, Formula, _parser, compile_formula
+from engine.rules.formula import Formula, compile_formula
+from engine.rules.formula_syntax import GRAMMAR_PATH, MAX_DEPTH, MAX_LENGTH, _parser
 
 INPUTS: dict[str, type] = {"tiles": int, "pennants": int, "neighbors": int, "completed_cities": int,
                            "complete": bool}

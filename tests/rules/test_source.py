@@ -1,4 +1,4 @@
-"""Tests for the position-keeping YAML loader (engine.rules.source) and schema checks (engine.rules.validate).
+"""Tests for the position-keeping YAML loader (engine.rules.source, engine.rules.yaml_nodes) and schema checks (engine.rules.validate).
 
 Every user-facing problem must name file, line and column, so most tests
 assert exact positions.  Inputs are inline YAML; files only where reading is
@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from engine.rules import source
 from engine.errors import UserError
+from engine.rules import yaml_nodes
 from engine.rules.source import Document, json_path, load_yaml
 from engine.rules.validate import SCHEMA_DIR, check, schema
 
@@ -206,7 +206,7 @@ def test_recursive_alias_rejected() -> None:
 
 
 def test_alias_bomb_stops(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(source, "MAX_VALUES", 1000)
+    monkeypatch.setattr(yaml_nodes, "MAX_VALUES", 1000)
     bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
     for level in "bcd":
         prev = chr(ord(level) - 1)
@@ -259,7 +259,7 @@ def test_pure_python_parser_gives_the_same_document(monkeypatch: pytest.MonkeyPa
     # Without libyaml the loader falls back to PyYAML's own parser; marks must not change.
     text = BASIC.read_text(encoding="utf-8") + "\nextra: [on, 017, &x {a: 1}, *x]\n"
     fast = load_yaml("b.yaml", text=text)
-    monkeypatch.setattr(source, "_Loader", source._make_loader(yaml.SafeLoader))
+    monkeypatch.setattr(yaml_nodes, "_Loader", yaml_nodes._make_loader(yaml.SafeLoader))
     slow = load_yaml("b.yaml", text=text)
     assert (slow.data, slow.marks, slow.key_marks) == (fast.data, fast.marks, fast.key_marks)
     (duplicate,) = errors("a: 1\nb:\n  c: 2\n  c: 3\n")

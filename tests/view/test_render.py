@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from engine.errors import UserError
-from engine.sim.play import play_game
-from engine.view.render import atlas_svg, board_after, board_svg, segment_anchor, tile_group, to_png
 from engine.rules.ruleset import load_ruleset
+from engine.sim.play import play_game
+from engine.view.render import atlas_svg, board_after, board_svg, to_png
+from engine.view.tile_svg import segment_anchor, tile_group
 
 ROOT = Path(__file__).resolve().parents[2]
 SNAPSHOT = Path(__file__).parents[1] / "snapshots" / "atlas_basic.svg"

@@ -1,0 +1,37 @@
+"""The greedy bot: the move that leaves it furthest ahead if the game ended now."""
+
+from __future__ import annotations
+
+import random
+
+from ..core.game import Game
+from ..core.lookahead import Lookahead
+from ..core.moves import Move
+
+
+class GreedyPlayer:
+    """Maximises its own score-if-the-game-ended-now minus the best opponent's,
+    computed with the ruleset's own formulas (so it plays any variant's scoring)
+    from the features each move touches (:class:`~engine.core.lookahead.Lookahead`).
+    Ties between equally good moves are broken at random."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose_start(self, game: Game) -> int:
+        # On an empty board every rotation scores alike: pick one at random.
+        return self.rng.randrange(4)
+
+    def choose(self, game: Game) -> Move:
+        me = game.player
+        best: list[Move] = []
+        best_value = None
+        for move, totals in Lookahead(game).moves():
+            value = totals[me] - max(totals[:me] + totals[me + 1:], default=0)
+            if best_value is None or value > best_value:
+                best, best_value = [move], value
+            elif value == best_value:
+                best.append(move)
+        return best[self.rng.randrange(len(best))]

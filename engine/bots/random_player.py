@@ -1,0 +1,29 @@
+"""The random bot: uniform over legal placements, then over that placement's follower options."""
+
+from __future__ import annotations
+
+import random
+
+from ..core.game import Game
+from ..core.moves import Move
+
+
+class RandomPlayer:
+    """Uniform over legal placements, then uniform over that placement's follower
+    options (deploying nothing included).  Counts placements instead of listing
+    them, since random play is what simulations spend their time on."""
+
+    name = "random"
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose_start(self, game: Game) -> int:
+        return self.rng.randrange(4)
+
+    def choose(self, game: Game) -> Move:
+        rng = self.rng
+        pos, rotation = game.placement(rng.randrange(game.placement_count()))
+        options = game.deploy_options(pos, rotation)
+        pick = rng.randrange(len(options) + 1)
+        return Move(pos, rotation, options[pick] if pick < len(options) else None)

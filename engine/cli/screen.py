@@ -1,0 +1,230 @@
+"""Drawing the game for the terminal player as :class:`rich.text.Text`.
+
+``board_text`` draws the map around the play area (each placed tile a 5×3
+block: its twelve ports round the edge, its id in the middle, followers as
+their seat's number; boxes where the drawn tile fits, with the coordinates to
+type), and ``tile_text`` draws the drawn tile in its rotations.  Feature kinds
+keep fixed letters and colours (``kind_letter``, ``kind_style``) and seats fixed
+colours (``SEAT_STYLES``), so a player learns them once.  Nothing here prints:
+:class:`~engine.cli.human.HumanPlayer` puts the texts on its console.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from ..core.game import Game
+from ..geometry import PORTS
+from ..rules.ruleset import Ruleset
+
+__all__ = ["KIND_STYLES", "SEAT_STYLES", "kind_style", "kind_letter", "rotated_edges", "board_text", "tile_text"]
+
+
+#: Styles of the kinds the shipped rulesets use; a designer's own kinds take the fallbacks in order.
+KIND_STYLES: dict[str, str] = {
+    "city": "bold black on dark_orange3",
+    "road": "bold black on grey70",
+    "field": "black on green4",
+    "river": "bold white on dodger_blue2",
+    "cloister": "bold white on red3",
+}
+_FALLBACK_STYLES = ("bold black on orchid", "bold black on cyan3", "bold black on yellow3", "bold white on purple4")
+#: Seat colours for follower markers (the seat's number on black, so it stands out on any kind).
+SEAT_STYLES = ("bold bright_red on black", "bold bright_cyan on black", "bold bright_yellow on black",
+               "bold bright_magenta on black", "bold bright_white on black")
+_FIT_STYLE = "bold cyan"
+_CELL_W, _CELL_H = 5, 3
+#: Where each port sits in a board cell (row, column): the twelve ports make the ring of a 5×3 block.
+#: The corners carry the E/W half-sides (EL is the north half of E, as seen looking out east).
+_RING = {"WR": (0, 0), "NL": (0, 1), "N": (0, 2), "NR": (0, 3), "EL": (0, 4), "W": (1, 0), "E": (1, 4),
+         "WL": (2, 0), "SR": (2, 1), "S": (2, 2), "SL": (2, 3), "ER": (2, 4)}
+#: Where each port sits in the 5×5 drawing of the drawn tile (like ``carcassonne tiles``, without spacing).
+_BIG = {"NL": (0, 1), "N": (0, 2), "NR": (0, 3), "EL": (1, 4), "E": (2, 4), "ER": (3, 4),
+        "SL": (4, 3), "S": (4, 2), "SR": (4, 1), "WL": (3, 0), "W": (2, 0), "WR": (1, 0)}
+
+Cell = list[list[tuple[str, str]]]  # rows of (character, style)
+
+
+def kind_style(ruleset: Ruleset, kind: int) -> str:
+    """The colour of feature kind ``kind``: fixed for shipped kinds so a player learns them once."""
+    name = ruleset.kinds[kind].name
+    return KIND_STYLES.get(name) or _FALLBACK_STYLES[kind % len(_FALLBACK_STYLES)]
+
+
+def kind_letter(ruleset: Ruleset, kind: int) -> str:
+    """The kind's edge letter (C, R, F, I …), or its initial for a kind without one."""
+    k = ruleset.kinds[kind]
+    return k.edge or k.name[:1].upper()
+
+
+def rotated_edges(ruleset: Ruleset, tile: int, rotation: int) -> str:
+    """The tile's edge letters ``N E S W`` in board orientation after ``rotation`` clockwise quarter turns."""
+    edges = ruleset.tiles[tile].edges
+    # Turning clockwise carries canonical side s to board side s + rotation.
+    return "".join(edges[(side - rotation) % 4] for side in range(4))
+
+
+def _port_chars(ruleset: Ruleset, tile: int, rotation: int) -> dict[str, tuple[str, str]]:
+    """Character and style at each board port of a placed tile.
+
+    A centre port no segment covers (a field side) shows its side's edge
+    letter, so every side reads as one kind.
+    """
+    tile_type = ruleset.tiles[tile]
+    orientation = tile_type.orientations[rotation]
+    edges = rotated_edges(ruleset, tile, rotation)
+    letters = {kind_letter(ruleset, k.index): k.index for k in ruleset.kinds}
+    out = {}
+    for p, name in enumerate(PORTS):
+        j = orientation.port_segment[p]
+        if j >= 0:
+            kind = tile_type.segments[j].kind
+        else:
+            kind = letters.get(edges[p // 3], -1)
+        out[name] = (kind_letter(ruleset, kind), kind_style(ruleset, kind)) if kind >= 0 else ("·", "dim")
+    return out
+
+
+def _follower_port(ruleset: Ruleset, tile: int, rotation: int, segment: int) -> str | None:
+    """The port where a follower on ``segment`` is drawn (None: the centre, a port-less segment)."""
+    tile_type = ruleset.tiles[tile]
+    ports = tile_type.orientations[rotation].segment_ports[segment]
+    if not ports:
+        return None
+    if ruleset.kinds[tile_type.segments[segment].kind].ports == "side":
+        ports = [p for p in ports if p % 3 == 1] or ports  # a city side is named by its centre
+    return PORTS[ports[0]]
+
+
+def _tile_cell(game: Game, pos: int, *, last: bool) -> Cell:
+    """The 5×3 block of the tile at ``pos``: port ring, id in the middle, followers as seat numbers."""
+    ruleset = game.ruleset
+    orientation, base, tile = game.board[pos]
+    rotation = orientation.rotation
+    tile_type = ruleset.tiles[tile]
+    cell: Cell = [[(" ", "")] * _CELL_W for _ in range(_CELL_H)]
+    for name, (ch, style) in _port_chars(ruleset, tile, rotation).items():
+        row, col = _RING[name]
+        cell[row][col] = (ch, style)
+    portless = [s.kind for s in tile_type.segments if not s.ports]
+    centre_style = kind_style(ruleset, portless[0]) if portless else "bold"
+    if last:  # the tile placed just before this turn, so the player sees what changed
+        centre_style += " underline"
+    label = tile_type.id[:3].center(3)
+    for i, ch in enumerate(label):
+        cell[1][1 + i] = (ch, centre_style)
+    for segment, seat in game.on_board:
+        if game.seg_pos[segment] != pos:
+            continue
+        port = _follower_port(ruleset, tile, rotation, segment - base)
+        row, col = _RING[port] if port else (1, 2)
+        cell[row][col] = (str(seat + 1), SEAT_STYLES[seat % len(SEAT_STYLES)])
+    return cell
+
+
+def _fit_cell(x: int, y: int) -> Cell:
+    """An empty cell where the drawn tile fits: a box with the coordinates to type."""
+    label = f"{x},{y}"
+    middle = f"│{label:^3}│" if len(label) <= 3 else f"{label:^5}"[:5]
+    return [[(ch, _FIT_STYLE) for ch in row] for row in ("╭───╮", middle, "╰───╯")]
+
+
+def _blank_cell(frontier: bool) -> Cell:
+    cell: Cell = [[(" ", "")] * _CELL_W for _ in range(_CELL_H)]
+    if frontier:  # touches the board, but the drawn tile fits there in no rotation
+        cell[1][2] = ("·", "dim")
+    return cell
+
+
+def board_text(game: Game, *, max_width: int = 120) -> Text:
+    """The current map around the play area: placed tiles, followers, and the cells where
+    the drawn tile fits, with x labels on top and y labels on the left.
+
+    Columns beyond ``max_width`` characters are cropped around the middle of
+    the board (and the crop is said), since a wrapped grid is unreadable.
+    """
+    m = game.map
+    mine = {}
+    for pos in game.board:
+        pm, x, y = game.local(pos)
+        if pm == m:
+            mine[(x, y)] = pos
+    frontier = {(x, y) for pos in game.frontier for _, x, y in [game.local(pos)]}
+    fits = ({(x, y) for pos, _ in game.placements() for _, x, y in [game.local(pos)]}
+            if game.tile is not None else set())
+    cells = set(mine) | frontier or {(0, 0)}
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    margin = 5
+    columns = max(1, (max_width - margin) // (_CELL_W + 1))
+    note = ""
+    if x1 - x0 + 1 > columns:
+        middle = (x0 + x1) // 2
+        x0 = middle - columns // 2
+        x1 = x0 + columns - 1
+        note = f"(board cropped to x = {x0}…{x1}; widen the terminal to see all of it)"
+    last = game.history[-1][1].pos if game.history and game.history[-1][1] is not None else None
+    out = Text()
+    header = " " * margin + "".join(f"{x:^{_CELL_W}} " for x in range(x0, x1 + 1))
+    out.append(header.rstrip() + "\n", style="dim")
+    for y in range(y0, y1 + 1):
+        row_cells = []
+        for x in range(x0, x1 + 1):
+            if (x, y) in mine:
+                row_cells.append(_tile_cell(game, mine[(x, y)], last=mine[(x, y)] == last))
+            elif (x, y) in fits:
+                row_cells.append(_fit_cell(x, y))
+            else:
+                row_cells.append(_blank_cell((x, y) in frontier))
+        for r in range(_CELL_H):
+            out.append(f"{y:>{margin - 1}} " if r == 1 else " " * margin, style="dim")
+            for cell in row_cells:
+                for ch, style in cell[r]:
+                    out.append(ch, style=style or None)
+                out.append(" ")
+            out.rstrip()
+            out.append("\n")
+    if note:
+        out.append(note + "\n", style="dim")
+    return out
+
+
+def tile_text(ruleset: Ruleset, tile: int, rotations: tuple[int, ...] = (0, 1, 2, 3),
+              legal: set[int] | None = None) -> Text:
+    """The drawn tile side by side in ``rotations``: a 5×5 drawing each (ports on the edge,
+    a port-less segment in the middle), its edges ``NESW`` under it, and, when ``legal``
+    is given, whether that rotation fits anywhere."""
+    tile_type = ruleset.tiles[tile]
+    width = 9
+    drawings = []
+    for r in rotations:
+        grid: Cell = [[(" ", "")] * 5 for _ in range(5)]
+        for name, (ch, style) in _port_chars(ruleset, tile, r).items():
+            row, col = _BIG[name]
+            grid[row][col] = (ch, style)
+        for corner in ((0, 0), (0, 4), (4, 0), (4, 4)):
+            grid[corner[0]][corner[1]] = ("+", "dim")
+        for row in (1, 2, 3):
+            for col in (1, 2, 3):
+                grid[row][col] = (" ", "on grey23")
+        portless = [s.kind for s in tile_type.segments if not s.ports]
+        if portless:
+            grid[2][2] = (kind_letter(ruleset, portless[0]), kind_style(ruleset, portless[0]))
+        drawings.append(grid)
+    out = Text()
+    out.append("".join(f"{'r%d' % r:<{width}}" for r in rotations).rstrip() + "\n", style="bold")
+    for row in range(5):
+        for grid in drawings:
+            for ch, style in grid[row]:
+                out.append(ch, style=style or None)
+            out.append(" " * (width - 5))
+        out.rstrip()
+        out.append("\n")
+    out.append("".join(f"{rotated_edges(ruleset, tile, r):<{width}}" for r in rotations).rstrip() + "\n")
+    if legal is not None:
+        for r in rotations:
+            out.append(f"{'fits' if r in legal else '—':<{width}}", style="green" if r in legal else "dim")
+        out.rstrip()
+        out.append("\n")
+    return out

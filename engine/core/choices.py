@@ -1,0 +1,144 @@
+"""What the current player may do: legal placements, follower options, and why a move is refused.
+
+These are :class:`~engine.core.game.Game` methods (the class binds them), kept
+here so that the game module holds the turn loop and the feature graph only.
+``placement_count``/``placement`` serve random play without building a list:
+the fit memo is read directly, because this loop is most of a random game.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..geometry import FACING, SIDE_STEP
+from .moves import IllegalMove, Move
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def placements(game: Game, tile: int | None = None) -> list[tuple[int, int]]:
+    """Legal ``(pos, rotation)`` placements of ``tile`` (default: the current tile):
+    the edges match, and so do the ruleset's placement constraints."""
+    tile = game.tile if tile is None else tile
+    fits = game.ruleset.fits
+    found = [(pos, r) for pos, key in game.frontier.items() for r in fits(tile, key)]
+    constraints = game.ruleset.constraints[tile]
+    if constraints:
+        found = [(pos, r) for pos, r in found if all(c.allows(game, tile, pos, r) for c in constraints)]
+    return found
+
+def placement_count(game: Game) -> int:
+    """How many legal placements the current tile has (no list is built for an
+    unconstrained tile: random play counts, then indexes)."""
+    tile = game.tile
+    if game.ruleset.constraints[tile]:
+        return len(game.placements())
+    table, fits = game.ruleset.fit_table(tile), game.ruleset.fits
+    total = 0
+    for key in game.frontier.values():
+        rotations = table.get(key)  # the memo first: this loop is most of random play
+        total += len(rotations if rotations is not None else fits(tile, key))
+    return total
+
+def placement(game: Game, n: int) -> tuple[int, int]:
+    """The ``n``-th legal placement, in :meth:`placements` order."""
+    tile = game.tile
+    if game.ruleset.constraints[tile]:
+        return game.placements()[n]
+    table, fits = game.ruleset.fit_table(tile), game.ruleset.fits
+    for pos, key in game.frontier.items():
+        rotations = table.get(key)
+        if rotations is None:
+            rotations = fits(tile, key)
+        if n < len(rotations):
+            return pos, rotations[n]
+        n -= len(rotations)
+    raise IndexError("placement index out of range")
+
+def deploy_options(game: Game, pos: int, rotation: int) -> list[int]:
+    """Segments of the current tile a follower may go on if it is placed at ``pos``, ``rotation``.
+
+    A segment qualifies when its kind is deployable and the feature it
+    would belong to after the placement holds no follower (with the
+    ruleset's ``own-or-empty`` policy: none of another player's), and the
+    player has a follower in supply (RULES.md §3.1, "Deploy restriction").
+    """
+    if not game.supply[game.player]:
+        return []
+    tile = game.tiles[game.tile]
+    orientation = tile.orientations[rotation]
+    kinds = game.ruleset.kinds
+    n = len(tile.segments)
+    group = list(range(n))
+    busy = [False] * n
+    seen: dict[int, int] = {}
+    fol, board, find = game.fol, game.board, game._find
+    mask = game.deploy_masks[game.player]
+    for side in range(4):
+        neighbour = board.get(pos + SIDE_STEP[side])
+        if neighbour is None:
+            continue
+        n_orientation, n_base, _ = neighbour
+        n_ports = n_orientation.port_segment
+        for j, port, _ in orientation.joins[side]:
+            root = find(n_base + n_ports[FACING[port]])
+            g = _local_find(group, j)
+            if fol[root] & mask:
+                busy[g] = True
+            other = seen.get(root)
+            if other is None:
+                seen[root] = g
+            else:
+                other = _local_find(group, other)
+                if other != g:
+                    group[other] = g
+                    busy[g] = busy[g] or busy[other]
+    return [j for j, seg in enumerate(tile.segments)
+            if kinds[seg.kind].deployable and not busy[_local_find(group, j)]]
+
+def legal_moves(game: Game) -> list[Move]:
+    """Every legal :class:`Move` for the current tile: each placement with no
+    follower and with each follower option."""
+    moves = []
+    for pos, r in game.placements():
+        moves.append(Move(pos, r))
+        moves.extend(Move(pos, r, j) for j in game.deploy_options(pos, r))
+    return moves
+
+def check(game: Game, move: Move) -> None:
+    """Raise :class:`IllegalMove` unless ``move`` is legal for the current tile."""
+    if game.tile is None:
+        raise IllegalMove("placement", "the game has no tile left to place")
+    key = game.frontier.get(move.pos)
+    if move.pos in game.board:
+        raise IllegalMove("placement", "that cell already holds a tile")
+    if key is None:
+        raise IllegalMove("placement", "that cell does not touch the board")
+    if move.rotation not in game.ruleset.fits(game.tile, key):
+        raise IllegalMove("placement", "the tile's sides do not match its neighbours there")
+    for constraint in game.ruleset.constraints[game.tile]:
+        if not constraint.allows(game, game.tile, move.pos, move.rotation):
+            kind = game.ruleset.kinds[constraint.kind].name
+            why = {"extend": f"the tile must continue the {kind}",
+                   "no-u-turn": f"the {kind} may not turn back on itself"}[constraint.rule]
+            raise IllegalMove("placement", why)
+    if move.follower is not None:
+        tile = game.tiles[game.tile]
+        if not 0 <= move.follower < len(tile.segments):
+            raise IllegalMove("follower", "the tile has no such segment")
+        if move.follower not in game.deploy_options(move.pos, move.rotation):
+            kind = game.ruleset.kinds[tile.segments[move.follower].kind]
+            if not kind.deployable:
+                why = f"no follower may go on a {kind.name}"
+            elif not game.supply[game.player]:
+                why = "the player has no follower left in supply"
+            else:
+                why = f"the {kind.name} already holds a follower"
+            raise IllegalMove("follower", why)
+
+
+def _local_find(group: list[int], j: int) -> int:
+    while group[j] != j:
+        j = group[j]
+    return j

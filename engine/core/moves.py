@@ -1,0 +1,31 @@
+"""What a player chooses in a turn, and how the rules refuse a choice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..geometry import unpack
+
+
+class IllegalMove(Exception):
+    """A move the rules refuse; ``reason`` is ``placement`` or ``follower``."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One turn's choice: place the current tile at ``pos`` (packed) turned
+    ``rotation`` quarter turns clockwise, and deploy a follower on segment
+    ``follower`` of the tile type (an index into its segments) or not (None)."""
+
+    pos: int
+    rotation: int
+    follower: int | None = None
+
+    @property
+    def at(self) -> tuple[int, int]:
+        """The position as ``(x, y)``."""
+        return unpack(self.pos)

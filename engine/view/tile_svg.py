@@ -1,0 +1,329 @@
+"""SVG shapes of one tile: every segment of a tile type in one rotation, drawn only
+from ruleset data, and where a follower stands on each segment.
+
+Nothing here names a tile type or (except for picking nice colours) a feature
+kind: a segment is drawn by the ``ports`` type of its kind, so a designer's
+new tile or new kind renders with no drawing code of its own.
+
+* ``half`` kinds (fields) are background polygons: each run of neighbouring
+  half-sides joined to the tile centre.
+* ``side`` kinds (cities) are filled areas over their whole sides, closed by
+  curved walls; sides that touch make one shape (a city over N and E covers
+  the NE corner), separate runs of sides are joined across the tile (a city
+  over E and W is a band through the middle).
+* ``centre`` kinds (roads, rivers) are thick lines from each port to the tile
+  centre (a curve when a segment joins two sides); a one-port segment ends at
+  a junction mark in the centre.
+* ``none`` kinds (cloisters, gardens) are a building icon in the centre, in
+  the kind's colour (several on one tile stand side by side).
+* A segment attribute above 0 (pennants) is a small shield inside the segment.
+
+Layers are painted fields, roads, cities, icons, so a road that ends at a
+city gate disappears under the wall, as on the printed tiles.
+
+Units: a tile is a ``size`` × ``size`` square (SVG user units, default 60)
+with its north-west corner at the origin, x east and **y south**, like board
+positions.  Numbers are written with at most two decimals (``_f``, also used
+by :mod:`engine.view.render`) so the output is byte-for-byte stable (the atlas
+snapshot test relies on it).
+
+Functions: :func:`tile_group` (one tile as a ``<g>``), :func:`segment_anchor`
+(where a follower on a segment stands), :func:`kind_colours` (a kind's fill
+and stroke).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from html import escape
+from typing import Sequence
+
+from ..rules.ruleset import Ruleset
+from ..rules.tiles import CENTRE_KIND, HALF, NONE, SIDE
+
+Point = tuple[float, float]
+
+#: Colours for the usual kind names: (fill, stroke).  Any other kind gets a
+#: colour derived from its name (:func:`kind_colours`), so it is stable across runs.
+PALETTE: dict[str, tuple[str, str]] = {
+    "field": ("#9ccb6b", "#6f9a45"),
+    "city": ("#d8b47a", "#7a4f24"),
+    "road": ("#f5f2ea", "#6e6e6e"),
+    "river": ("#4f92d6", "#2a5f96"),
+    "cloister": ("#a0522d", "#5c2c14"),
+}
+#: Painting order by ``ports`` type: later layers cover earlier ones.
+_LAYERS = (HALF, CENTRE_KIND, SIDE, NONE)
+_NEUTRAL_GROUND = "#e8e2cf"
+
+
+def svg_num(x: float) -> str:
+    """A number for SVG text: at most two decimals, no trailing zeros, never ``-0``.
+
+    >>> svg_num(30.0), svg_num(2.345678), svg_num(-0.001)
+    ('30', '2.35', '0')
+    """
+    text = f"{round(x, 2):.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _pts(points: Sequence[Point]) -> str:
+    return " ".join(f"{svg_num(x)},{svg_num(y)}" for x, y in points)
+
+
+def kind_colours(name: str) -> tuple[str, str]:
+    """``(fill, stroke)`` hex colours of a feature kind: the palette's, or a hue hashed
+    from the name (md5, so the same name gets the same colour on every run)."""
+    if name in PALETTE:
+        return PALETTE[name]
+    hue = int(hashlib.md5(name.encode()).hexdigest()[:8], 16) % 360
+    return _hsl(hue, 0.55, 0.55), _hsl(hue, 0.55, 0.3)
+
+
+def _hsl(hue: float, sat: float, light: float) -> str:
+    c = (1 - abs(2 * light - 1)) * sat
+    x = c * (1 - abs((hue / 60) % 2 - 1))
+    m = light - c / 2
+    r, g, b = [(c, x, 0), (x, c, 0), (0, c, x), (0, x, c), (x, 0, c), (c, 0, x)][int(hue // 60) % 6]
+    return "#" + "".join(f"{round((v + m) * 255):02x}" for v in (r, g, b))
+
+
+# -- tile geometry (all in units of the tile size) ------------------------------------
+
+def _perimeter(u: float) -> Point:
+    """Point on the unit tile's border at ``u`` sides clockwise from the NW corner
+    (0 ≤ u < 4; side N is u in [0, 1), E [1, 2), S [2, 3), W [3, 4))."""
+    u %= 4
+    side, t = int(u), u - int(u)
+    return ((t, 0.0), (1.0, t), (1 - t, 1.0), (0.0, 1 - t))[side]
+
+
+def _border(u0: float, u1: float) -> list[Point]:
+    """Border points from ``u0`` to ``u1`` clockwise (``u1 > u0``), corners included."""
+    points = [_perimeter(u0)]
+    corner = math.floor(u0) + 1
+    while corner < u1:
+        points.append(_perimeter(corner))
+        corner += 1
+    points.append(_perimeter(u1))
+    return points
+
+
+def _runs(items: set[int], cycle: int) -> list[tuple[int, int]]:
+    """Maximal runs of consecutive members of ``items`` round a cycle of ``cycle``
+    slots, as ``(first, length)``; the whole cycle is one run ``(0, cycle)``."""
+    if len(items) == cycle:
+        return [(0, cycle)]
+    runs = []
+    for i in sorted(items):
+        if (i - 1) % cycle in items:
+            continue  # not the start of a run
+        length = 1
+        while (i + length) % cycle in items:
+            length += 1
+        runs.append((i, length))
+    return runs
+
+
+def _half_runs(ports: Sequence[int]) -> list[tuple[float, float]]:
+    """Border spans ``(u0, u1)`` of a half-kind segment: runs of neighbouring half-sides.
+
+    Half-sides in clockwise order are NL NR EL ER … (port 3d is side d's left
+    half, 3d+2 its right half); half-side h covers u in [h/2, h/2 + 1/2)."""
+    halves = {2 * (p // 3) + (1 if p % 3 == 2 else 0) for p in ports if p % 3 != 1}
+    return [(start / 2, (start + length) / 2) for start, length in _runs(halves, 8)]
+
+
+def _side_runs(ports: Sequence[int]) -> list[tuple[int, int]]:
+    """Runs of whole sides ``(first side, number of sides)`` of a side-kind segment."""
+    return _runs({p // 3 for p in ports}, 4)
+
+
+def _bend(a: Point, b: Point) -> Point:
+    """Control point of the wall from ``a`` to ``b``: past the chord's midpoint towards
+    the centre (so a one-side cap bulges 0.3 tiles deep, and a wall between two
+    corners across the tile is straight)."""
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    return mx + (0.5 - mx) * 1.2, my + (0.5 - my) * 1.2
+
+
+def _side_mid(side: int) -> Point:
+    return _perimeter(side + 0.5)
+
+
+class _Shape:
+    """One segment at one rotation, in unit-square coordinates: its ``ports`` type,
+    board ports, and (for ``none`` kinds) its place among the tile's icons.  Gives
+    the follower anchor and the pennant position; :func:`_segment_body` draws it."""
+
+    def __init__(self, kind_ports: str, ports: Sequence[int], n_none: int, i_none: int) -> None:
+        self.kind_ports = kind_ports
+        self.ports = tuple(ports)
+        self.n_none, self.i_none = n_none, i_none
+
+    def anchor(self) -> Point:
+        """Where a follower on this segment stands (unit coordinates)."""
+        ports = self.ports
+        if self.kind_ports == HALF:
+            # The middle of the longest border run, pulled towards the centre: inside
+            # the field and clear of a centre icon even when the field is the whole tile.
+            u0, u1 = max(_half_runs(ports), key=lambda r: r[1] - r[0])
+            bx, by = _perimeter((u0 + u1) / 2)
+            return 0.5 + (bx - 0.5) * 0.65, 0.5 + (by - 0.5) * 0.65
+        if self.kind_ports == SIDE:
+            sides = sorted({p // 3 for p in ports})
+            mids = [_side_mid(s) for s in sides]
+            ax, ay = sum(m[0] for m in mids) / len(mids), sum(m[1] for m in mids) / len(mids)
+            return 0.5 + (ax - 0.5) * 0.7, 0.5 + (ay - 0.5) * 0.7
+        if self.kind_ports == CENTRE_KIND:
+            ends = [_side_mid(p // 3) for p in ports]
+            if len(ends) == 1:  # a dead end: halfway out, clear of whatever sits in the centre
+                return 0.5 + (ends[0][0] - 0.5) * 0.55, 0.5 + (ends[0][1] - 0.5) * 0.55
+            if len(ends) == 2:  # the middle of the curve (the centre on a straight road)
+                return (ends[0][0] + ends[1][0] + 1) / 4, (ends[0][1] + ends[1][1] + 1) / 4
+            return 0.5, 0.5
+        return self.icon_centre()
+
+    def icon_centre(self) -> Point:
+        """Where a ``none`` kind's icon sits: the centre, or spread across it when a
+        tile has several."""
+        if self.n_none <= 1:
+            return 0.5, 0.5
+        return 0.5 + (self.i_none - (self.n_none - 1) / 2) * 0.28, 0.5
+
+    def shield_at(self) -> Point:
+        """Where a pennant shield goes: beside the anchor (a quarter turn clockwise from
+        the centre→anchor direction) so a follower on the anchor does not hide it."""
+        ax, ay = self.anchor()
+        dx, dy = ax - 0.5, ay - 0.5
+        length = math.hypot(dx, dy)
+        if length < 0.05:  # anchor at the centre: step towards the segment's first side
+            sx, sy = _side_mid(self.ports[0] // 3) if self.ports else (0.5, 0.0)
+            return 0.5 + (sx - 0.5) * 0.44, 0.5 + (sy - 0.5) * 0.44
+        return ax - dy / length * 0.2, ay + dx / length * 0.2
+
+
+def _segment_body(shape: _Shape, fill: str, stroke: str, size: float) -> list[str]:
+    """The SVG elements drawing one segment in a ``size`` square."""
+    s = size
+    scale = lambda pts: [(x * s, y * s) for x, y in pts]  # noqa: E731
+    kind_ports, ports = shape.kind_ports, shape.ports
+    out: list[str] = []
+    if kind_ports == HALF:
+        for u0, u1 in _half_runs(ports):
+            points = _border(u0, u1) if u1 - u0 >= 4 else [(0.5, 0.5), *_border(u0, u1)]
+            out.append(f'<polygon points="{_pts(scale(points))}" fill="{fill}"/>')
+    elif kind_ports == SIDE:
+        runs = _side_runs(ports)
+        if runs == [(0, 4)]:
+            out.append(f'<rect x="0" y="0" width="{svg_num(s)}" height="{svg_num(s)}" fill="{fill}"/>')
+        else:
+            # Walk the border clockwise along each run of sides, and between runs
+            # (and from the last back to the first) follow a wall curving inwards.
+            spans = [(float(first), float(first + length)) for first, length in runs]
+            area, walls = [], []
+            for i, (u0, u1) in enumerate(spans):
+                a = _perimeter(u1)
+                b = _perimeter(spans[(i + 1) % len(spans)][0])
+                c = _bend(a, b)
+                border = scale(_border(u0, u1))
+                if i == 0:
+                    area.append(f"M{_pts(border[:1])}")
+                area.append(f"L{_pts(border[1:])}")
+                (cx, cy), (bx, by), (ax_, ay_) = scale([c, b, a])
+                area.append(f"Q{svg_num(cx)},{svg_num(cy)} {svg_num(bx)},{svg_num(by)}")
+                walls.append(f"M{svg_num(ax_)},{svg_num(ay_)} Q{svg_num(cx)},{svg_num(cy)} {svg_num(bx)},{svg_num(by)}")
+            out.append(f'<path d="{" ".join(area)} Z" fill="{fill}"/>')
+            out.append(f'<path class="wall" d="{" ".join(walls)}" fill="none" stroke="{stroke}" '
+                       f'stroke-width="{svg_num(s * 0.05)}" stroke-linecap="round"/>')
+    elif kind_ports == CENTRE_KIND:
+        ends = [_side_mid(p // 3) for p in ports]
+        if len(ends) == 2:  # one line through the tile: a curve via the centre
+            (ax, ay), (bx, by) = scale(ends)
+            d = f"M{svg_num(ax)},{svg_num(ay)} Q{svg_num(s / 2)},{svg_num(s / 2)} {svg_num(bx)},{svg_num(by)}"
+        else:
+            d = " ".join(f"M{svg_num(x * s)},{svg_num(y * s)} L{svg_num(s / 2)},{svg_num(s / 2)}" for x, y in ends)
+        # A dark casing under a lighter line: reads as a road on both field and city.
+        out.append(f'<path d="{d}" fill="none" stroke="{stroke}" stroke-width="{svg_num(s * 0.15)}"/>')
+        out.append(f'<path d="{d}" fill="none" stroke="{fill}" stroke-width="{svg_num(s * 0.1)}"/>')
+        if len(ends) == 1:
+            out.append(f'<circle class="junction" cx="{svg_num(s / 2)}" cy="{svg_num(s / 2)}" r="{svg_num(s * 0.09)}" '
+                       f'fill="{stroke}"/>')
+    else:
+        out.append(_icon(shape.icon_centre(), fill, stroke, s))
+    return out
+
+
+def _icon(at: Point, fill: str, stroke: str, s: float) -> str:
+    """A small building (walls and a pitched roof), 0.3 tiles wide, centred on ``at``."""
+    x, y = at[0] * s, at[1] * s
+    w, h, roof = 0.3 * s, 0.18 * s, 0.14 * s
+    body = [(x - w / 2, y), (x + w / 2, y), (x + w / 2, y + h), (x - w / 2, y + h)]
+    top = [(x - w / 2 - 0.02 * s, y), (x, y - roof), (x + w / 2 + 0.02 * s, y)]
+    door = f'<rect x="{svg_num(x - 0.03 * s)}" y="{svg_num(y + h - 0.1 * s)}" width="{svg_num(0.06 * s)}" ' \
+           f'height="{svg_num(0.1 * s)}" fill="{stroke}"/>'
+    return (f'<g class="icon"><polygon points="{_pts(body)}" fill="{fill}" stroke="{stroke}" '
+            f'stroke-width="{svg_num(s * 0.02)}"/><polygon points="{_pts(top)}" fill="{stroke}"/>{door}</g>')
+
+
+def _shield(at: Point, s: float) -> str:
+    """A pennant: a small blue-and-white shield, 0.12 tiles wide."""
+    x, y, w = at[0] * s, at[1] * s, 0.12 * s
+    d = (f"M{svg_num(x - w / 2)},{svg_num(y - w / 2)} L{svg_num(x + w / 2)},{svg_num(y - w / 2)} L{svg_num(x + w / 2)},{svg_num(y)} "
+         f"Q{svg_num(x + w / 2)},{svg_num(y + w / 2)} {svg_num(x)},{svg_num(y + w * 0.7)} "
+         f"Q{svg_num(x - w / 2)},{svg_num(y + w / 2)} {svg_num(x - w / 2)},{svg_num(y)} Z")
+    return f'<path class="pennant" d="{d}" fill="#1f4aa8" stroke="#ffffff" stroke-width="{svg_num(s * 0.015)}"/>'
+
+
+def _shapes(ruleset: Ruleset, tile: int, rotation: int) -> list[_Shape]:
+    """The :class:`_Shape` of every segment of tile type ``tile`` turned ``rotation``."""
+    tile_type = ruleset.tiles[tile]
+    ports_by_seg = tile_type.orientations[rotation % 4].segment_ports
+    kinds = [ruleset.kinds[seg.kind] for seg in tile_type.segments]
+    nones = [j for j, k in enumerate(kinds) if k.ports == NONE]
+    return [_Shape(k.ports, ports_by_seg[j], len(nones), nones.index(j) if j in nones else 0)
+            for j, k in enumerate(kinds)]
+
+
+def segment_anchor(ruleset: Ruleset, tile: int, rotation: int, segment: int, size: float = 60) -> Point:
+    """Where a follower on segment ``segment`` (index into the tile type's segments) of
+    tile ``tile`` turned ``rotation`` stands, in a ``size`` square at the origin."""
+    x, y = _shapes(ruleset, tile, rotation)[segment].anchor()
+    return x * size, y * size
+
+
+def tile_group(ruleset: Ruleset, tile: int, rotation: int = 0, size: float = 60) -> str:
+    """An SVG ``<g class="tile">`` drawing tile type index ``tile`` turned ``rotation``
+    quarter turns clockwise (board orientation, as in the game) in a ``size`` × ``size``
+    square with its NW corner at the origin.
+
+    It holds a ground rectangle (the colour of the tile's first ``half`` kind, else a
+    neutral one: what shows between shapes), one ``<g class="segment"
+    data-kind="KIND" data-segment="j">`` per segment j of the tile type (painted by
+    layer, so not in index order), and a thin border.  Place it with a
+    ``transform="translate(x,y)"`` on an enclosing group.
+    """
+    tile_type = ruleset.tiles[tile]
+    shapes = _shapes(ruleset, tile, rotation)
+    kinds = [ruleset.kinds[seg.kind] for seg in tile_type.segments]
+    ground = next((kind_colours(k.name)[0] for k in kinds if k.ports == HALF), _NEUTRAL_GROUND)
+    parts = [f'<g class="tile" data-tile="{escape(tile_type.id)}" data-rotation="{rotation % 4}">',
+             f'<rect class="ground" x="0" y="0" width="{svg_num(size)}" height="{svg_num(size)}" fill="{ground}"/>']
+    for layer in _LAYERS:
+        for j, (kind, seg, shape) in enumerate(zip(kinds, tile_type.segments, shapes)):
+            if kind.ports != layer:
+                continue
+            fill, stroke = kind_colours(kind.name)
+            body = _segment_body(shape, fill, stroke, size)
+            if any(value > 0 for value in seg.attrs):
+                body.append(_shield(shape.shield_at(), size))
+            parts.append(f'<g class="segment" data-kind="{escape(kind.name)}" data-segment="{j}">'
+                         + "".join(body) + "</g>")
+    parts.append(f'<rect class="edge" x="0" y="0" width="{svg_num(size)}" height="{svg_num(size)}" fill="none" '
+                 f'stroke="#4a4a4a" stroke-width="{svg_num(size * 0.012)}"/>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+__all__ = ["PALETTE", "kind_colours", "segment_anchor", "svg_num", "tile_group"]
