@@ -26,15 +26,7 @@ from typing import TYPE_CHECKING
 from ..geometry import FACING, RING8, SIDE_STEP
 from .followers import one_follower, unpack_followers
 from .moves import Move
-from .scoring import (
-    adjacent_roots,
-    attribute_sums,
-    end_points,
-    feature_inputs,
-    kind_of,
-    majority,
-    make_inputs,
-)
+from .scoring import adjacent_roots, attribute_sums, end_points, feature_inputs, kind_of, majority, make_inputs
 
 if TYPE_CHECKING:
     from ..rules.kinds import FeatureKind

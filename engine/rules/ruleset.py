@@ -63,7 +63,7 @@ class Ruleset:
     edge_base: int
     phases: tuple[Phase, ...] = ()
     set_aside: tuple[int, ...] = ()
-    #: Per tile type, the placement constraints that apply to it (see engine/constraints.py).
+    #: Per tile type, the placement constraints that apply to it (see engine/rules/constraints.py).
     constraints: tuple[tuple[Constraint, ...], ...] = ()
     _fits: list[dict[int, tuple[int, ...]]] = field(default_factory=list, repr=False, compare=False)
 

@@ -66,7 +66,7 @@ class Document:
     marks: dict[JsonPath, Mark]
     key_marks: dict[JsonPath, Mark] = field(default_factory=dict)
     #: For a document merged from several files: the file that set each path
-    #: whose mark came from another file than ``file`` (see engine/compose.py).
+    #: whose mark came from another file than ``file`` (see engine/rules/compose.py).
     files: dict[JsonPath, str] = field(default_factory=dict)
     #: Paths a merge deleted (``key: null``), with ``(file, line, col)`` of the deletion,
     #: so "missing" errors can point at the line that removed the value.

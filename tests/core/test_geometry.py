@@ -4,16 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.geometry import (
-    PORT_INDEX,
-    PORTS,
-    RING8,
-    SIDE_STEP,
-    facing_port,
-    pack,
-    rotate_port,
-    unpack,
-)
+from engine.geometry import PORT_INDEX, PORTS, RING8, SIDE_STEP, facing_port, pack, rotate_port, unpack
 
 
 @pytest.mark.parametrize("mine, theirs", [("EL", "WR"), ("NL", "SR"), ("NR", "SL"), ("ER", "WL"), ("N", "S"), ("W", "E")])
