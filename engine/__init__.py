@@ -33,3 +33,7 @@ def __getattr__(name: str):
     if name in _WHERE:
         return getattr(import_module(f".{_WHERE[name]}", __name__), name)
     raise AttributeError(f"module 'engine' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

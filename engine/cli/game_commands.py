@@ -14,7 +14,7 @@ from .app import Failed, app, scenario_app, write_picture
 @app.command()
 def play(
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset name (basic) or path to a YAML file.")] = "basic",
-    players: Annotated[str, typer.Option("--players", "-p", help="Comma-separated players in seat order: random, greedy, human.")] = "random,greedy",
+    players: Annotated[str, typer.Option("--players", "-p", help="Comma-separated players in seat order: bot kinds (random, greedy, …) or human.")] = "random,greedy",
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", min=0, help="Seed for the deck and the bots (≥ 0); random if left out (and printed).")] = None,
     record: Annotated[Optional[Path], typer.Option("--record", help="Write the game record (JSON) here.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final table, no turn log.")] = False,
