@@ -15,7 +15,7 @@ import sys
 
 import typer
 
-from . import game_commands, ruleset_commands, sim_commands  # noqa: F401  (register their commands)
+from . import doctor, game_commands, ruleset_commands, sim_commands  # noqa: F401  (register their commands)
 from .app import Failed, app
 
 __all__ = ["app", "main"]

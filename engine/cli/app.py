@@ -2,29 +2,86 @@
 
 The command modules import ``app`` (and the ``rulesets``/``scenario`` sub-apps)
 from here and add their commands; :func:`engine.cli.main` imports them all.
+Help is click's plain format (no rich boxes): it reads like other Unix tools
+and keeps ``carcassonne --help`` from importing rich.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperArgument, TyperCommand
+
+from .completion import complete_ref
 
 _CONTEXT = {"help_option_names": ["-h", "--help"]}
-app = typer.Typer(
-    help="Play, check and compare Carcassonne games under rulesets written as data.",
+
+#: The exit status paragraph of commands that only succeed or get bad input.
+EXIT_PLAIN = "0 done; 2 bad input (file:line:col: error: … on standard error) or bad usage."
+#: … and of commands that check something.
+EXIT_CHECK = ("0 everything held; 1 a check failed (an expectation, a score); "
+              "2 bad input (file:line:col: error: … on standard error) or bad usage.")
+
+
+def epilog(examples: list[str], exit_status: str = EXIT_PLAIN) -> str:
+    r"""A command's help epilog: its examples, one per line, then its exit status.
+
+    ``\b`` keeps click from re-wrapping the example lines.
+    """
+    lines = "\n".join(f"  {example}" for example in examples)
+    return f"Examples:\n\n\b\n{lines}\n\nExit status: {exit_status}"
+
+
+def _no_type(ctx: Any) -> None:
+    return None
+
+
+class HelpCommand(TyperCommand):
+    """A command whose help names arguments by their metavar only (``REF``, not ``REF <str>``).
+
+    Every option that takes a value sets a metavar (``N``, ``FILE``, ``REF``);
+    flags show none, so nothing looks like it wants a value that does not.
+    """
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params = super().get_params(ctx)
+        for param in params:
+            if isinstance(param, TyperArgument):
+                param.display_type_rich = _no_type  # an instance attribute shadows the method
+        return params
+
+
+class App(typer.Typer):
+    """``typer.Typer`` whose commands use :class:`HelpCommand`."""
+
+    def command(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("cls", HelpCommand)
+        return super().command(*args, **kwargs)
+
+
+app = App(
+    help="Play, check and compare Carcassonne games under rulesets written as data.\n\n"
+         "With no command, plays one game of the basic ruleset between a random and a greedy bot "
+         "(the seed is printed, so the game can be played again). "
+         "A ruleset reference REF is NAME_OR_PATH[+OPTION]…, e.g. basic+river; "
+         "'carcassonne rulesets list' names them.",
     no_args_is_help=False,
-    add_completion=False,
     pretty_exceptions_enable=False,
     context_settings=_CONTEXT,
+    rich_markup_mode=None,
 )
-rulesets_app = typer.Typer(help="List, show, check and compare rulesets and options.", add_completion=False,
-                           context_settings=_CONTEXT)
-scenario_app = typer.Typer(help="Scenario files: forced turns with expected scores.", add_completion=False,
-                           context_settings=_CONTEXT)
+rulesets_app = App(help="List, show, check and compare rulesets and options.", add_completion=False,
+                   context_settings=_CONTEXT, rich_markup_mode=None)
+scenario_app = App(help="Scenario files: forced turns with expected scores.", add_completion=False,
+                   context_settings=_CONTEXT, rich_markup_mode=None)
 app.add_typer(scenario_app, name="scenario")
 app.add_typer(rulesets_app, name="rulesets")
+
+#: A ruleset reference argument, completed from the shipped names (``basic+ri<TAB>``).
+RefArgument = Annotated[str, typer.Argument(metavar="REF", autocompletion=complete_ref,
+                                            help="Ruleset reference: NAME_OR_PATH[+OPTION]….")]
 
 
 class Failed(Exception):
@@ -45,11 +102,6 @@ def _root(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
 ) -> None:
-    """Play, check and compare Carcassonne games under rulesets written as data.
-
-    Run with no command to play one game of the basic ruleset between a random
-    and a greedy bot (the seed is printed, so the game can be played again).
-    """
     if ctx.invoked_subcommand is None:
         # Looked up by name: the command modules register on this app, so importing them here would loop.
         ctx.invoke(ctx.command.get_command(ctx, "play"))

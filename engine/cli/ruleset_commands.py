@@ -7,95 +7,143 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import app, rulesets_app, write_picture
+from .app import EXIT_PLAIN, RefArgument, app, epilog, rulesets_app, write_picture
+from .output import JsonOption, Output
 
 
-@rulesets_app.command("list")
-def rulesets_list() -> None:
-    """The shipped rulesets and options, each with what it is and where it comes from."""
+@rulesets_app.command("list", epilog=epilog([
+    "carcassonne rulesets list",
+    "carcassonne rulesets list --json - | jq -r '.options[].name'",
+]))
+def rulesets_list(json_target: JsonOption = None) -> None:
+    """The shipped rulesets and options: what each is, its source."""
     from ..rules.inspect import shipped
 
+    output = Output(json_target)
     items = shipped()
     width = max(len(item.name) for item in items) + 2
     for kind, title in (("ruleset", "Rulesets"), ("option", "Options (add to any ruleset as +NAME)")):
-        typer.echo(f"{title}:")
+        output.echo(f"{title}:")
         for item in (i for i in items if i.kind == kind):
-            typer.echo(f"  {item.name:<{width}}{item.description}")
-            typer.echo(f"  {'':<{width}}source: {item.source}")
-        typer.echo("")
+            output.echo(f"  {item.name:<{width}}{item.description}")
+            output.echo(f"  {'':<{width}}source: {item.source}")
+        output.echo("")
+    output.json("rulesets-list", {
+        f"{kind}s": [{"name": i.name, "description": i.description, "source": i.source}
+                     for i in items if i.kind == kind]
+        for kind in ("ruleset", "option")})
 
 
-@rulesets_app.command("show")
+@rulesets_app.command("show", epilog=epilog([
+    "carcassonne rulesets show basic+river",
+    "carcassonne rulesets show first-edition --origins",
+    "carcassonne rulesets show basic --json - | jq '.ruleset.tiles.D'",
+]))
 def rulesets_show(
-    ref: Annotated[str, typer.Argument(metavar="REF", help="Ruleset reference: NAME_OR_PATH[+OPTION]….")],
-    origins: Annotated[bool, typer.Option("--origins", help="Note after each value the file and line that set it.")] = False,
+    ref: RefArgument,
+    origins: Annotated[bool, typer.Option("--origins", help="After each value, the file and line that set it.")] = False,
+    json_target: JsonOption = None,
 ) -> None:
-    """The merged ruleset as YAML (after extends and options)."""
-    from ..rules.inspect import show
+    """The merged ruleset as YAML, after extends and options."""
+    from ..rules.inspect import leaf_origins, merged, show
 
-    typer.echo(show(ref, origins=origins), nl=False)
+    output = Output(json_target)
+    if not output.to_stdout:
+        typer.echo(show(ref, origins=origins), nl=False)
+    doc = merged(ref)
+    output.json("rulesets-show", {"ref": ref, "ruleset": doc.data, "origins": leaf_origins(doc) if origins else None})
 
 
-@rulesets_app.command("validate")
+@rulesets_app.command("validate", epilog=epilog([
+    "carcassonne rulesets validate my-variant.yaml",
+    "carcassonne rulesets validate my-house-rule.yaml --base first-edition",
+], "0 every file is valid; 2 a file is not (each problem as file:line:col: error: … on standard error)."))
 def rulesets_validate(
-    paths: Annotated[list[Path], typer.Argument(metavar="PATH...", help="Ruleset or option files.")],
-    base: Annotated[str, typer.Option("--base", help="Ruleset an option file is checked on (after the options it requires).")] = "basic",
+    paths: Annotated[list[Path], typer.Argument(metavar="PATH", help="Ruleset or option files.")],
+    base: Annotated[str, typer.Option("--base", metavar="REF", help="Ruleset an option file is checked on "
+                                      "(after the options it requires).")] = "basic",
+    json_target: JsonOption = None,
 ) -> None:
-    """Check ruleset and option files; every problem as file:line:col (exit 0 all valid, 2 otherwise)."""
+    """Check ruleset and option files; every problem as file:line:col."""
     from ..errors import UserError
     from ..rules.inspect import validate_file
+    from .output import diagnostics_json
 
+    output = Output(json_target)
     bad = 0
+    results = []
     for path in paths:
         try:
             ruleset = validate_file(path, base)
         except UserError as error:
-            typer.echo(error.render(), err=True)
+            output.echo(error.render(), err=True)
             bad += 1
+            results.append({"file": str(path), "valid": False, "errors": diagnostics_json(error)})
             continue
+        tiles = sum(t.count for t in ruleset.tiles)
+        results.append({"file": str(path), "valid": True, "checked_as": ruleset.ref,
+                        "tile_types": len(ruleset.tiles), "tiles": tiles, "errors": []})
         on = f", checked as {ruleset.ref}" if "+" in ruleset.ref else ""
-        typer.echo(f"ok   {path} ({len(ruleset.tiles)} tile types, {sum(t.count for t in ruleset.tiles)} tiles{on})")
+        output.echo(f"ok   {path} ({len(ruleset.tiles)} tile types, {tiles} tiles{on})")
+    output.json("rulesets-validate", {"files": results, "bad": bad})
     if bad:
         raise typer.Exit(2)
 
 
-@rulesets_app.command("diff")
+@rulesets_app.command("diff", epilog=epilog([
+    "carcassonne rulesets diff basic first-edition",
+    "carcassonne rulesets diff basic basic+river --json - | jq -r '.differences[].path'",
+]))
 def rulesets_diff(
-    first: Annotated[str, typer.Argument(metavar="REF", help="A ruleset reference.")],
+    first: RefArgument,
     second: Annotated[str, typer.Argument(metavar="OTHER", help="Another ruleset reference.")],
+    json_target: JsonOption = None,
 ) -> None:
-    """What two rulesets set differently, value by value, with where each side sets it."""
+    """What two rulesets set differently, with where each sets it."""
     from ..rules.inspect import diff, yaml_text
 
+    output = Output(json_target)
     found = diff(first, second)
+    output.json("rulesets-diff", {"first": first, "second": second, "differences": [
+        {"path": path, "first": a, "second": b, "first_origin": where_a or None, "second_origin": where_b or None}
+        for path, a, b, where_a, where_b in found]})
     if not found:
-        typer.echo(f"{first} and {second} set the same rules.")
+        output.echo(f"{first} and {second} set the same rules.")
         return
     for path, a, b, where_a, where_b in found:
-        typer.echo(path)
+        output.echo(path)
         for ref, value, where in ((first, a, where_a), (second, b, where_b)):
             shown = "(not set)" if value is None else yaml_text(value)
-            typer.echo(f"  {ref}: {shown}" + (f"    [{where}]" if where else ""))
+            output.echo(f"  {ref}: {shown}" + (f"    [{where}]" if where else ""))
 
 
-@app.command()
+@app.command(epilog=epilog([
+    "carcassonne tiles basic+river",
+    "carcassonne tiles basic --svg atlas.svg",
+    "carcassonne tiles examples/garden-variant.yaml --json - | jq '.tiles[0]'",
+], EXIT_PLAIN))
 def tiles(
-    ref: Annotated[str, typer.Argument(metavar="REF", help="Ruleset reference.")] = "basic",
-    svg: Annotated[Optional[Path], typer.Option("--svg", help="Write a picture of every tile type (SVG) here.")] = None,
-    png: Annotated[Optional[Path], typer.Option("--png", help="Write the picture as PNG here (needs the render extra).")] = None,
+    ref: RefArgument = "basic",
+    svg: Annotated[Optional[Path], typer.Option("--svg", metavar="FILE",
+                                                help="Write a picture of every tile type (SVG) to FILE.")] = None,
+    png: Annotated[Optional[Path], typer.Option("--png", metavar="FILE",
+                                                help="Write the picture as PNG to FILE (needs the render extra).")] = None,
+    json_target: JsonOption = None,
 ) -> None:
-    """Each tile type of a ruleset: count, edges, segments and a small drawing of its ports (or a picture)."""
-    from ..rules.inspect import tile_drawings
+    """Each tile type: count, edges, segments and a small drawing."""
+    from ..rules.inspect import tile_data, tile_drawings
     from ..rules.ruleset import load_ruleset
 
+    output = Output(json_target)
     ruleset = load_ruleset(ref)
     if svg is not None or png is not None:
         from ..view.render import atlas_svg
 
         write_picture(atlas_svg(ruleset), svg, png)
-        return
-    aside = (f" ({sum(t.count for t in ruleset.tiles) - len(ruleset.set_aside)} in play: "
-             f"{', '.join(ruleset.tiles[t].id for t in ruleset.set_aside)} set aside)") if ruleset.set_aside else ""
-    typer.echo(f"{ruleset.ref}: {len(ruleset.tiles)} tile types, {sum(t.count for t in ruleset.tiles)} tiles{aside}. "
-               "Each port shows the segment covering it; the centre a port-less one.\n")
-    typer.echo("\n\n".join(tile_drawings(ruleset)))
+    else:
+        aside = (f" ({sum(t.count for t in ruleset.tiles) - len(ruleset.set_aside)} in play: "
+                 f"{', '.join(ruleset.tiles[t].id for t in ruleset.set_aside)} set aside)") if ruleset.set_aside else ""
+        output.echo(f"{ruleset.ref}: {len(ruleset.tiles)} tile types, {sum(t.count for t in ruleset.tiles)} tiles"
+                    f"{aside}. Each port shows the segment covering it; the centre a port-less one.\n")
+        output.echo("\n\n".join(tile_drawings(ruleset)))
+    output.json("tiles", {"ref": ref, **tile_data(ruleset)})

@@ -7,81 +7,98 @@ runs write byte-identical JSON.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from .app import app
+from .app import RefArgument, app, epilog
+from .completion import complete_bots, complete_ref
+from .output import JsonOption, Output
 
-Games = Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games (≥ 1).")]
-Players = Annotated[str, typer.Option("--players", "-p", help="Comma-separated bots in seat order.")]
-Seed = Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed: game i's seed is derived from it.")]
-Workers = Annotated[Optional[int], typer.Option("--workers", "-w", min=1, help="Local worker processes (default: one per core).")]
-Scheduler = Annotated[Optional[str], typer.Option("--scheduler", help="Run on a Dask cluster at tcp://host:port instead.")]
+Games = Annotated[int, typer.Option("--games", "-n", metavar="N", min=1, help="Number of games (≥ 1).")]
+Players = Annotated[str, typer.Option("--players", "-p", metavar="LIST", autocompletion=complete_bots,
+                                      help="Comma-separated bots in seat order.")]
+Seed = Annotated[int, typer.Option("--seed", "-s", metavar="N", min=0,
+                                   help="Master seed (≥ 0): game i's seed is derived from it.")]
+Workers = Annotated[Optional[int], typer.Option("--workers", "-w", metavar="N", min=1,
+                                                help="Local worker processes (default: one per core).")]
+Scheduler = Annotated[Optional[str], typer.Option("--scheduler", metavar="ADDRESS",
+                                                  help="Run on a Dask cluster at tcp://host:port instead.")]
 
 
-@app.command()
+@app.command(epilog=epilog([
+    "carcassonne simulate basic --games 1000",
+    "carcassonne simulate basic+river -n 500 -p greedy,random --out games.jsonl",
+    "carcassonne simulate first-edition -n 200 --json - | jq '.rulesets[].mean_score'",
+]))
 def simulate(
-    ref: Annotated[str, typer.Argument(metavar="REF", help="Ruleset reference.")],
+    ref: RefArgument,
     games: Games = 100,
     players: Players = "random,random",
     seed: Seed = 0,
     workers: Workers = None,
     scheduler: Scheduler = None,
-    out: Annotated[Optional[Path], typer.Option("--out", help="Write one JSON line per game here.")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", metavar="FILE",
+                                                help="Write one JSON line per game to FILE.")] = None,
+    json_target: JsonOption = None,
 ) -> None:
     """Play many seeded games under one ruleset and summarise them."""
+    import json
     from contextlib import nullcontext
 
     from ..files.output import atomic_file
     from ..sim.stats import Summary
 
+    output = Output(json_target)
     _check_scheduler(scheduler)
-    console = _console()
     job, kinds = _job([ref], players, seed, games)
     summary = Summary(len(kinds))
     # Lines stream to the file as games finish: memory stays flat however many games.
     with atomic_file(out) if out is not None else nullcontext() as stream:
-        for rows in _run_with_progress(console, job, workers, scheduler, games):
+        for rows in _run_with_progress(output.console, job, workers, scheduler, games):
             summary.add(rows[0])
             if stream is not None:
                 stream.write(json.dumps(rows[0], sort_keys=True) + "\n")
-    _print_summaries(console, {ref: summary.to_json()}, kinds)
+    summaries = {ref: summary.to_json()}
+    _print_summaries(output, summaries, kinds)
+    output.json("simulate", {"games": games, "seed": seed, "players": kinds, "rulesets": summaries})
 
 
-@app.command()
+@app.command(epilog=epilog([
+    "carcassonne compare basic first-edition second-edition -n 2000 -p greedy,greedy --plot farms.png",
+    "carcassonne compare basic basic+tiny-city -n 500 --json results.json",
+    "carcassonne compare basic first-edition -n 300 --scheduler tcp://10.0.0.5:8786",
+]))
 def compare(
-    refs: Annotated[list[str], typer.Argument(metavar="REF...", help="Two or more ruleset references.")],
+    refs: Annotated[list[str], typer.Argument(metavar="REF", autocompletion=complete_ref,
+                                              help="Two or more ruleset references.")],
     games: Games = 100,
     players: Players = "random,random",
     seed: Seed = 0,
     workers: Workers = None,
     scheduler: Scheduler = None,
-    json_path: Annotated[Optional[Path], typer.Option("--json", help="Write the results as JSON here.")] = None,
-    plot_path: Annotated[Optional[Path], typer.Option("--plot", help="Write a figure (PNG, SVG, PDF) here.")] = None,
+    json_target: JsonOption = None,
+    plot_path: Annotated[Optional[Path], typer.Option("--plot", metavar="FILE",
+                                                      help="Write a figure (PNG, SVG, PDF) to FILE.")] = None,
 ) -> None:
-    """Play the same seeded games under several rulesets and compare them, paired game by game."""
+    """Play the same games under several rulesets and compare them."""
     from ..errors import UserError
-    from ..files.output import check_writable, write_text
     from ..sim.stats import Pairing, Summary, plot
 
     if len(refs) < 2:
         raise UserError("compare needs at least two ruleset references", code="usage")
     if len(set(refs)) < len(refs):
         raise UserError("a ruleset reference is given twice", code="usage")
-    if json_path is not None:
-        check_writable(json_path)
-    _check_plot(plot_path, json_path)
+    _check_plot(plot_path, json_target)
+    output = Output(json_target)
     _check_scheduler(scheduler)
-    console = _console()
     job, kinds = _job(refs, players, seed, games)
     feature_kinds = _kinds(refs)
     summaries = {ref: Summary(len(kinds)) for ref in refs}
     pairing = Pairing(list(refs), len(kinds), feature_kinds)
-    for rows in _run_with_progress(console, job, workers, scheduler, games):
+    for rows in _run_with_progress(output.console, job, workers, scheduler, games):
         for ref, row in zip(refs, rows):
             summaries[ref].add(row)
         pairing.add(rows)
@@ -90,36 +107,39 @@ def compare(
         "rulesets": {ref: s.to_json() for ref, s in summaries.items()},
         "differences": pairing.differences(),
     }
-    _print_summaries(console, result["rulesets"], kinds)
-    _print_differences(console, result["differences"])
-    if json_path is not None:
-        write_text(json_path, json.dumps(result, indent=1, sort_keys=True) + "\n")
-        console.print(f"Results written to {json_path}")
+    _print_summaries(output, result["rulesets"], kinds)
+    _print_differences(output, result["differences"])
+    output.json("compare", result)
     if plot_path is not None:
         try:
             plot(str(plot_path), list(refs), pairing, caption=f"{games} games, players {players}, seed {seed}")
         except (OSError, ValueError) as error:
             raise UserError(f"cannot write the figure {plot_path}: {error}", code="io") from None
-        console.print(f"Figure written to {plot_path}")
+        output.echo(f"Figure written to {plot_path}")
 
 
-@app.command()
+@app.command(epilog=epilog([
+    "carcassonne rescore game.json --ruleset first-edition",
+    "carcassonne rescore game.json -r first-edition -r second-edition --json - | jq '.columns[].scores'",
+]))
 def rescore(
     record: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record.")],
-    rulesets: Annotated[list[str], typer.Option("--ruleset", "-r", help="Ruleset to rescore under (repeatable).")],
+    rulesets: Annotated[list[str], typer.Option("--ruleset", "-r", metavar="REF", autocompletion=complete_ref,
+                                                help="Ruleset to rescore under (repeatable).")],
+    json_target: JsonOption = None,
 ) -> None:
-    """Score a recorded game's moves under other rulesets, side by side, with every event that differs."""
-    from rich.table import Table
-
+    """Score a recorded game's moves under other rulesets."""
     from ..files.record import load_record
+    from ..rules.ruleset import load_ruleset
     from ..sim.rescore import differing_events
     from ..sim.rescore import rescore as rescore_columns
 
+    output = Output(json_target)
     doc = load_record(record)
     columns = rescore_columns(doc, rulesets)
     names = [p["name"] for p in doc.data["players"]]
-    console = _console()
-    table = Table(title=f"{record}: the same moves under {len(columns)} rulesets")
+    console = output.console
+    table = output.table(f"{record}: the same moves under {len(columns)} rulesets")
     table.add_column("player")
     for column in columns:
         table.add_column(column.ref, justify="right")
@@ -130,9 +150,9 @@ def rescore(
             table.add_row(f"  {kind}", *[str(c.by_kind[p].get(kind, "–")) for c in columns], style="dim")
     console.print(table)
     base = columns[0]
-    from ..rules.ruleset import load_ruleset
-
     own_start = doc.data.get("start") or {}
+    found = [{"ruleset": base.ref, "scores": base.scores, "points_by_kind": base.by_kind, "stopped": None,
+              "start_tile": own_start.get("tile"), "differences": []}]
     for column in columns[1:]:
         start = load_ruleset(column.ref, record.parent).start
         theirs = load_ruleset(column.ref, record.parent).tiles[start].id if start >= 0 else None
@@ -146,15 +166,12 @@ def rescore(
         console.print(f"[bold]{column.ref}[/]: {len(changes)} score event(s) differ from {base.ref}")
         for before, after in changes:
             console.print(f"  {_event_text(before, names)}  →  {_event_text(after, names)}")
-
-
-def _console():
-    """A console for tables: a terminal's width, or a wide one when output goes to a file or pipe."""
-    import sys
-
-    from rich.console import Console
-
-    return Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
+        found.append({"ruleset": column.ref, "scores": column.scores, "points_by_kind": column.by_kind,
+                      "stopped": None if column.stopped is None else
+                      {"turn": column.stopped[0], "reason": column.stopped[1]},
+                      "start_tile": theirs,
+                      "differences": [{"before": before, "after": after} for before, after in changes]})
+    output.json("rescore", {"record": str(record), "players": names, "columns": found})
 
 
 def _check_scheduler(address: str | None) -> None:
@@ -167,7 +184,7 @@ def _check_scheduler(address: str | None) -> None:
                         code="scheduler")
 
 
-def _check_plot(path: Path | None, json_path: Path | None) -> None:
+def _check_plot(path: Path | None, json_target: str | None) -> None:
     from ..errors import UserError
     from ..files.output import check_writable
 
@@ -175,7 +192,7 @@ def _check_plot(path: Path | None, json_path: Path | None) -> None:
         return
     if path.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise UserError(f"--plot writes .png, .svg or .pdf files, not '{path.name}'", code="usage")
-    if json_path is not None and path.resolve() == json_path.resolve():
+    if json_target not in (None, "-") and path.resolve() == Path(json_target).resolve():
         raise UserError("--plot and --json name the same file", code="usage")
     check_writable(path)
 
@@ -244,10 +261,8 @@ def _run_with_progress(console, job, workers, scheduler, games):
     console.print(f"{games} games{each} in {elapsed:.1f} s ({plays / elapsed:.0f} plays/s)")
 
 
-def _print_summaries(console, summaries: dict, players: list[str]) -> None:
-    from rich.table import Table
-
-    table = Table(title="Per ruleset: means over games, [95% confidence interval]")
+def _print_summaries(output: Output, summaries: dict, players: list[str]) -> None:
+    table = output.table("Per ruleset: means over games, [95% confidence interval]")
     table.add_column("measure")
     for ref in summaries:
         table.add_column(ref, justify="right")
@@ -263,15 +278,13 @@ def _print_summaries(console, summaries: dict, players: list[str]) -> None:
     table.add_row("draws", *[f"{s['draw_rate']:.1%}" for s in values])
     table.add_row("winning margin", *[f"{s['mean_winning_margin']:.1f}" for s in values])
     table.add_row("tiles discarded", *[f"{s['mean_tiles_discarded']:.2f}" for s in values])
-    console.print(table)
+    output.console.print(table)
 
 
-def _print_differences(console, differences: list[dict]) -> None:
-    from rich.table import Table
-
+def _print_differences(output: Output, differences: list[dict]) -> None:
     for d in differences:
-        table = Table(title=f"{d['to']} minus {d['from']}, paired game by game (bootstrap 95% CI); "
-                            f"the winner changes in {d['winner_changed_rate']:.1%} of games")
+        table = output.table(f"{d['to']} minus {d['from']}, paired game by game (bootstrap 95% CI); "
+                             f"the winner changes in {d['winner_changed_rate']:.1%} of games")
         table.add_column("measure")
         table.add_column("mean difference", justify="right")
         table.add_column("95% CI", justify="right")
@@ -281,4 +294,4 @@ def _print_differences(console, differences: list[dict]) -> None:
         for kind, x in d["points_by_kind_difference"].items():
             table.add_row(f"{kind} points (all players)", f"{x['mean']:+.2f}",
                           f"[{x['ci95'][0]:+.2f}, {x['ci95'][1]:+.2f}]")
-        console.print(table)
+        output.console.print(table)

@@ -46,11 +46,18 @@ def shipped() -> list[Shipped]:
     return found
 
 
+def merged(ref: str) -> Document:
+    """The merged document of ruleset reference ``ref`` (after ``extends`` and options),
+    checked as play checks it; :class:`UserError` if it would not load."""
+    doc, _ = compose(ref)
+    load_ruleset(ref)  # the same checks as play: show only what would load
+    return doc
+
+
 def show(ref: str, *, origins: bool = False) -> str:
     """The merged ruleset ``ref`` as YAML; with ``origins``, each value is followed
     by a comment naming the file and line that set it."""
-    doc, _ = compose(ref)
-    load_ruleset(ref)  # the same checks as play: show only what would load
+    doc = merged(ref)
     lines: list[str] = []
     _emit(doc, doc.data, (), 0, lines, origins)
     return "\n".join(lines) + "\n"
@@ -79,6 +86,41 @@ def origin_text(doc: Document, path: JsonPath, *, key: bool = False) -> str:
     except ValueError:
         pass
     return f"{file}:{line}" if line else file
+
+
+def leaf_origins(doc: Document) -> dict[str, str]:
+    """``file:line`` that set each scalar (and each empty mapping or list), by JSON path."""
+    found: dict[str, str] = {}
+
+    def walk(value: Any, path: JsonPath) -> None:
+        if isinstance(value, (dict, list)) and value:
+            for key, item in (value.items() if isinstance(value, dict) else enumerate(value)):
+                walk(item, (*path, key))
+        else:
+            found[json_path(path)] = origin_text(doc, path)
+
+    walk(doc.data, ())
+    return found
+
+
+def tile_data(ruleset: Ruleset) -> dict[str, Any]:
+    """Every tile type as JSON-ready data: id, count, edges, group, segments with their
+    kind, ports (names in canonical orientation), attributes and adjacent segments."""
+    tiles = []
+    for tile in ruleset.tiles:
+        segments = []
+        for segment in tile.segments:
+            kind = ruleset.kinds[segment.kind]
+            ports = [PORTS[p] for p in segment.ports]
+            if kind.ports == "side":
+                ports = [n for n in ports if len(n) == 1]
+            segments.append({"kind": kind.name, "ports": ports,
+                             "attributes": dict(zip(kind.attributes, segment.attrs)),
+                             "adjacent": list(segment.adjacent)})
+        tiles.append({"id": tile.id, "count": tile.count, "edges": tile.edges, "group": tile.group,
+                      "start": tile.index == ruleset.start, "segments": segments})
+    return {"tiles": tiles, "tile_count": sum(t.count for t in ruleset.tiles),
+            "set_aside": [ruleset.tiles[t].id for t in ruleset.set_aside]}
 
 
 def tile_drawings(ruleset: Ruleset) -> list[str]:

@@ -1,0 +1,72 @@
+"""What ``carcassonne play`` shows of a game: the turn log as it is played, and the score table."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..core.game import Game
+    from ..rules.ruleset import Ruleset
+
+
+def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callable[..., None]:
+    """A turn hook (:data:`engine.sim.play.TurnHook`) printing the start tile(s) once, then
+    each placement with its points and why, and each discard."""
+    from ..files.notation import format_follower
+
+    seen = 0
+
+    def log(game: Game, seat: int, tile: int, move: Any, events: list) -> None:
+        nonlocal seen
+        if not seen:
+            for m, (start, rotation) in enumerate(game.starts):
+                where = f" on map {m}" if len(game.starts) > 1 else ""
+                console.print(f"  0 start      {ruleset.tiles[start].id:<3} (  0,  0) {rotation * 90:3d}°{where}")
+        for tile_index, entry in game.history[seen:]:
+            tile_id = ruleset.tiles[tile_index].id
+            if entry is None:
+                fate = ("back into the stack (or out, if no tile left fits)" if ruleset.unplaceable == "reshuffle"
+                        else "discarded")
+                console.print(f"    {names[game.player]:<10} {tile_id:<3} fits nowhere: {fate}; "
+                              "the same player draws again")
+                continue
+            m, x, y = game.local(entry.pos)
+            follower = ""
+            if entry.follower is not None:
+                kind = ruleset.kinds[ruleset.tiles[tile_index].segments[entry.follower].kind]
+                follower = f"{kind.follower} on {format_follower(ruleset, tile_index, entry.rotation, entry.follower)}"
+            where = f"map {m} " if ruleset.maps > 1 else ""
+            line = (f"{game.turn:3d} {names[seat]:<10} {tile_id:<3} {where}({x:3d},{y:3d}) "
+                    f"{entry.rotation * 90:3d}°  {follower}")
+            console.print(line.rstrip())
+            for event in events:
+                console.print(f"      ↳ {event.explain(names)}")
+        seen = len(game.history)
+
+    return log
+
+
+def points_by_kind(game: Game) -> tuple[list[str], list[dict[str, int]]]:
+    """The feature kinds that can score, and per seat the points each paid them (``{kind: points}``)."""
+    kinds = [k.name for k in game.ruleset.kinds if k.complete or k.incomplete or k.final]
+    by_kind = [dict.fromkeys(kinds, 0) for _ in range(game.players)]
+    for event in game.events:
+        for p in event.players:
+            by_kind[p][event.kind] += event.points
+    return kinds, by_kind
+
+
+def score_table(output: Any, game: Game, names: list[str], in_game: list[int]) -> None:
+    """Print the scores per seat: points per kind, in-game total, final total."""
+    kinds, by_kind = points_by_kind(game)
+    table = output.table("Scores")
+    table.add_column("player")
+    for kind in kinds:
+        table.add_column(kind, justify="right")
+    table.add_column("in game", justify="right")
+    table.add_column("final", justify="right", style="bold")
+    for p, name in enumerate(names):
+        table.add_row(name, *(str(by_kind[p][k]) for k in kinds), str(in_game[p]), str(game.scores[p]))
+    output.console.print(table)
