@@ -121,3 +121,11 @@ def test_completion_offers_players_name_by_name() -> None:
 
 def test_completion_can_be_installed() -> None:
     assert "--install-completion" in help_text(())
+
+
+def test_every_results_printing_command_takes_json() -> None:
+    with_json = {path for path in LEAVES if any("--json" in p.opts for p in leaf(path).params)}
+    assert set(LEAVES) - with_json == {("render",)}  # render writes pictures and prints no results
+    schemas = {p.name.removesuffix(".schema.json") for p in (Path(__file__).resolve().parents[2] / "rulesets" /
+                                                             "schema" / "output").glob("*.schema.json")}
+    assert {"-".join(path) for path in with_json} == schemas - {"common"}
