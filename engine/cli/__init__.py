@@ -25,6 +25,10 @@ def main() -> None:
     """Console entry point: run the app, rendering user errors as ``file:line:col: error: …`` (exit 2)."""
     from ..errors import UserError
 
+    for stream in (sys.stdout, sys.stderr):
+        # A terminal or pipe that cannot show "—" or "×" gets an escape, not a UnicodeEncodeError.
+        if (getattr(stream, "encoding", "") or "").lower().replace("-", "") != "utf8":
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     try:
         app()  # standalone: click reports usage errors itself, with exit 2
     except UserError as error:

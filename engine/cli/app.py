@@ -20,9 +20,10 @@ _CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 #: The exit status paragraph of commands that only succeed or get bad input.
 EXIT_PLAIN = "0 done; 2 bad input (file:line:col: error: … on standard error) or bad usage."
-#: … and of commands that check something.
-EXIT_CHECK = ("0 everything held; 1 a check failed (an expectation, a score); "
-              "2 bad input (file:line:col: error: … on standard error) or bad usage.")
+#: … and of commands that check something (``what`` says what failing means).
+def exit_check(what: str) -> str:
+    """The exit status paragraph of a command that checks something: 1 when ``what``."""
+    return f"0 everything held; 1 {what}; 2 bad input (file:line:col: error: … on standard error) or bad usage."
 
 
 def epilog(examples: list[str], exit_status: str = EXIT_PLAIN) -> str:
@@ -81,7 +82,7 @@ app.add_typer(rulesets_app, name="rulesets")
 
 #: A ruleset reference argument, completed from the shipped names (``basic+ri<TAB>``).
 RefArgument = Annotated[str, typer.Argument(metavar="REF", autocompletion=complete_ref,
-                                            help="Ruleset reference: NAME_OR_PATH[+OPTION]….")]
+                                            help="A ruleset reference, NAME_OR_PATH[+OPTION]…")]
 
 
 class Failed(Exception):

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import EXIT_CHECK, Failed, app, epilog, scenario_app, write_picture
+from .app import Failed, exit_check, app, epilog, scenario_app, write_picture
 from .completion import complete_player_list, complete_ref
 from .output import JsonOption, Output
 
@@ -21,7 +21,7 @@ from .output import JsonOption, Output
 ]))
 def play(
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", metavar="REF", autocompletion=complete_ref,
-                                         help="Ruleset reference: NAME_OR_PATH[+OPTION]….")] = "basic",
+                                         help="A ruleset reference, NAME_OR_PATH[+OPTION]…")] = "basic",
     players: Annotated[str, typer.Option("--players", "-p", metavar="LIST", autocompletion=complete_player_list,
                                          help="Comma-separated players in seat order: bot kinds (random, greedy, …) "
                                               "or human.")] = "random,greedy",
@@ -113,7 +113,7 @@ def play(
     "carcassonne replay game.json",
     "carcassonne replay game.json --html game.html",
     "carcassonne replay game.json --json - | jq .agrees",
-], EXIT_CHECK))
+], exit_check("a replayed score differs from the record")))
 def replay(
     record: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record written by 'carcassonne play --record'.")],
     html_path: Annotated[Optional[Path], typer.Option("--html", metavar="FILE",
@@ -175,7 +175,7 @@ def render(
 @scenario_app.command("check", epilog=epilog([
     "carcassonne scenario check tests/scenarios/*.yaml",
     "carcassonne scenario check my-ruling.yaml --json - | jq '.files[].outcomes'",
-], EXIT_CHECK))
+], exit_check("an expected score does not hold")))
 def scenario_check(
     files: Annotated[list[Path], typer.Argument(metavar="FILE", help="Scenario YAML files.")],
     json_target: JsonOption = None,

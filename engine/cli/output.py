@@ -87,7 +87,8 @@ class Output:
         from ..files.output import write_text
 
         write_text(Path(self.target), json.dumps(document, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
-        self.echo(f"Results written to {self.target}")
+        # A note, not a result: on standard error, so `show --json f.json > merged.yaml` keeps the YAML clean.
+        self.echo(f"Results written to {self.target}", err=True)
 
 
 def diagnostics_json(error: Any) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from .app import EXIT_PLAIN, RefArgument, app, epilog, rulesets_app, write_picture
+from .completion import complete_ref
 from .output import JsonOption, Output
 
 
@@ -57,11 +58,13 @@ def rulesets_show(
 @rulesets_app.command("validate", epilog=epilog([
     "carcassonne rulesets validate my-variant.yaml",
     "carcassonne rulesets validate my-house-rule.yaml --base first-edition",
-], "0 every file is valid; 2 a file is not (each problem as file:line:col: error: … on standard error)."))
+], "0 every file is valid; 2 a file is not (each problem as file:line:col: error: … on standard error) "
+   "or bad usage."))
 def rulesets_validate(
     paths: Annotated[list[Path], typer.Argument(metavar="PATH", help="Ruleset or option files.")],
-    base: Annotated[str, typer.Option("--base", metavar="REF", help="Ruleset an option file is checked on "
-                                      "(after the options it requires).")] = "basic",
+    base: Annotated[str, typer.Option("--base", metavar="REF", autocompletion=complete_ref,
+                                      help="Ruleset an option file is checked on (after the options it "
+                                           "requires).")] = "basic",
     json_target: JsonOption = None,
 ) -> None:
     """Check ruleset and option files; every problem as file:line:col."""
@@ -96,7 +99,8 @@ def rulesets_validate(
 ]))
 def rulesets_diff(
     first: RefArgument,
-    second: Annotated[str, typer.Argument(metavar="OTHER", help="Another ruleset reference.")],
+    second: Annotated[str, typer.Argument(metavar="OTHER", autocompletion=complete_ref,
+                                          help="Another ruleset reference.")],
     json_target: JsonOption = None,
 ) -> None:
     """What two rulesets set differently, with where each sets it."""

@@ -247,7 +247,8 @@ def _run_with_progress(console, job, workers, scheduler, games):
     start = time.perf_counter()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=True) as progress:
+    # Only a terminal gets the bar: in a pipe or file it would leave a blank line and nothing else.
+    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
         task = progress.add_task("playing", total=games, rate="–")
 
         def advance(n: int) -> None:

@@ -17,7 +17,7 @@ import yaml
 from ..errors import UserError
 from ..geometry import PORTS
 from ..resources import rulesets_dir
-from .compose import compose, options_dir
+from .compose import RULESET_SHAPE, compose, options_dir
 from .ruleset import Ruleset, load_ruleset
 from .source import Document, JsonPath, json_path, load_yaml
 
@@ -166,23 +166,20 @@ def validate_file(path: Path, base: str = "basic") -> Ruleset:
 
     Raises :class:`UserError` with every problem found.
     """
-    if path.is_dir():
-        raise UserError(f"cannot read {path}: it is a folder", file=str(path), code="io")
-    if not path.is_file():
-        raise UserError(f"cannot read {path}: no such file", file=str(path), code="io")
-    data = load_yaml(path).data
+    doc = load_yaml(path, shape=RULESET_SHAPE)  # says what is wrong with a FIFO, a folder, /etc/passwd, ...
+    data = doc.data
     if isinstance(data, dict) and _looks_like_option(data):
         option = str(path) if "/" in str(path) or "." in path.name else f"./{path}"
         required = [r for r in data.get("requires", ()) if isinstance(r, str)]
         shipped_options = sorted(p.stem for p in options_dir().glob("*.yaml"))
-        doc = load_yaml(path)
         for i, name in enumerate(required):
             if name not in shipped_options:
                 close = difflib.get_close_matches(name, shipped_options, n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 raise UserError(f"requires option '{name}', which is not a shipped option{hint}",
                                 code="option-unknown", **doc.where(("requires", i)))
-        return load_ruleset("+".join([base, *required, option]), cache=False)
+        given = set(base.split("+")[1:])  # a required option the base already has is not added twice
+        return load_ruleset("+".join([base, *(r for r in required if r not in given), option]), cache=False)
     return load_ruleset(str(path), cache=False)
 
 

@@ -67,3 +67,12 @@ def test_unknown_option_is_one_error_line() -> None:
     result = run("play", "--ruleset", "basic+no-such-option", "--seed", "1")
     assert result.returncode == 2
     assert "unknown option 'no-such-option'" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_an_option_is_validated_on_a_base_that_already_has_what_it_requires() -> None:
+    # river-split-springs requires river; a base that names river must not get it twice.
+    for base in ("basic", "first-edition+river"):
+        result = run("rulesets", "validate", "rulesets/options/river-split-springs.yaml", "--base", base)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.startswith("ok   rulesets/options/river-split-springs.yaml")
+        assert f"checked as {base.replace('+river', '')}+river+" in result.stdout

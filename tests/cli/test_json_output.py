@@ -150,7 +150,7 @@ def test_json_to_a_file_keeps_the_human_output(tmp_path: Path) -> None:
     target = tmp_path / "tiles.json"
     outcome = CliRunner().invoke(app, ["tiles", "basic", "--json", str(target)])
     assert outcome.exit_code == 0
-    assert "72 tiles" in outcome.stdout and f"Results written to {target}" in outcome.stdout
+    assert "72 tiles" in outcome.stdout and f"Results written to {target}" in outcome.stderr
     assert json.loads(target.read_text())["tile_count"] == 72
 
 
