@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import Failed, exit_check, app, epilog, scenario_app, write_picture
+from .app import Failed, app, epilog, exit_check, scenario_app, write_picture
 from .completion import complete_player_list, complete_ref
 from .output import JsonOption, Output
 
