@@ -82,12 +82,12 @@ def help_ms(runs: int) -> float:
 def simulate_scaling(games: int, rounds: int) -> tuple[float, float]:
     """Median games/s of ``simulate`` (engine.sim.simulate.run) on 1 and on 2 worker processes,
     process start-up included, interleaved."""
-    from engine.sim.simulate import Job, game_seeds, run
+    from engine.sim.simulate import Job, run
 
     rates: dict[int, list[float]] = {1: [], 2: []}
     for r in range(rounds):
         for workers in (1, 2):
-            job = Job(("basic",), ("random", "random"), tuple(game_seeds(r, games)))
+            job = Job(("basic",), ("random", "random"), r, games)
             start = time.perf_counter()
             for _ in run(job, workers=workers):  # 1 worker plays in this process
                 pass

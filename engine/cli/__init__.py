@@ -11,6 +11,7 @@ starts fast.  It may import every other layer.
 
 from __future__ import annotations
 
+import signal
 import sys
 
 import typer
@@ -29,6 +30,9 @@ def main() -> None:
         # A terminal or pipe that cannot show "—" or "×" gets an escape, not a UnicodeEncodeError.
         if (getattr(stream, "encoding", "") or "").lower().replace("-", "") != "utf8":
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+    # SIGTERM unwinds like Ctrl-C (which typer ends with exit 130): temporary files are
+    # removed and worker processes stopped on the way out, instead of left behind.
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         app()  # standalone: click reports usage errors itself, with exit 2
     except UserError as error:
@@ -36,3 +40,7 @@ def main() -> None:
         sys.exit(2)
     except Failed:
         sys.exit(1)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)  # the shell's code for "killed by SIGTERM" (143)

@@ -108,14 +108,27 @@ def _root(
         ctx.invoke(ctx.command.get_command(ctx, "play"))
 
 
-def write_picture(svg_text: str, svg: Path | None, png: Path | None) -> None:
-    """Write ``svg_text`` to ``svg`` and/or as PNG to ``png``; both paths are checked before either is written."""
-    from ..files.output import check_writable, write_text
-    from ..view.render import to_png
+def check_pictures(svg: Path | None, png: Path | None) -> None:
+    """:class:`~engine.errors.UserError` if ``svg`` or ``png`` cannot be written, or PNG needs a
+    missing extra: called before the picture is drawn, so a bad path fails at once."""
+    from ..files.output import check_writable
 
     for path in (svg, png):
         if path is not None:
             check_writable(path)
+    if png is not None:
+        from ..view.render import png_renderer
+
+        png_renderer()  # a missing extra is said before the SVG is written, not after
+
+
+def write_picture(svg_text: str, svg: Path | None, png: Path | None) -> None:
+    """Write ``svg_text`` to ``svg`` and/or as PNG to ``png``; both paths, and the PNG extra, are checked
+    before either is written."""
+    from ..files.output import write_text
+    from ..view.render import to_png
+
+    check_pictures(svg, png)
     if svg is not None:
         write_text(svg, svg_text)
         typer.echo(f"Picture written to {svg}")

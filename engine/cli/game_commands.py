@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import Failed, app, epilog, exit_check, scenario_app, write_picture
+from .app import Failed, app, check_pictures, epilog, exit_check, scenario_app, write_picture
 from .completion import complete_player_list, complete_ref
 from .output import JsonOption, Output
 
@@ -25,15 +25,17 @@ def play(
     players: Annotated[str, typer.Option("--players", "-p", metavar="LIST", autocompletion=complete_player_list,
                                          help="Comma-separated players in seat order: bot kinds (random, greedy, …) "
                                               "or human.")] = "random,greedy",
-    seed: Annotated[Optional[int], typer.Option("--seed", "-s", metavar="N", min=0,
-                                                help="Seed for the deck and the bots (≥ 0); random if left out "
-                                                     "(and printed).")] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", "-s", metavar="N", min=0, max=2**63 - 1,
+                                                help="Seed for the deck and the bots (0 to 2⁶³ − 1); random if "
+                                                     "left out (and printed).")] = None,
     record: Annotated[Optional[Path], typer.Option("--record", metavar="FILE",
                                                    help="Write the game record (JSON) to FILE.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final table, no turn log.")] = False,
     json_target: JsonOption = None,
 ) -> None:
     """Play one game and print every turn, its points and the scores."""
+    from rich.text import Text
+
     from ..bots.players import PLAYER_KINDS
     from ..errors import UserError
     from ..files.output import check_writable, write_json
@@ -45,7 +47,11 @@ def play(
     output = Output(json_target)
     console = output.console
     kinds = [k.strip() for k in players.split(",") if k.strip()]
+    if record is not None:
+        check_writable(record)  # before the ruleset is loaded: a bad path fails at once
     loaded = load_ruleset(ruleset)
+    for warning in loaded.warnings:  # the game is played all the same
+        output.echo(warning.render(), err=True)
     if not loaded.min_players <= len(kinds) <= loaded.max_players:
         raise UserError(f"{loaded.ref} is for {loaded.min_players}–{loaded.max_players} players, "
                         f"not {len(kinds)} ({players})", code="players")
@@ -63,7 +69,7 @@ def play(
     if seed is None:
         seed = random.SystemRandom().randrange(10**9)
     names = [f"{kind}-{i + 1}" for i, kind in enumerate(kinds)]
-    console.print(f"Playing [bold]{ruleset}[/] with {', '.join(names)} — seed {seed}")
+    console.print(Text.assemble("Playing ", (ruleset, "bold"), f" with {', '.join(names)} — seed {seed}"))
     hook = None if quiet or output.to_stdout else turn_logger(console, loaded, names)
     seats = None
     if "human" in kinds:
@@ -80,10 +86,22 @@ def play(
     discarded = sum(1 for _, move in game.history if move is None) - game.returned
     saved = record
     if played.quit:
-        saved = record or Path(f"carcassonne-{seed}.json")
-        write_json(saved, played.record)
-        console.print(f"Game stopped after {game.turn} turns; the record so far is in {saved} "
-                      f"(replay it with: carcassonne replay {saved})")
+        from .human import HumanPlayer
+
+        # Only a file the player asked for: --record, or a name given when asked now.
+        human = next(seat for seat in seats or () if isinstance(seat, HumanPlayer))
+        if saved is None:
+            saved = human.ask_save(f"carcassonne-{seed}.json")
+            if saved is not None:
+                played.record["ruleset"] = portable_ref(ruleset, check_writable(saved).parent)
+        if saved is not None:
+            write_json(saved, played.record)
+            console.print(f"Game stopped after {game.turn} turns; the record so far is in {saved} "
+                          f"(replay it with: carcassonne replay {saved})")
+        else:
+            why = "the input ended, so " if human.input_ended else ""
+            console.print(f"Game stopped after {game.turn} turns; {why}nothing was saved "
+                          f"(--record FILE saves a game however it ends)")
     else:
         if not quiet:
             for event in game.events:
@@ -121,13 +139,20 @@ def replay(
     json_target: JsonOption = None,
 ) -> None:
     """Replay a game record and check every score against it."""
+    from ..errors import UserError
     from ..files.output import check_writable, write_text
     from ..files.record import load_record
     from ..files.record import replay as replay_record
 
     output = Output(json_target)
     if html_path is not None:
-        check_writable(html_path)
+        target = check_writable(html_path)
+        try:
+            same = target.exists() and target.samefile(record)
+        except OSError:
+            same = False  # an unreadable record is load_record's to report
+        if same:
+            raise UserError(f"--html {html_path} would overwrite the record being replayed", code="usage")
     doc = load_record(record)
     game, problems = replay_record(doc)
     if html_path is not None:
@@ -150,9 +175,9 @@ def replay(
 ]))
 def render(
     record: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record.")],
-    turn: Annotated[Optional[int], typer.Option("--turn", metavar="N", min=0,
-                                                help="The board after N turns (default: the end, after final "
-                                                     "scoring).")] = None,
+    turn: Annotated[Optional[int], typer.Option("--turn", metavar="N", min=0, max=10**9,
+                                                help="The board after N turns, at most the record's (default: "
+                                                     "the end, after final scoring).")] = None,
     svg: Annotated[Optional[Path], typer.Option("--svg", metavar="FILE", help="Write the board as SVG to FILE.")] = None,
     png: Annotated[Optional[Path], typer.Option("--png", metavar="FILE",
                                                 help="Write the board as PNG to FILE (needs the render extra).")] = None,
@@ -164,7 +189,11 @@ def render(
 
     if svg is None and png is None:
         raise UserError("say where to write the picture: --svg FILE and/or --png FILE", code="usage")
+    check_pictures(svg, png)  # a bad picture path fails before the record is replayed
     doc = load_record(record)
+    if turn is not None and turn > len(doc.data["turns"]):  # a usage error, like --turn -1
+        raise typer.BadParameter(f"{turn} is more than the {len(doc.data['turns'])} turns of {record}",
+                                 param_hint="'--turn'")
     game = board_after(doc, turn=turn)
     names = [p["name"] for p in doc.data["players"]]
     when = f"after turn {turn}" if turn is not None else (

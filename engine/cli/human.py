@@ -12,8 +12,9 @@ An answer is a number from the list, or the move typed in the README's
 notation (read by :func:`~engine.cli.move_input.parse_move`).  Anything else is
 refused with the reason and asked again: a typo must never end a game.  ``?``
 prints help and every legal move; ``q`` (or end of input) raises
-:class:`~engine.sim.play.QuitGame`, which the play loop catches to save the
-record so far.
+:class:`~engine.sim.play.QuitGame`, which the play loop catches; then
+:meth:`HumanPlayer.ask_save` asks whether to save the game so far, and where:
+nothing is written that the player did not ask for.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import builtins
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 from rich.console import Console
@@ -28,8 +30,11 @@ from rich.text import Text
 
 from ..core.game import Game
 from ..core.moves import Move
-from ..sim.play import QuitGame  # the play loop catches it and saves what was played
+from ..errors import UserError
+from ..files.output import check_writable
+from ..sim.play import QuitGame  # the play loop catches it and stops the game where it stands
 from .move_input import MoveInputError, move_notation, parse_move
+from .output import terminal_console
 from .screen import SEAT_STYLES, board_text, kind_style, tile_text
 
 __all__ = ["HumanPlayer", "Choice"]
@@ -49,7 +54,7 @@ class HumanPlayer:
 
     ``input`` is called with a prompt and returns the answer (``builtins.input``
     at a terminal, a script in tests); output goes to ``console`` (a new
-    :class:`~rich.console.Console` by default).  ``max_listed`` caps the
+    :func:`~engine.cli.output.terminal_console` by default).  ``max_listed`` caps the
     placements listed each turn (the rest are one ``?`` away), so a turn with
     100+ legal moves still fits a screen.
     """
@@ -60,10 +65,12 @@ class HumanPlayer:
         self.name = name
         self.seat_names = seat_names  # every seat's name, to label the score line; else P1, P2, …
         self._input = input
-        self.console = console if console is not None else Console(highlight=False)
+        self.console = console if console is not None else terminal_console()  # names and ids shown as text
         self.max_listed = max_listed
         self._seen_history = 0
         self._seen_events = 0
+        #: True once the input has ended (end of file, Ctrl-C): nothing more can be asked.
+        self.input_ended = False
 
     # -- the Player protocol ---------------------------------------------------
 
@@ -149,7 +156,7 @@ class HumanPlayer:
             "  X,Y rR                            place the tile without a follower, e.g. 3,-1 r2\n"
             "  X,Y rR KIND@PORT                  and put a follower there, e.g. 3,-1 r2 city@N\n"
             "  X,Y rR KIND                       a port-less feature, e.g. 0,1 r0 cloister\n"
-            "  ? help   b redraw the board   q quit (the game so far is kept)\n"
+            "  ? help   b redraw the board   q quit (you are asked whether to save the game so far)\n"
             "Coordinates: x grows east, y grows SOUTH; the start tile is at 0,0, so 0,-1 is north of it.\n"
             "Rotations: r0–r3 are clockwise quarter turns of the tile as drawn at r0 (r1 = 90°).\n"
             "Ports (board orientation, after turning): sides N E S W; half-sides NL NR EL ER SL SR WL WR,\n"
@@ -241,16 +248,48 @@ class HumanPlayer:
 
     # -- input -----------------------------------------------------------------
 
+    def ask_save(self, suggested: str) -> Path | None:
+        """After a quit, ask whether to save the game so far: the file to write, or None.
+
+        A file name is taken once it can be written (a missing folder or a
+        non-file is refused and asked again; an existing file only after a
+        ``y`` to overwrite it); ``y`` takes ``suggested``; Enter, ``n`` or the
+        end of input means no file.  Nothing is asked once the input has ended.
+        """
+        while not self.input_ended:
+            answer = self._line(f"Save the game so far? [file name, y = {suggested}, Enter = don't save]: ")
+            if answer is None or answer.lower() in ("", "n", "no"):
+                return None
+            path = Path(suggested if answer.lower() in ("y", "yes") else answer)
+            try:
+                check_writable(path)
+            except UserError as error:
+                self._refuse(error.diagnostics[0].message if error.diagnostics else str(error))
+                continue
+            if not path.exists():
+                return path
+            again = self._line(f"{path} exists: overwrite it? [y/N]: ")
+            if again is not None and again.lower() in ("y", "yes"):
+                return path
+        return None
+
     def _ask(self, prompt: str) -> str:
         """One answer, stripped; ``q`` or a closed input (end of file, Ctrl-C) quits the game."""
-        try:
-            answer = self._input(prompt)
-        except (EOFError, KeyboardInterrupt):
-            raise QuitGame("input ended") from None
-        answer = str(answer if answer is not None else "").strip()
+        answer = self._line(prompt)
+        if answer is None:
+            raise QuitGame("input ended")
         if answer.lower() in ("q", "quit", "exit"):
             raise QuitGame(f"{self.name} quit")
         return answer
+
+    def _line(self, prompt: str) -> str | None:
+        """One answer, stripped, or None when the input has ended (end of file, Ctrl-C)."""
+        try:
+            answer = self._input(prompt)
+        except (EOFError, KeyboardInterrupt):
+            self.input_ended = True
+            return None
+        return str(answer if answer is not None else "").strip()
 
     def _interpret(self, game: Game, answer: str, choices: list[Choice]) -> Move:
         """A move from a list number or typed notation; :class:`MoveInputError` when neither."""

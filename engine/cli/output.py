@@ -7,16 +7,25 @@ fields, in the shape its schema in ``rulesets/schema/output/`` gives
 a script can read it; everything meant for people is then left out.  On a
 terminal tables have boxes and colours; piped, they are plain aligned
 columns, wide enough not to wrap.
+
+Text from files (player names, tile ids, descriptions, the messages quoting
+them) is untrusted: every console here is a :func:`terminal_console`, which
+interprets no markup or emoji codes in any string and writes every control
+character as a visible escape (:func:`engine.errors.printable`); ``echo``
+and the JSON writer apply the same rule.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
+
+from ..errors import UNSAFE, printable
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -55,18 +64,17 @@ class Output:
     def console(self) -> Console:
         """A rich console for people; silent when the JSON goes to standard output."""
         if self._console is None:
-            from rich.console import Console
-
-            self._console = Console(highlight=False, soft_wrap=True, quiet=self.to_stdout,
-                                    width=None if self.terminal else 160)
+            self._console = terminal_console(soft_wrap=True, quiet=self.to_stdout,
+                                             width=None if self.terminal else 160)
         return self._console
 
     def echo(self, text: str = "", *, err: bool = False) -> None:
-        """A line for people (``err``: a diagnostic on standard error, always shown)."""
+        """A line for people (``err``: a diagnostic on standard error, always shown); control
+        characters in it are shown as escapes (:func:`~engine.errors.printable`)."""
         if err:
-            typer.echo(text, err=True)
+            typer.echo(printable(text), err=True)
         elif not self.to_stdout:
-            typer.echo(text)
+            typer.echo(printable(text))
 
     def table(self, title: str | None = None) -> Table:
         """A rich table: boxed on a terminal, plain aligned columns in a pipe or file."""
@@ -82,13 +90,56 @@ class Output:
             return
         document = {**data, "format": f"carcassonne-{command}", "version": JSON_VERSION}
         if self.to_stdout:
-            typer.echo(json.dumps(document, indent=1, ensure_ascii=False, sort_keys=True))
+            typer.echo(json_text(document))
             return
         from ..files.output import write_text
 
-        write_text(Path(self.target), json.dumps(document, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
+        write_text(Path(self.target), json_text(document) + "\n")
         # A note, not a result: on standard error, so `show --json f.json > merged.yaml` keeps the YAML clean.
         self.echo(f"Results written to {self.target}", err=True)
+
+
+def json_text(document: Any) -> str:
+    r"""``document`` as indented JSON with sorted keys, UTF-8 text left as it is but every
+    :data:`~engine.errors.UNSAFE` character written ``\uXXXX`` (the same data to a JSON
+    reader; nothing a terminal acts on, and no lone surrogate that would fail to encode).
+
+    >>> json_text({"name": "\x9b2J\ud800é"})
+    '{\n "name": "\\u009b2J\\ud800é"\n}'
+    """
+    text = json.dumps(document, indent=1, ensure_ascii=False, sort_keys=True)
+    return UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)  # dumps escapes C0 itself; only strings hold these
+
+
+def terminal_console(**options: Any) -> Console:
+    """A :class:`rich.console.Console` (``options`` as rich takes them) that shows every
+    string as text: no markup (``[bold]``), no emoji codes (``:smile:``), no highlighting,
+    and control characters written as visible escapes as the output is rendered, so a
+    name or tile id from a file cannot style, move or clear the terminal, whichever
+    table, log line or drawing carries it.  Styles come only from :class:`rich.text.Text`
+    and ``style=`` arguments in the code."""
+    return _console_class()(markup=False, emoji=False, highlight=False, **options)
+
+
+@lru_cache(maxsize=1)
+def _console_class() -> type:
+    from rich.console import Console
+    from rich.segment import Segment
+
+    class PlainConsole(Console):
+        def render_str(self, text: str, **options: Any) -> Any:
+            # Strings (printed, table cells, titles) are escaped before rich measures them.
+            return super().render_str(printable(text), **options)
+
+        def render(self, renderable: Any, options: Any = None) -> Any:
+            # The one place every renderable's text passes on its way out; control segments
+            # (the progress bar's cursor moves) are rich's own and carry no text from files.
+            for segment in super().render(renderable, options):
+                if segment.control is None and UNSAFE.search(segment.text):
+                    segment = Segment(printable(segment.text), segment.style)
+                yield segment
+
+    return PlainConsole
 
 
 def diagnostics_json(error: Any) -> list[dict[str, Any]]:

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import EXIT_PLAIN, RefArgument, app, epilog, rulesets_app, write_picture
+from .app import EXIT_PLAIN, RefArgument, app, check_pictures, epilog, rulesets_app, write_picture
 from .completion import complete_ref
 from .output import JsonOption, Output
 
@@ -58,8 +58,8 @@ def rulesets_show(
 @rulesets_app.command("validate", epilog=epilog([
     "carcassonne rulesets validate my-variant.yaml",
     "carcassonne rulesets validate my-house-rule.yaml --base first-edition",
-], "0 every file is valid; 2 a file is not (each problem as file:line:col: error: … on standard error) "
-   "or bad usage."))
+], "0 every file is valid (warnings, file:line:col: warning: …, do not change it); 2 a file is not (each "
+   "problem as file:line:col: error: … on standard error) or bad usage."))
 def rulesets_validate(
     paths: Annotated[list[Path], typer.Argument(metavar="PATH", help="Ruleset or option files.")],
     base: Annotated[str, typer.Option("--base", metavar="REF", autocompletion=complete_ref,
@@ -83,6 +83,8 @@ def rulesets_validate(
             bad += 1
             results.append({"file": str(path), "valid": False, "errors": diagnostics_json(error)})
             continue
+        for warning in ruleset.warnings:  # valid all the same: the exit status stays 0
+            output.echo(warning.render(), err=True)
         tiles = sum(t.count for t in ruleset.tiles)
         results.append({"file": str(path), "valid": True, "checked_as": ruleset.ref,
                         "tile_types": len(ruleset.tiles), "tiles": tiles, "errors": []})
@@ -139,6 +141,7 @@ def tiles(
     from ..rules.ruleset import load_ruleset
 
     output = Output(json_target)
+    check_pictures(svg, png)  # before the ruleset is loaded and drawn: a bad path fails at once
     ruleset = load_ruleset(ref)
     if svg is not None or png is not None:
         from ..view.render import atlas_svg

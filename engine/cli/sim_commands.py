@@ -17,13 +17,17 @@ from .app import RefArgument, app, epilog
 from .completion import complete_bots, complete_ref
 from .output import JsonOption, Output
 
-Games = Annotated[int, typer.Option("--games", "-n", metavar="N", min=1, help="Number of games (≥ 1).")]
+# Bounds checked by click before any work (exit 2): more games than anyone waits for, a seed
+# that fits 64 bits (other tools' integers), more workers than any machine has cores.
+MAX_GAMES, MAX_SEED, MAX_WORKERS = 10**9, 2**63 - 1, 512
+Games = Annotated[int, typer.Option("--games", "-n", metavar="N", min=1, max=MAX_GAMES,
+                                    help="Number of games (1 to 10⁹).")]
 Players = Annotated[str, typer.Option("--players", "-p", metavar="LIST", autocompletion=complete_bots,
                                       help="Comma-separated bots in seat order.")]
-Seed = Annotated[int, typer.Option("--seed", "-s", metavar="N", min=0,
-                                   help="Master seed (≥ 0): game i's seed is derived from it.")]
-Workers = Annotated[Optional[int], typer.Option("--workers", "-w", metavar="N", min=1,
-                                                help="Local worker processes (default: one per core).")]
+Seed = Annotated[int, typer.Option("--seed", "-s", metavar="N", min=0, max=MAX_SEED,
+                                   help="Master seed (0 to 2⁶³ − 1): game i's seed is derived from it.")]
+Workers = Annotated[Optional[int], typer.Option("--workers", "-w", metavar="N", min=1, max=MAX_WORKERS,
+                                                help="Local worker processes (1 to 512; default: one per core).")]
 Scheduler = Annotated[Optional[str], typer.Option("--scheduler", metavar="ADDRESS",
                                                   help="Run on a Dask cluster at tcp://host:port instead.")]
 
@@ -46,18 +50,23 @@ def simulate(
 ) -> None:
     """Play many seeded games under one ruleset and summarise them."""
     import json
-    from contextlib import nullcontext
+    from contextlib import closing, nullcontext
 
-    from ..files.output import atomic_file
+    from ..files.output import atomic_file, check_writable
     from ..sim.stats import Summary
 
     output = Output(json_target)
+    if out is not None:
+        check_writable(out)  # before the ruleset is loaded: a bad path fails at once
     _check_scheduler(scheduler)
     job, kinds = _job([ref], players, seed, games)
     summary = Summary(len(kinds))
-    # Lines stream to the file as games finish: memory stays flat however many games.
-    with atomic_file(out) if out is not None else nullcontext() as stream:
-        for rows in _run_with_progress(output.console, job, workers, scheduler, games):
+    # Lines stream to the file as games finish: memory stays flat however many games.  The
+    # first write that fails (a full disk) ends the run there, and `closing` stops the
+    # workers at once rather than after every game, as it does on Ctrl-C.
+    with atomic_file(out) if out is not None else nullcontext() as stream, \
+            closing(_run_with_progress(output.console, job, workers, scheduler, games)) as results:
+        for rows in results:
             summary.add(rows[0])
             if stream is not None:
                 stream.write(json.dumps(rows[0], sort_keys=True) + "\n")
@@ -84,6 +93,8 @@ def compare(
                                                       help="Write a figure (PNG, SVG, PDF) to FILE.")] = None,
 ) -> None:
     """Play the same games under several rulesets and compare them."""
+    from contextlib import closing
+
     from ..errors import UserError
     from ..sim.stats import Pairing, Summary, plot
 
@@ -98,10 +109,11 @@ def compare(
     feature_kinds = _kinds(refs)
     summaries = {ref: Summary(len(kinds)) for ref in refs}
     pairing = Pairing(list(refs), len(kinds), feature_kinds)
-    for rows in _run_with_progress(output.console, job, workers, scheduler, games):
-        for ref, row in zip(refs, rows):
-            summaries[ref].add(row)
-        pairing.add(rows)
+    with closing(_run_with_progress(output.console, job, workers, scheduler, games)) as results:
+        for rows in results:
+            for ref, row in zip(refs, rows):
+                summaries[ref].add(row)
+            pairing.add(rows)
     result = {
         "games": games, "seed": seed, "players": kinds,
         "rulesets": {ref: s.to_json() for ref, s in summaries.items()},
@@ -129,6 +141,8 @@ def rescore(
     json_target: JsonOption = None,
 ) -> None:
     """Score a recorded game's moves under other rulesets."""
+    from rich.text import Text
+
     from ..files.record import load_record
     from ..rules.ruleset import load_ruleset
     from ..sim.rescore import differing_events
@@ -161,9 +175,9 @@ def rescore(
                           f"are replayed from the record's own start ({own_start.get('tile')})")
         if column.stopped:
             turn, why = column.stopped
-            console.print(f"[bold]{column.ref}[/]: stops at turn {turn}: {why}")
+            console.print(Text.assemble((column.ref, "bold"), f": stops at turn {turn}: {why}"))
         changes = differing_events(base, column)
-        console.print(f"[bold]{column.ref}[/]: {len(changes)} score event(s) differ from {base.ref}")
+        console.print(Text.assemble((column.ref, "bold"), f": {len(changes)} score event(s) differ from {base.ref}"))
         for before, after in changes:
             console.print(f"  {_event_text(before, names)}  →  {_event_text(after, names)}")
         found.append({"ruleset": column.ref, "scores": column.scores, "points_by_kind": column.by_kind,
@@ -179,12 +193,20 @@ def _check_scheduler(address: str | None) -> None:
 
     from ..errors import UserError
 
-    if address is not None and not re.fullmatch(r"(tcp|tls|ucx)://[^\s:/]+:\d+", address):
-        raise UserError(f"--scheduler wants a Dask scheduler address like tcp://host:8786, not '{address}'",
-                        code="scheduler")
+    if address is None:
+        return
+    # A host name (labels of 1–63 letters, digits and inner hyphens; 253 characters at most),
+    # an IPv4 address or a bracketed IPv6 address, and a port.
+    label = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+    found = re.fullmatch(rf"(tcp|tls|ucx)://({label}(?:\.{label})*|\[[0-9A-Fa-f:.]+\]):(\d{{1,5}})", address)
+    if found is None or len(found.group(2)) > 253 or not 0 < int(found.group(3)) < 65536:
+        raise UserError(f"--scheduler wants a Dask scheduler address like tcp://host:8786 (a port from 1 to "
+                        f"65535), not '{address}'", code="scheduler")
 
 
 def _check_plot(path: Path | None, json_target: str | None) -> None:
+    from importlib.util import find_spec
+
     from ..errors import UserError
     from ..files.output import check_writable
 
@@ -192,9 +214,12 @@ def _check_plot(path: Path | None, json_target: str | None) -> None:
         return
     if path.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise UserError(f"--plot writes .png, .svg or .pdf files, not '{path.name}'", code="usage")
-    if json_target not in (None, "-") and path.resolve() == Path(json_target).resolve():
+    if find_spec("matplotlib") is None:  # said before the games, not after them
+        raise UserError("--plot needs matplotlib, from the stats extra: pip install 'carcassonne-rules[stats]'",
+                        code="dependency")
+    target = check_writable(path)  # also says what is wrong with a symlink loop, before comparing
+    if json_target not in (None, "-") and target == check_writable(json_target):
         raise UserError("--plot and --json name the same file", code="usage")
-    check_writable(path)
 
 
 def _event_text(event: dict | None, names: list[str]) -> str:
@@ -210,7 +235,7 @@ def _job(refs: list[str], players: str, seed: int, games: int):
     from ..bots.players import PLAYER_KINDS
     from ..errors import UserError
     from ..rules.ruleset import load_ruleset
-    from ..sim.simulate import Job, game_seeds
+    from ..sim.simulate import Job
 
     kinds = [k.strip() for k in players.split(",") if k.strip()]
     unknown = [k for k in kinds if k not in PLAYER_KINDS]
@@ -221,7 +246,7 @@ def _job(refs: list[str], players: str, seed: int, games: int):
         if not ruleset.min_players <= len(kinds) <= ruleset.max_players:
             raise UserError(f"{ref} is for {ruleset.min_players}–{ruleset.max_players} players, not {len(kinds)}",
                             code="players")
-    return Job(tuple(refs), tuple(kinds), tuple(game_seeds(seed, games))), kinds
+    return Job(tuple(refs), tuple(kinds), seed, games), kinds
 
 
 def _kinds(refs: list[str]) -> list[str]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
+    from .game import Game
 
 #: A stack: its phases in draw order, each a list popped from the end.
 Stack = list[list[int]]
@@ -37,12 +38,16 @@ def build_stacks(ruleset: "Ruleset", rng: random.Random, starts: list[int]) -> l
         phases = []
         for phase in ruleset.phases:
             tiles = [t for t in pool if ruleset.tiles[t].group == phase.group]
+            # Only a copy still in the pool is pinned: a tile used as the start tile,
+            # set aside or pinned at both ends with one copy is not drawn twice.
+            pins: list[list[int]] = []
             for pinned in (phase.first, phase.last):
-                if pinned is not None and pinned in tiles:
+                present = pinned is not None and pinned in tiles
+                if present:
                     tiles.remove(pinned)
+                pins.append([pinned] if present else [])
             rng.shuffle(tiles)
-            order = ([phase.first] if phase.first is not None else []) + tiles + (
-                [phase.last] if phase.last is not None else [])
+            order = pins[0] + tiles + pins[1]
             phases.append(order[::-1])  # drawn with pop(): the first to draw goes last
     maps = ruleset.maps
     if maps == 1:
@@ -54,6 +59,26 @@ def _deal(phase: list[int], m: int, maps: int) -> list[int]:
     """Map ``m``'s share of a phase, dealt in draw order (first card to map 0)."""
     draw_order = phase[::-1]
     return draw_order[m::maps][::-1]
+
+
+def put_back(game: "Game") -> bool:
+    """Put ``game``'s current tile, which fits nowhere, back into what is left of its
+    own phase and shuffle that (``unplaceable: reshuffle``), if the rules let it go
+    back (:meth:`~engine.core.game.Game.discard` says when, and why this bounds the
+    draws); True if it went back, False if it is to leave the game."""
+    tile, turn = game.tile, game.turn
+    when, back = game.went_back
+    back = back if when == turn else frozenset()  # a placement since: every type may go back again
+    phase = game.deck
+    last = phase_last(game.ruleset, game.stacks[game.map])
+    # The pinned last tile, still at the bottom, is drawn after the returned tile whatever the shuffle.
+    ahead = phase[1:] if last is not None and phase and phase[0] == last else phase
+    if tile in back or not any(game._fits_somewhere(t) for t in set(ahead) if t != tile):
+        return False
+    phase.append(tile)
+    reshuffle(phase, last, game._rng)
+    game.went_back = (turn, back | {tile})
+    return True
 
 
 def reshuffle(phase: list[int], last: int | None, rng: random.Random) -> None:

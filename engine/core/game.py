@@ -27,7 +27,7 @@ from typing import Sequence
 from ..geometry import FACING, RING8, SIDE_STEP, map_local, map_origin
 from ..rules.ruleset import Ruleset
 from . import choices
-from .deck import build_stacks, phase_last, reshuffle, take
+from .deck import build_stacks, put_back, take
 from .followers import one_follower, others_mask, unpack_followers
 from .moves import Move
 from .scoring import ScoreEvent, end_scores, end_totals, score_feature
@@ -79,6 +79,8 @@ class Game:
         self.history: list[tuple[int, Move | None]] = []
         #: Discarded tiles that went back into the stack (``unplaceable: reshuffle``).
         self.returned = 0
+        #: ``(turn, tile types that went back during it)``: each type goes back once between placements.
+        self.went_back: tuple[int, frozenset[int]] = (0, frozenset())
         self.turn = 0
         self.player = 0
         self.finished = False
@@ -175,21 +177,26 @@ class Game:
     def discard(self) -> None:
         """Discard the current tile (it fits nowhere) and draw the next; the same player goes on.
 
-        Under ``unplaceable: reshuffle`` (seed 001) the tile goes back into the
-        stack, which is shuffled, unless no tile left fits anywhere: then the
-        rest of the stack is discarded too, so the game still ends.
+        Under ``unplaceable: reshuffle`` (seed 001) the tile goes back into what
+        is left of its own phase, which is shuffled (a tile pinned last stays
+        last), if a tile of another type that can be drawn before it (so not
+        the pinned last one) fits now and no tile of its type went back since
+        the last placement (the board is the same, so it would fit nowhere
+        again); otherwise it leaves the game.  Hence, with N tiles in the
+        stacks, K tile types and P placements, a game draws at most
+        N + P·(K − 1) ≤ N·K tiles: a draw places, discards or returns a tile;
+        at most N are placed or discarded; a return needs a fitting tile
+        waiting in the phase, which is placed before the phase runs out, so
+        returns fall between placements, at most K − 1 types each time
+        (docs/rulesets.md, "Unplaceable tiles").
         """
-        tile = self.tile
-        self.history.append((tile, None))
-        if self.ruleset.unplaceable == "reshuffle" and not self._forced:
-            if any(self._fits_somewhere(t) for t in set(self.deck)):
-                self.deck.append(tile)
-                reshuffle(self.deck, phase_last(self.ruleset, self.stacks[self.map]), self._rng)
-                self.returned += 1
-            else:
-                self.history.extend((t, None) for t in reversed(self.deck))
-                self.deck.clear()
+        self.history.append((self.tile, None))
+        if self.ruleset.unplaceable == "reshuffle" and not self._forced and put_back(self):
+            self.returned += 1
         self._draw_next()
+        if self.tile is None and self.remaining:  # this map's stack ran out mid-turn: on to the next map
+            self._next_map()
+            self._draw_next()
 
     def finish(self) -> list[ScoreEvent]:
         """Final scoring (RULES.md §3.1 "Game end"): incomplete features, then farms.

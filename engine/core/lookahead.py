@@ -26,12 +26,11 @@ from typing import TYPE_CHECKING
 from ..geometry import FACING, RING8, SIDE_STEP
 from .followers import one_follower, unpack_followers
 from .moves import Move
-from .scoring import adjacent_roots, attribute_sums, end_points, feature_inputs, kind_of, majority, make_inputs
+from .scoring import adjacent_roots, at_turn, attribute_sums, end_points, feature_inputs, kind_of, majority, make_inputs
 
 if TYPE_CHECKING:
     from ..rules.kinds import FeatureKind
     from .game import Game
-
 
 
 class Lookahead:
@@ -39,8 +38,10 @@ class Lookahead:
 
     :meth:`potentials` gives, for one placement, each follower option with the
     per-seat potential (score if the game ended after the move) it leads to.
+    A score beyond ±MAX_POINTS is a :class:`~engine.errors.UserError` naming the turn weighed.
     """
 
+    @at_turn
     def __init__(self, game: "Game") -> None:
         self.game = game
         self.kinds = game.ruleset.kinds
@@ -81,6 +82,7 @@ class Lookahead:
             return end_points(kind, env)
         return int(kind.incomplete(env)) if kind.incomplete is not None and not env["complete"] else 0
 
+    @at_turn
     def potentials(self, pos: int, rotation: int) -> list[tuple[int | None, list[int]]]:
         """``(follower segment or None, potential per seat)`` for each legal follower
         choice of placing the current tile at ``pos``, ``rotation``."""
@@ -212,9 +214,7 @@ class Lookahead:
 
     def moves(self) -> list[tuple[Move, list[int]]]:
         """Every legal move of the current tile with the potential per seat it leads to."""
-        game = self.game
-        return [(Move(pos, rotation, j), vector)
-                for pos, rotation in game.placements()
+        return [(Move(pos, rotation, j), vector) for pos, rotation in self.game.placements()
                 for j, vector in self.potentials(pos, rotation)]
 
     # -- internals -------------------------------------------------------------

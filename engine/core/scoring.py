@@ -4,14 +4,24 @@ Scoring is rare next to placing tiles, so this module favours clarity.  All
 points come from the ruleset's formulas; this module only gathers their
 inputs and decides who has the majority (RULES.md §3.1: the player or players
 with most followers on a feature score it, every tied player in full).
+
+Points stay within ±MAX_POINTS (docs/rulesets.md, "Scoring formulas"): each
+score and each of its parts (checked by :class:`~engine.rules.kinds.Score`)
+and each player's total (checked here).  Beyond that a formula is wrong, and
+the game stops with a :class:`~engine.errors.UserError` ``score-range`` at the
+formula's line, naming the feature kind, the rule and the turn.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, TypeVar
 
+from ..errors import UserError
 from ..geometry import RING8
+from ..rules.formula_syntax import MAX_POINTS
+from ..rules.kinds import ScoreRangeError
 
 if TYPE_CHECKING:
     from ..rules.kinds import FeatureKind
@@ -155,7 +165,10 @@ def end_points(kind: "FeatureKind", env: dict[str, int | bool]) -> int:
 
 
 def score_feature(game: "Game", root: int, *, complete: bool, phase: str, rule: str | None = None) -> ScoreEvent:
-    """Score the feature at ``root`` for its majority holders; the event, not applied."""
+    """Score the feature at ``root`` for its majority holders; the event, not applied.
+
+    Raises :class:`UserError` ``score-range`` for points beyond ±MAX_POINTS, or, in
+    play (``phase="in_game"``), a majority holder's total that they would take beyond it."""
     kind = game.ruleset.kinds[kind_of(game, root)]
     rule = rule or ("complete" if complete else "incomplete")
     followers = game.followers_by_player(root)
@@ -165,16 +178,53 @@ def score_feature(game: "Game", root: int, *, complete: bool, phase: str, rule: 
 
 def _event(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, followers: list[int],
            players: tuple[int, ...], root: int, phase: str, target: str | None = None) -> ScoreEvent:
-    return ScoreEvent(
+    try:
+        points = int(score(env)) if score is not None else 0
+        terms = tuple(score.terms(env)) if score is not None else ()
+    except ScoreRangeError as error:
+        raise error.at(f"turn {game.turn}") from None
+    event = ScoreEvent(
         target=target, constants=tuple(kind.constants),
         phase=phase, turn=game.turn, kind=kind.name, rule=rule,
         formula=score.text if score is not None else "0",
-        points=int(score(env)) if score is not None else 0, players=players,
+        points=points, players=players,
         followers=tuple(followers), inputs=env,
-        terms=tuple(score.terms(env)) if score is not None else (),
+        terms=terms,
         tiles=tuple(sorted({game.local(game.seg_pos[m])[1:] for m in game.members[root]})),  # type: ignore[union-attr]
         map=game.local(game.seg_pos[root])[0] if game.ruleset.maps > 1 else None,
     )
+    if phase == "in_game":  # applied at once; final events are totalled by end_scores
+        check_totals(game, [event], list(game.scores))
+    return event
+
+
+def check_totals(game: "Game", events: list[ScoreEvent], totals: list[int]) -> None:
+    """Add ``events`` to ``totals`` (per seat) in order; :class:`UserError` ``score-range``,
+    at the formula of the event that takes a total beyond ±MAX_POINTS."""
+    for event in events:
+        for p in event.players:
+            totals[p] += event.points
+            if not -MAX_POINTS <= totals[p] <= MAX_POINTS:
+                kind = game.ruleset.kind(event.kind)
+                score = getattr(kind, event.rule.split(",")[0])  # "final, per city" is the final formula
+                raise UserError(f"turn {event.turn}: the {score.rule} score of {event.kind} ({event.points}) takes "
+                                f"seat {p + 1}'s total to {totals[p]}, beyond ±{MAX_POINTS:,}, the most a total may be",
+                                code="score-range", **score.items[0][1].where)
+
+
+F = TypeVar("F", bound=Callable)
+
+
+def at_turn(method: F) -> F:
+    """A method of a look-ahead (an object exploring the moves of its ``game``) whose
+    score range errors name the turn being weighed: ``turn 13, looking ahead: …``."""
+    @functools.wraps(method)
+    def checked(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except ScoreRangeError as error:
+            raise error.at(f"turn {self.game.turn + 1}, looking ahead") from None
+    return checked  # type: ignore[return-value]
 
 
 def end_scores(game: "Game") -> list[ScoreEvent]:
@@ -189,6 +239,8 @@ def end_scores(game: "Game") -> list[ScoreEvent]:
     * ``majority: adjacent`` — each completed adjacent feature (city) once, for
       the majority of followers on all features of the kind touching it
       (1st-edition farms, seed 000).
+
+    Raises :class:`UserError` ``score-range`` for a score, or a total after it, beyond ±MAX_POINTS.
     """
     kinds = game.ruleset.kinds
     roots = [(root, kinds[kind_of(game, root)]) for root in game.occupied_roots()]
@@ -204,6 +256,7 @@ def end_scores(game: "Game") -> list[ScoreEvent]:
             events.extend(_final_paying_once(game, kind, mine))
         else:
             events.extend(score_feature(game, root, complete=False, phase="final", rule="final") for root in mine)
+    check_totals(game, events, list(game.scores))
     return events
 
 

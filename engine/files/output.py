@@ -9,29 +9,76 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, TextIO
 
 from ..errors import UserError
+from ..rules.reading import os_reason, type_problem
 
 
 def check_writable(path: str | Path) -> Path:
-    """The real path a file will be written to, or :class:`UserError` if it cannot be:
-    an existing target that is not a regular file, or a folder that is missing or
-    read-only.  Called before a long job, so a bad path fails at once."""
-    if not str(path):
+    """The real path a file will be written to, or :class:`UserError` (code ``io``) if it cannot be.
+
+    Refused: an existing target that is not a regular file (a folder, a FIFO,
+    a socket, a device such as /dev/null), a symbolic link loop, a link to a
+    missing file (writing through it would create a file elsewhere, as ``cp``
+    refuses to), a name too long for the file system, a folder that is missing
+    or read-only.  Looks with ``stat`` only, so a FIFO is never opened (which
+    would block).  Called before a long job, so a bad path fails at once;
+    :func:`atomic_file` calls it again and reports what the system refuses at
+    write time (root passes the permission test and may still meet a
+    read-only file system).
+    """
+    file = str(path)
+    if not file:
         raise UserError("no file name given", code="io")
-    target = Path(path).resolve()  # write through symlinks, never replace them
-    if target.exists() and not target.is_file():
-        raise UserError(f"cannot write {path}: not a regular file", file=str(path), code="io")
+    try:
+        info: os.stat_result | None = os.lstat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as error:  # a name too long, a part of the path that is a file, ...
+        raise _cannot(file, os_reason(error)) from None
+    except ValueError:
+        raise _cannot(file, "the name has a NUL character") from None
+    if info is not None and stat.S_ISLNK(info.st_mode):
+        try:
+            info = os.stat(path)  # write through symlinks, never replace them
+        except FileNotFoundError:
+            raise _cannot(file, "it is a symbolic link to a missing file") from None
+        except OSError as error:
+            raise _cannot(file, os_reason(error)) from None
+    if info is not None:
+        problem = type_problem(info.st_mode)
+        if problem is not None:
+            raise _cannot(file, problem)
+    target = Path(os.path.realpath(path))
     folder = target.parent
-    if not folder.is_dir():
-        raise UserError(f"cannot write {path}: folder {folder} does not exist", file=str(path), code="io")
-    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        raise UserError(f"cannot write {path}: permission denied", file=str(path), code="io")
+    try:
+        folder_is_dir = stat.S_ISDIR(os.stat(folder).st_mode)
+    except FileNotFoundError:
+        raise _cannot(file, f"folder {folder} does not exist") from None
+    except OSError as error:
+        raise _cannot(file, os_reason(error)) from None
+    if not folder_is_dir:
+        raise _cannot(file, f"{folder} is not a folder")
+    if not os.access(folder, os.W_OK) or (info is not None and not os.access(target, os.W_OK)):
+        raise _cannot(file, "permission denied")
     return target
+
+
+def _cannot(file: str, reason: str) -> UserError:
+    return UserError(f"cannot write {file}: {reason}", file=file, code="io")
+
+
+def _temp_prefix(name: str) -> str:
+    """``.NAME.`` for the temporary file beside the target, short enough that the random
+    suffix still fits in a file name (255 bytes) when ``NAME`` itself nearly fills one."""
+    while len(os.fsencode(name)) > 200:
+        name = name[:-1]
+    return f".{name}."
 
 
 def write_json(path: str | Path, data: Any) -> None:
@@ -61,9 +108,9 @@ def atomic_file(path: str | Path) -> Iterator[TextIO]:
     """
     target = check_writable(path)
     try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=_temp_prefix(target.name))
     except OSError as error:
-        raise UserError(f"cannot write {path}: {error.strerror}", file=str(path), code="io") from None
+        raise _cannot(str(path), os_reason(error)) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             yield out
@@ -76,7 +123,7 @@ def atomic_file(path: str | Path) -> Iterator[TextIO]:
         os.replace(tmp, target)
     except OSError as error:
         os.unlink(tmp)
-        raise UserError(f"cannot write {path}: {error.strerror}", file=str(path), code="io") from None
+        raise _cannot(str(path), os_reason(error)) from None
     except BaseException:
         os.unlink(tmp)
         raise

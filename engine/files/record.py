@@ -10,6 +10,7 @@ Replaying re-plays the turns under the ruleset and checks every score.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +18,13 @@ from ..core.game import Game
 from ..core.moves import IllegalMove, Move
 from ..errors import UserError
 from ..geometry import pack
+from ..rules.reading import decode_text, read_bytes
 from ..rules.ruleset import Ruleset, load_ruleset_for
-from ..rules.source import Document, load_yaml
+from ..rules.source import Document, Shape, load_yaml
 from ..rules.validate import check
+from ..rules.yaml_nodes import MAX_DEPTH
 from .notation import format_follower, parse_follower
+from .supply import TileSupply
 
 FORMAT = "carcassonne-record"
 VERSION = 1
@@ -70,25 +74,62 @@ def build_record(game: Game, ruleset_ref: str, players: list[dict[str, str]],
     return record
 
 
+#: A record is a JSON object with (at least) these keys; anything else is refused unquoted.
+RECORD_SHAPE = Shape("record", frozenset({"format", "ruleset", "turns"}), "of a game record (format, ruleset, turns)")
+
+
 def load_record(path: str | Path) -> Document:
-    """Read and schema-check a record file; :class:`UserError` on any problem."""
+    """Read and schema-check a record file; :class:`UserError` on any problem.
+
+    The file is read once, as :func:`engine.rules.reading.read_bytes` reads
+    every input (a regular file of at most 16 MiB; a leading UTF-8 BOM is
+    dropped, as for YAML), must be JSON, and must look like a record
+    (:data:`RECORD_SHAPE`) before its schema is checked.
+    """
+    file = str(path)
+    text = decode_text(read_bytes(path), file)
     try:
-        json.loads(Path(path).read_text(encoding="utf-8"))
+        json.loads(text)
     except json.JSONDecodeError as error:  # say what is wrong in JSON's own terms
-        raise UserError(f"not valid JSON: {error.msg}", file=str(path), line=error.lineno, col=error.colno,
+        message = "a byte-order mark where a value should be" if "BOM" in error.msg else error.msg
+        raise UserError(f"not valid JSON: {message}", file=file, line=error.lineno, col=error.colno,
                         code="json-syntax") from None
-    except (OSError, UnicodeDecodeError):
-        pass  # load_yaml reports unreadable files with its own message
-    doc = load_yaml(path)  # JSON is YAML: one reader keeps line/column marks for both
+    except ValueError as error:  # an integer of more digits than Python converts
+        raise UserError(f"not valid JSON: {error}", file=file, code="json-syntax") from None
+    except RecursionError:  # json recurses once a level, and gives no position
+        raise _too_deep(text, file) from None
+    doc = load_yaml(path, text=text, shape=RECORD_SHAPE)  # JSON is YAML: one reader keeps line/column marks
     check(doc, "record")
     return doc
+
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[][{}]')
+
+
+def _too_deep(text: str, file: str) -> UserError:
+    """The error for JSON ``text`` nested deeper than YAML's :data:`MAX_DEPTH` (the reader's own
+    limit), at the first bracket too deep (brackets inside strings do not count)."""
+    depth = 0
+    for token in _JSON_TOKEN.finditer(text):
+        depth += 1 if token.group() in "[{" else -1 if token.group() in "]}" else 0
+        if depth > MAX_DEPTH:
+            at = token.start()
+            line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+            return UserError(f"more than {MAX_DEPTH} lists and objects nested in one another", file=file,
+                             line=line, col=col, code="yaml-too-large")
+    return UserError("not valid JSON: nested too deeply", file=file, code="json-syntax")
 
 
 def replay(doc: Document) -> tuple[Game, list[str]]:
     """Re-play a record's turns under its ruleset; return the game and every mismatch found.
 
-    Raises :class:`UserError` (with the turn's location) when a turn cannot be
-    played at all: unknown tile, bad follower notation, illegal move.
+    Raises :class:`UserError` (with the turn's location) for a record no game
+    under the ruleset can have written: a ruleset whose sha256 is not the
+    recorded one (it changed since), more tiles of a type than the ruleset has,
+    turns after every tile was drawn, a record that says it finished with tiles
+    left to draw (:class:`~engine.files.supply.TileSupply`); and when a turn
+    cannot be played at all: unknown tile, bad follower notation, illegal move.
+    A mismatch (a score, an event, the seat of a turn) is returned, not raised.
     """
     data = doc.data
     ruleset = load_ruleset_for(doc, ("ruleset",))
@@ -98,16 +139,28 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
         raise UserError(f"{ruleset.ref} is for {ruleset.min_players}–{ruleset.max_players} players, "
                         f"not {len(names)}", code="players", **doc.where(("players",)))
     if ruleset.sha256 != data["ruleset_sha256"]:
-        problems.append(f"ruleset '{data['ruleset']}' has changed since the game was recorded "
-                        f"(sha256 {ruleset.sha256[:12]}… ≠ {data['ruleset_sha256'][:12]}…)")
+        # Its moves would be checked against other rules than they were played under.
+        raise UserError(f"the game was played under a ruleset with sha256 {data['ruleset_sha256'][:12]}…, but "
+                        f"'{data['ruleset']}' now has {ruleset.sha256[:12]}…: the ruleset has changed since, so "
+                        "the record cannot be checked against it", code="ruleset-changed",
+                        **doc.where(("ruleset_sha256",)))
     game = Game(ruleset, len(data["players"]), data["seed"], draw_order=[], start=replay_start(ruleset, doc))
+    supply = TileSupply(ruleset, doc)
+    for m, (tile, _) in enumerate(game.starts):
+        supply.take(tile, False, "the start tile", ("starts", m) if "starts" in data else ("start",))
     for i, turn in enumerate(data["turns"]):
         if "player" in turn and turn["player"] != game.player:
             problems.append(f"turn {i + 1} is recorded for seat {turn['player']}, but seat {game.player} plays it")
+        tile = ruleset.tile_ids.get(turn["tile"])
+        if tile is not None:  # an unknown one is play_turn's error
+            supply.take(tile, bool(turn.get("discarded")), f"turn {i + 1}", ("turns", i))
         play_turn(game, turn, doc, ("turns", i))
     if game.scores != data["scores"]["in_game"]:
         problems.append(f"in-game scores {game.scores} ≠ recorded {data['scores']['in_game']}")
     if data.get("finished", True):
+        turns = data["turns"]
+        supply.check_used_up(len(turns), ("finished",) if "finished" in data else
+                             ("turns", len(turns) - 1) if turns else ("turns",))
         game.finish()
     if game.scores != data["scores"]["final"]:
         problems.append(f"final scores {game.scores} ≠ recorded {data['scores']['final']}")

@@ -18,7 +18,7 @@ from ..core.game import Game
 from ..core.moves import IllegalMove
 from ..errors import UserError
 from ..rules.ruleset import load_ruleset_for
-from ..rules.source import Document, load_yaml
+from ..rules.source import Document, Shape, load_yaml
 from ..rules.validate import check
 from .record import tile_index, turn_move
 
@@ -33,9 +33,16 @@ class Outcome:
     failures: list[str] = field(default_factory=list)
 
 
+#: A scenario is a YAML mapping with (at least) these keys; anything else is refused unquoted.
+SCENARIO_SHAPE = Shape("scenario", frozenset({"rulesets", "players", "turns", "expect"}),
+                       "of a scenario (rulesets, players, turns, expect)")
+
+
 def load_scenario(path: str | Path) -> Document:
-    """Read and schema-check a scenario file; :class:`UserError` on bad input."""
-    doc = load_yaml(path)
+    """Read and schema-check a scenario file; :class:`UserError` on bad input (a file
+    that is not a regular one of at most 16 MiB, or not shaped like a scenario:
+    :data:`SCENARIO_SHAPE`, is refused before any of its lines is shown)."""
+    doc = load_yaml(path, shape=SCENARIO_SHAPE)
     check(doc, "scenario")
     return doc
 

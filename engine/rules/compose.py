@@ -7,7 +7,7 @@ A *ruleset reference* is ``NAME_OR_PATH[+OPTION]…``, e.g.
    path relative to the file), the parent is composed first and the file's
    own keys are merged over it with JSON Merge Patch semantics (RFC 7396:
    mappings merge, ``null`` deletes, anything else replaces).  A cycle is an
-   error.
+   error, and so is a chain of more than :data:`MAX_EXTENDS` files.
 2. Each option (a shipped name from ``rulesets/options/`` or a path to an
    option file) is then merged, left to right, with the same semantics.  An
    option is a named partial patch with a description, its source, and the
@@ -27,9 +27,21 @@ from typing import Any
 
 from ..errors import UserError
 from ..resources import rulesets_dir
-from .references import is_name, resolve
-from .source import Document, JsonPath, load_yaml_cached
+from .references import is_name, named_file, resolve
+from .source import Document, JsonPath, Shape, load_yaml_cached
 from .validate import check
+
+#: The top-level keys that make a file a ruleset (features, tiles, extends) or an option
+#: (patch, requires, conflicts): a file named as either must have one (see Shape).
+RULES_KEYS = frozenset({"features", "tiles", "extends", "patch", "requires", "conflicts"})
+_HINT = "of a ruleset (features and tiles, or extends) or of an option (patch)"
+RULESET_SHAPE = Shape("ruleset", RULES_KEYS, _HINT)
+OPTION_SHAPE = Shape("option", RULES_KEYS, _HINT, "an")
+
+
+#: Files in one ``extends`` chain, the ruleset itself included: real variants stack a few;
+#: composing recurses once a file, so a longer chain is refused rather than overflowing.
+MAX_EXTENDS = 32
 
 
 def options_dir() -> Path:
@@ -47,8 +59,9 @@ def compose(ref: str, base: Path | None = None) -> tuple[Document, list[Path]]:
     """The merged document of ruleset reference ``ref`` and every file it was read from.
 
     Raises :class:`UserError` for an unknown ruleset or option, a missing
-    file, an ``extends`` cycle, an option's unmet ``requires`` or a
-    ``conflicts``, and any YAML problem in any of the files.
+    file, an ``extends`` cycle or a chain of more than :data:`MAX_EXTENDS`
+    files, an option's unmet ``requires`` or a ``conflicts``, and any YAML
+    problem in any of the files.
     """
 
     name, options = split_ref(ref)
@@ -82,9 +95,8 @@ def load_option(option: str, base: Path | None = None) -> Document:
         path = Path(option)
         if not path.is_absolute() and base is not None:
             path = base / path
-        if not path.is_file():
-            raise UserError(f"option file not found: {path}", code="io")
-    doc = load_yaml_cached(path)
+        named_file(path, f"option file not found: {path}")
+    doc = load_yaml_cached(path, shape=OPTION_SHAPE)
     if isinstance(doc.data, dict) and "patch" not in doc.data and {"features", "tiles", "extends"} & set(doc.data):
         raise UserError(f"{path} is a ruleset, not an option: name it before the '+' (or make it an option "
                         "file with name, description, source and patch)", code="option-unknown", **doc.where(()))
@@ -120,13 +132,8 @@ def _chain(path: Path, seen: list[Path], files: list[Path]) -> Document:
     if real in seen:
         cycle = " → ".join(str(p) for p in [*seen[seen.index(real):], real])
         raise UserError(f"'extends' goes round in a cycle: {cycle}", code="extends-cycle")
-    doc = load_yaml_cached(path)
+    doc = load_yaml_cached(path, shape=RULESET_SHAPE)
     files.append(path)
-    if not isinstance(doc.data, dict):
-        got = "an empty file" if doc.data is None else f"a {type(doc.data).__name__}"
-        where = doc.where(())
-        where.update(line=where["line"] or 1, col=where["col"] or 1)
-        raise UserError(f"a ruleset is a mapping of keys, not {got}", code="schema", **where)
     if seen and "patch" in doc.data:
         raise UserError(f"'{path}' is an option file: apply it with REF+OPTION, not 'extends'",
                         code="extends-option")
@@ -138,6 +145,10 @@ def _chain(path: Path, seen: list[Path], files: list[Path]) -> Document:
         return doc
     if not isinstance(parent_ref, str):
         raise UserError("'extends' names one ruleset (a name or a path)", code="schema", **doc.where(("extends",)))
+    if len(seen) + 1 >= MAX_EXTENDS:
+        start = seen[0] if seen else path
+        raise UserError(f"the 'extends' chain from {start} is more than {MAX_EXTENDS} files long",
+                        code="extends-depth", **doc.where(("extends",)))
     try:
         parent_path = resolve(parent_ref, path.parent)
     except UserError as error:
@@ -147,7 +158,7 @@ def _chain(path: Path, seen: list[Path], files: list[Path]) -> Document:
         parent = _chain(parent_path, [*seen, real], files)
     except UserError as error:
         first = error.diagnostics[0] if error.diagnostics else None
-        if first is not None and first.code in ("extends-cycle", "extends-option") and not first.file:
+        if first is not None and first.code in ("extends-cycle", "extends-option", "not-ruleset") and not first.file:
             raise UserError(first.message, code=first.code, **doc.where(("extends",))) from None
         raise
     child = {k: v for k, v in doc.data.items() if k != "extends"}

@@ -23,7 +23,8 @@ Rules worth knowing:
 
 * Division is total: ``x // 0`` is 0 at run time, so a formula never raises
   during a game.  A divisor that is 0 whatever the inputs is an error instead.
-* A subexpression that reads no input is computed once, at compile time.
+* A subexpression that reads no input is computed once, at compile time, and
+  must lie within ±:data:`MAX_POINTS` (``1000000 * 1000000`` is an error).
 * Keywords (``if then else and or not true false min max``) are reserved.
 
     >>> f = compile_formula("2 * tiles + 2 * pennants", {"tiles": int, "pennants": int})
@@ -44,7 +45,7 @@ from typing import Any
 from lark import Token, Transformer, v_args
 from lark.exceptions import VisitError
 
-from .formula_syntax import Source, balanced, parse, span
+from .formula_syntax import MAX_POINTS, Source, balanced, parse, span
 
 Value = int | bool
 Env = Mapping[str, Value]
@@ -59,7 +60,9 @@ class Formula:
     result type.  ``fn`` is the closure itself: a hot loop may call it directly
     and skip one frame.  The env passed must hold every name in ``names``
     (a missing one raises ``KeyError``: a bug in the caller, not in the ruleset).
-    A formula pickles by recompiling its text.
+    ``where`` says where the text sits (``file``, ``line``, ``col``, ``path`` as
+    given to :func:`compile_formula`, keywords for :class:`~engine.errors.UserError`),
+    so a problem found while scoring points at it.  A formula pickles by recompiling its text.
     """
 
     text: str
@@ -68,6 +71,7 @@ class Formula:
     fn: Evaluator = field(repr=False, compare=False)
     _terms: tuple[tuple[str, int, Evaluator], ...] = field(default=(), repr=False, compare=False)
     _types: tuple[tuple[str, type], ...] = field(default=(), repr=False, compare=False)
+    where: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def __call__(self, env: Env) -> Value:
         """The value of the formula for ``env`` (name -> int or bool)."""
@@ -86,11 +90,11 @@ class Formula:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Closures do not pickle; worker processes get the text and recompile.
-        return (_recompile, (self.text, self._types, bool if self.is_bool else int))
+        return (_recompile, (self.text, self._types, bool if self.is_bool else int, self.where))
 
 
-def _recompile(text: str, types: tuple[tuple[str, type], ...], want: type) -> Formula:
-    return compile_formula(text, dict(types), want=want)
+def _recompile(text: str, types: tuple[tuple[str, type], ...], want: type, where: dict[str, Any]) -> Formula:
+    return compile_formula(text, dict(types), want=want, **where)
 
 
 def compile_formula(text: str, inputs: Mapping[str, type], *, want: type = int,
@@ -106,9 +110,9 @@ def compile_formula(text: str, inputs: Mapping[str, type], *, want: type = int,
     ``col +`` its offset in that line, which is right for a YAML block scalar).
 
     Raises :class:`UserError` with code ``formula-syntax``, ``formula-name``,
-    ``formula-type``, ``formula-div-zero`` or ``formula-too-complex``, and a
-    snippet with a caret under the offending column.  Raises ``TypeError``
-    when ``inputs`` or ``want`` name a type other than ``int`` or ``bool``.
+    ``formula-type``, ``formula-div-zero``, ``formula-too-complex`` or ``formula-range`` (a
+    constant part beyond ±MAX_POINTS), and a caret snippet under the offending column.  Raises
+    ``TypeError`` when ``inputs`` or ``want`` name a type other than ``int`` or ``bool``.
     """
     if want not in (int, bool) or any(t not in (int, bool) for t in inputs.values()):
         raise TypeError("formula types must be int or bool")
@@ -123,7 +127,8 @@ def compile_formula(text: str, inputs: Mapping[str, type], *, want: type = int,
         source.fail("formula-type", f"formula gives {_kind(node.is_bool)}, but {_kind(want is bool)} "
                     "is needed here", len(text) - len(text.lstrip()))
     return Formula(text, frozenset(compiler.names), node.is_bool, node.fn, node.terms,
-                   tuple(sorted((name, inputs[name]) for name in compiler.names)))
+                   tuple(sorted((name, inputs[name]) for name in compiler.names)),
+                   {"file": file, "line": line, "col": col, "path": path})
 
 
 _VARIABLE = object()  # the `const` of a node whose value depends on the inputs
@@ -257,8 +262,18 @@ class _Compiler(Transformer):
         piece = balanced(self.source.text, node.start, node.end)
         return repr(piece if len(piece) <= 30 else piece[:27] + "...")
 
+    def bounded(self, node: _Node, what: str = "{} is") -> _Node:
+        """``node``, unless a constant number beyond ±:data:`MAX_POINTS` (checked at each step of
+        folding, so no formula builds a huge number); ``what`` words the message, ``{}`` the node."""
+        value = node.const
+        if value is not _VARIABLE and not isinstance(value, bool) and not -MAX_POINTS <= value <= MAX_POINTS:
+            shown = str(value) if abs(value) < 10**20 else f"a number of {len(str(abs(value)))} digits"
+            self.source.fail("formula-range", f"{what.format(self.excerpt(node))} {shown}, beyond ±{MAX_POINTS:,}:"
+                             " a formula's constant parts must lie within it", node.start)
+        return node
+
     def INT(self, token: Token) -> _Node:
-        return _constant(int(token), *span(token))
+        return self.bounded(_constant(int(token), *span(token)))
 
     def TRUE(self, token: Token) -> _Node:
         return _constant(True, *span(token))
@@ -347,6 +362,8 @@ class _Compiler(Transformer):
             node = _chain("+", plus) if plus else _negate(_chain("+", minus))
         else:
             node = _constant(total, meta.start_pos, meta.end_pos)
+        self.bounded(_constant(total, meta.start_pos, meta.end_pos),
+                     "the numbers in {} add up to" if plus or minus else "{} is")
         if total and (plus or minus):
             node = _combine("+", node, _constant(total, meta.start_pos, meta.end_pos))
         return replace(node, start=meta.start_pos, end=meta.end_pos, terms=terms)
@@ -360,7 +377,7 @@ class _Compiler(Transformer):
             if op == "//" and operand.const is not _VARIABLE and operand.const == 0:
                 self.source.fail("formula-div-zero", f"division by zero: {self.excerpt(operand)} "
                                  "is always 0", operand.start)
-            node = _combine(str(op), node, operand)
+            node = self.bounded(_combine(str(op), node, operand))
         return replace(node, start=meta.start_pos, end=meta.end_pos)
 
     @v_args(meta=True)

@@ -38,6 +38,9 @@ from ..resources import data_dir
 GRAMMAR_PATH: Path = data_dir("grammar") / "scoring.lark"
 MAX_LENGTH = 500  # characters
 MAX_DEPTH = 32  # operators nested in one another; parentheses alone do not count
+#: The range of every number in scoring (docs/rulesets.md, "Scoring formulas"): a formula's constant
+#: parts, one score's points, a player's total.  Far above any real game, far below slow integers.
+MAX_POINTS = 10**9
 _SNIPPET_WIDTH = 72
 
 

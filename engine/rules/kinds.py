@@ -9,13 +9,24 @@ count cities) and how it scores, as compiled formulas (docs/rulesets.md,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import Diagnostic, UserError
 from .formula import Formula, compile_formula
+from .formula_syntax import MAX_POINTS
 from .problems import Problems
 from .source import Document, json_path
 from .tiles import NONE
+
+
+class ScoreRangeError(UserError):
+    """A score beyond ±MAX_POINTS, located at the formula that gave it; the caller,
+    who knows the turn, re-raises it with :meth:`at`."""
+
+    def at(self, when: str) -> UserError:
+        """The same error with ``when`` (``turn 12``) before its message."""
+        first = self.diagnostics[0]
+        return UserError.from_diagnostics([replace(first, message=f"{when}: {first.message}")])
 
 
 @dataclass(frozen=True)
@@ -25,20 +36,45 @@ class Score:
     Call it with the inputs for the points; :meth:`terms` explains them, one
     ``(label, value)`` per line item (``("pennants: 2 * pennants", 2)``) or,
     for a single formula, per top-level term (``("2 * pennants", 2)``).
+    ``kind`` and ``rule`` (``complete``, ``incomplete``, ``final``) name it in
+    messages.  Points and every part must lie within ±MAX_POINTS (docs/rulesets.md,
+    "Scoring formulas"), else :class:`ScoreRangeError` at the formula.
     """
 
     text: str
     items: tuple[tuple[str | None, Formula], ...]
+    kind: str = ""
+    rule: str = ""
 
     def __call__(self, env) -> int:
-        return sum(int(formula.fn(env)) for _, formula in self.items)
+        points = sum(int(formula.fn(env)) for _, formula in self.items)
+        if -MAX_POINTS <= points <= MAX_POINTS:  # the one check on the hot path (look-ahead)
+            return points
+        raise self.out_of_range(env, points, max(self.items, key=lambda item: abs(item[1].fn(env)))[1])
 
     def terms(self, env) -> list[tuple[str, int]]:
         """The score's parts and their values, for a score event's explanation."""
         (name, formula), *rest = self.items
         if name is None and not rest:
-            return formula.terms(env)
-        return [(f"{label}: {f.text}", int(f.fn(env))) for label, f in self.items]
+            found = formula.terms(env)
+            owner = {text: formula for text, _ in found}
+        else:
+            found = [(f"{label}: {f.text}", int(f.fn(env))) for label, f in self.items]
+            owner = {text: f for (text, _), (_, f) in zip(found, self.items)}
+        for text, value in found:
+            if not -MAX_POINTS <= value <= MAX_POINTS:
+                raise self.out_of_range(env, value, owner[text], text)
+        return found
+
+    def out_of_range(self, env, value: int, formula: Formula, part: str | None = None) -> ScoreRangeError:
+        """The error for ``value``, the points of this score (or of its ``part``) for ``env``, given by ``formula``."""
+        bits = abs(value).bit_length()  # str() of a huge number is slow, and refused past 4300 digits
+        shown = str(value) if bits <= 64 else f"a number of about {int(bits * 0.30103) + 1} digits"
+        facts = ", ".join(f"{name} {env[name]}" for name in sorted(formula.names)) or "no inputs"
+        subject = f"the {self.rule} score of {self.kind}" if part is None else \
+            f"part {part!r} of the {self.rule} score of {self.kind}"
+        return ScoreRangeError(f"{subject} is {shown} ({facts}), beyond ±{MAX_POINTS:,}, the most one score may be",
+                               code="score-range", **formula.where)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,15 +126,63 @@ def _kind_inputs(spec: dict) -> dict[str, type]:
     return inputs
 
 
+#: Inputs the engine gives formulas (``neighbors`` only to surrounded kinds, but reserved for all,
+#: so changing ``completion`` never turns an attribute into a clash).
+BUILT_IN_INPUTS = ("tiles", "segments", "complete", "neighbors")
+#: The formula language's reserved words (grammar/scoring.lark).
+KEYWORDS = frozenset({"if", "then", "else", "and", "or", "not", "true", "false", "min", "max"})
+_READABLE = re.compile(r"[a-z_][a-z0-9_]*\Z")  # a NAME of grammar/scoring.lark
+
+
+def _unreadable(name: str, what: str) -> str | None:
+    """Why a formula could not read ``what``, an input called ``name``, or None if it can."""
+    if name in KEYWORDS:
+        return f"{what} cannot be read by a formula: '{name}' is a reserved word of the formula language"
+    if not _READABLE.match(name):
+        return f"{what} cannot be read by a formula: names are lower case letters, digits and '_'"
+    return None
+
+
+def check_input_names(doc: Document, problems: Problems) -> None:
+    """Every name a formula reads means one thing: attributes, adjacency inputs and constants
+    are readable names (lower case, no reserved word), none is a built-in input, no
+    attribute is its kind's adjacency input, and no constant is any kind's input.  Errors
+    ``input-name`` and ``constant-name``."""
+    specs, constants = doc.data["features"], doc.data.get("constants", {})
+    for name, spec in specs.items():
+        at = ("features", name)
+        attributes = list(spec.get("attributes", ()))
+        declared = [(at + ("attributes", i), f"attribute '{a}' of kind '{name}'", a) for i, a in enumerate(attributes)]
+        if spec.get("adjacency") is not None:
+            declared.append((at + ("adjacency", "input"), f"adjacency input '{spec['adjacency']['input']}' of kind "
+                             f"'{name}'", spec["adjacency"]["input"]))
+        for path, what, input_name in declared:
+            why = _unreadable(input_name, what)
+            if input_name in BUILT_IN_INPUTS:
+                why = f"{what} has the name of a built-in input ({', '.join(BUILT_IN_INPUTS)})"
+            elif path[-1] == "input" and input_name in attributes:
+                why = f"{what} has the name of one of its attributes"
+            if why:
+                problems.at(path, why, "input-name")
+    for constant in constants:
+        why = _unreadable(constant, f"constant '{constant}'")
+        if constant in BUILT_IN_INPUTS:
+            why = f"constant '{constant}' has the name of a built-in input ({', '.join(BUILT_IN_INPUTS)})"
+        for name, spec in specs.items():
+            if why is None and constant in _kind_inputs(spec):
+                why = f"constant '{constant}' has the name of an input of kind '{name}'"
+        if why:
+            problems.at(("constants", constant), why, "constant-name", key=True)
+
+
 def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
+    """The feature kinds of a schema-valid ruleset, in document order; problems (and
+    warnings) are collected in ``problems``, a kind with problems still compiled as far as it goes."""
     problem = problems.at
     specs = doc.data["features"]
     names = list(specs)
     constants = doc.data.get("constants", {})
-    for name, spec in specs.items():
-        for clash in sorted(set(constants) & set(_kind_inputs(spec))):
-            problem(("constants", clash), f"constant '{clash}' has the name of an input of kind '{name}'",
-                    "constant-name")
+    check_input_names(doc, problems)
     kinds = []
     for index, (name, spec) in enumerate(specs.items()):
         at = ("features", name)
@@ -120,6 +204,10 @@ def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
             else:
                 adjacency_index = names.index(adjacency["kind"])
                 adjacency_input = adjacency["input"]
+                if specs[adjacency["kind"]].get("completion", "never") == "never":
+                    problems.warn(at + ("adjacency", "kind"), f"kind '{name}' counts completed '{adjacency['kind']}' "
+                                  f"features, but '{adjacency['kind']}' never completes (completion: never), so "
+                                  f"'{adjacency_input}' is always 0", "adjacency-never")
         if ports == NONE and completion == "closed":
             problem(at + ("completion",), f"kind '{name}' has no ports, so it would be closed (complete) the "
                     "moment it is placed: use surrounded or never", "kind-completion")
@@ -168,7 +256,7 @@ def _compile_score(doc: Document, path: tuple, value: str | dict, inputs: dict[s
     if len(items) < len(named):
         return None
     text = value if isinstance(value, str) else " + ".join(f"({f.text})" for _, f in items)
-    return Score(text, tuple(items))
+    return Score(text, tuple(items), kind=path[1], rule=path[-1])
 
 
 def _blame_deletion(doc: Document, path: tuple, diagnostic: Diagnostic) -> Diagnostic:

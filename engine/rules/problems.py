@@ -11,11 +11,18 @@ def diagnostic_order(d: Diagnostic) -> tuple:
 
 
 class Problems:
-    """Collects the diagnostics of one document, located by JSON path."""
+    """Collects the diagnostics of one document, located by JSON path: errors in
+    ``found``, warnings (accepted, but probably not meant) in ``warnings``."""
 
     def __init__(self, doc: Document) -> None:
         self.doc = doc
         self.found: list[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []
 
-    def at(self, path: tuple, message: str, code: str) -> None:
-        self.found.append(Diagnostic(message, code=code, **self.doc.where(path)))
+    def at(self, path: tuple, message: str, code: str, *, key: bool = False) -> None:
+        """Record an error at ``path`` (``key``: at the entry's key, not its value)."""
+        self.found.append(Diagnostic(message, code=code, **self.doc.where(path, key=key)))
+
+    def warn(self, path: tuple, message: str, code: str) -> None:
+        """Record a warning at ``path``."""
+        self.warnings.append(Diagnostic(message, code=code, severity="warning", **self.doc.where(path)))

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..errors import UserError
 from ..resources import rulesets_dir
+from .reading import NO_SUCH_FILE, input_problem
 
 
 def is_name(ref: str) -> bool:
@@ -24,8 +25,9 @@ def resolve(ref: str, base: Path | None = None) -> Path:
 
     A bare name is looked up among the shipped rulesets first; a relative path
     is taken from ``base`` (the folder of the scenario or record naming it) if
-    given, else from the working directory.  Raises :class:`UserError` if
-    neither exists, listing the shipped names.
+    given, else from the working directory.  Raises :class:`UserError` (with
+    no file, for the caller to locate) if neither exists, listing the shipped
+    names, or if the path is not a regular file (see :func:`named_file`).
     """
     if not ref:
         raise UserError("empty ruleset reference", code="ruleset-unknown")
@@ -34,18 +36,26 @@ def resolve(ref: str, base: Path | None = None) -> Path:
     path = Path(ref)
     if not path.is_absolute() and base is not None:
         path = base / path
-    if path.is_file():
-        return path
-    if path.is_dir():
-        raise UserError(f"{path} is a folder, not a ruleset file", code="io")
-    if is_name(ref):
+    if is_name(ref) and input_problem(path) == NO_SUCH_FILE:
         names = ", ".join(sorted(p.stem for p in rulesets_dir().glob("*.yaml")))
         if (rulesets_dir() / "options" / f"{ref}.yaml").is_file():
             raise UserError(f"'{ref}' is an option, not a ruleset: add it to one, e.g. basic+{ref}",
                             code="ruleset-unknown")
         raise UserError(f"unknown ruleset '{ref}' (shipped rulesets: {names}; or give a path)",
                         code="ruleset-unknown")
-    raise UserError(f"ruleset file not found: {path}", code="io")
+    return named_file(path, f"ruleset file not found: {path}")
+
+
+def named_file(path: Path, missing: str) -> Path:
+    """``path`` if it is a regular file; else :class:`UserError` ``io`` (with no file of its
+    own, so the file or command line naming it can locate it): ``missing`` if nothing
+    is there, ``cannot read PATH: why`` for a folder, a FIFO, a loop, ..."""
+    problem = input_problem(path)
+    if problem == NO_SUCH_FILE:
+        raise UserError(missing, code="io")
+    if problem is not None:
+        raise UserError(f"cannot read {path}: {problem}", code="io")
+    return path
 
 
 def portable_ref(ref: str, folder: Path) -> str:

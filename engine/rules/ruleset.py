@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import UserError
+from ..errors import Diagnostic, UserError
 from .compose import compose
 from .constraints import Constraint
 from .kinds import FeatureKind, compile_kinds
@@ -65,6 +65,8 @@ class Ruleset:
     set_aside: tuple[int, ...] = ()
     #: Per tile type, the placement constraints that apply to it (see engine/rules/constraints.py).
     constraints: tuple[tuple[Constraint, ...], ...] = ()
+    #: What is accepted but probably not meant (severity ``warning``), for the CLI to show.
+    warnings: tuple[Diagnostic, ...] = field(default=(), compare=False)
     _fits: list[dict[int, tuple[int, ...]]] = field(default_factory=list, repr=False, compare=False)
 
     @property
@@ -202,11 +204,22 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
     deck = data.get("deck", {})
     phases = tuple(_compile_phases(deck, tiles, tile_ids, problems))
     set_aside = []
+    fixed_starts = deck.get("maps", 1) if start >= 0 and deck.get("start_rule", "fixed") == "fixed" else 0
     for i, tile_id in enumerate(deck.get("set_aside", ())):
         if tile_id not in tile_ids:
             problem(("deck", "set_aside", i), f"'{tile_id}' is not a tile type of this ruleset", "tile-unknown")
         else:
-            set_aside.append(tile_ids[tile_id])
+            index, count = tile_ids[tile_id], data["tiles"][tile_id]["count"]
+            starts = fixed_starts if index == start else 0  # the deck cannot give a copy it does not have
+            if count - starts - set_aside.count(index) < 1:
+                problem(("deck", "set_aside", i), f"no copy of '{tile_id}' is left to set aside (count {count}"
+                        f"{f', {starts} used as start tiles' if starts else ''})", "set-aside")
+            set_aside.append(index)
+    if deck.get("start_rule", "fixed") == "drawn":
+        maps, left = deck.get("maps", 1), sum(spec["count"] for spec in data["tiles"].values()) - len(set_aside)
+        if left < maps:  # every map's start tile is drawn before play begins
+            problem(("deck", "start_rule"), f"drawn start tiles need {maps} tile{'s' * (maps != 1)} in the deck "
+                    f"(one per map), but it has {left}", "start-tile")
     constraints = _compile_constraints(data.get("constraints", {}), kinds, problems)
     if problems.found:
         raise UserError.from_diagnostics(sorted(problems.found, key=diagnostic_order))
@@ -226,6 +239,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         constraints=tuple(tuple(c for c in constraints if any(seg.kind == c.kind for seg in t.segments))
                           for t in tiles),
         edge_mirror=tuple(codes.mirror), edge_base=codes.base,
+        warnings=tuple(sorted(problems.warnings, key=diagnostic_order)),
         _fits=[{} for _ in tiles],
     )
 
@@ -246,7 +260,8 @@ def _compile_phases(deck: dict, tiles: list[TileType], tile_ids: dict[str, int],
             tile_id = spec.get(end)
             if tile_id is None:
                 continue
-            if tile_id not in tile_ids or tiles[tile_ids[tile_id]].group != spec["group"]:
+            # By id, not index: a tile type that failed to compile is missing from ``tiles``.
+            if tile_id not in tile_ids or next(t for t in tiles if t.id == tile_id).group != spec["group"]:
                 problems.at(at + (end,), f"'{tile_id}' is not a tile type of group '{spec['group']}'", "deck-phase")
             else:
                 pins[end] = tile_ids[tile_id]

@@ -16,10 +16,19 @@ read again and again).  Values follow YAML 1.2 rather than PyYAML's YAML 1.1
 (``on`` is a string, ``017`` is 17) and duplicate keys are errors: turning the
 text into values is the job of :mod:`engine.rules.yaml_nodes`.
 
+Files are read by :mod:`engine.rules.reading` (regular files only, at most
+16 MiB, UTF-8 with one leading byte-order mark dropped).  A :class:`Shape`
+says what a kind of file looks like; a file that does not look like one
+(``/etc/passwd`` named as a ruleset) is refused without quoting any of its
+lines.
+
 Error codes raised (always as :class:`~engine.errors.UserError`):
 
-``io``                  the file cannot be read
-``yaml-syntax``         not well-formed YAML (or not UTF-8)
+``io``                  the file cannot be read (missing, a folder, not a regular file, ...)
+``file-too-large``      more than 16 MiB
+``encoding``            not UTF-8
+``not-KIND``            not a file of the kind asked for (``not-ruleset``, ``not-scenario``, ...)
+``yaml-syntax``         not well-formed YAML
 ``yaml-duplicate-key``  a mapping repeats a key
 ``yaml-key``            a mapping key is not a string (``1:``, ``true:``, ``[a]:``)
 ``yaml-tag``            an explicit tag other than !!str/!!int/!!float/!!bool/!!null/!!map/!!seq,
@@ -31,15 +40,18 @@ Error codes raised (always as :class:`~engine.errors.UserError`):
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import Diagnostic, UserError
+from .reading import decode_text, read_bytes, wide_encoding
 from .yaml_nodes import Builder, Problem, compose
 
-__all__ = ["Document", "load_yaml", "load_yaml_cached", "json_path"]
+__all__ = ["Document", "Shape", "load_yaml", "load_yaml_cached", "json_path"]
 
 Mark = tuple[int, int]
 JsonPath = tuple[Any, ...]  # JSON path: str mapping keys and int list indices
@@ -137,21 +149,70 @@ def json_path(path: JsonPath) -> str:
     return "".join(parts)
 
 
-_CACHE: dict[tuple[str, str, int, int], Document] = {}
+@dataclass(frozen=True)
+class Shape:
+    """What a kind of file looks like: a mapping with at least one of ``keys`` at the top.
+
+    A file named by another file (the ruleset of a record, a scenario's
+    option, an ``extends`` parent) can be anything on disk.  Loaded with a
+    shape, a file whose text mentions none of the keys is not parsed at all,
+    and one that parses to a plain value or to a mapping without any of the
+    keys is refused: ``FILE is not a ruleset file: …`` (code ``not-ruleset``),
+    which quotes nothing of the file (a YAML error would show bits of its
+    text; schema errors would list its keys, e.g. every line of /etc/shadow)
+    and has no file location of its own, so that the record, scenario,
+    ``extends`` or command line naming the file is where it is reported.  An
+    empty file or a list is a ``schema`` error at its first line, as any
+    misshapen file of the kind.  ``kind`` names the kind (``ruleset``),
+    ``article`` its indefinite article, ``hint`` what such a file has.
+    """
+
+    kind: str
+    keys: frozenset[str]
+    hint: str
+    article: str = "a"
+
+    def looks_like(self, text: str) -> bool:
+        """Whether ``text`` has one of the keys where a mapping key goes (a cheap test before parsing)."""
+        names = "|".join(re.escape(key) for key in sorted(self.keys))
+        return re.search(rf"(?:^|[{{,])[ \t-]*[\"']?(?:{names})[\"']?[ \t]*:", text, re.M) is not None
+
+    def refuse(self, file: str, why: str) -> UserError:
+        """The error for ``file``, which is not of this kind, for the reason ``why``."""
+        return UserError(f"{file} is not {self.article} {self.kind} file: {why}", code=f"not-{self.kind}")
+
+    def check(self, doc: Document) -> None:
+        """:class:`UserError` unless ``doc`` is a mapping with one of the keys."""
+        data = doc.data
+        if isinstance(data, dict) and self.keys & set(data):
+            return
+        if data is None or isinstance(data, list):
+            line, col = doc.mark(())
+            got = "an empty file" if data is None else "a list"
+            raise UserError(f"{self.article} {self.kind} is a mapping of keys, not {got}", code="schema",
+                            file=doc.file, line=line or 1, col=col or 1)
+        if not isinstance(data, dict):
+            raise self.refuse(doc.file, "it is a single value, not a mapping of keys")
+        raise self.refuse(doc.file, f"it has none of the keys {self.hint}")
 
 
-def load_yaml_cached(path: str | Path) -> Document:
+_CACHE: dict[tuple[Any, ...], Document] = {}
+
+
+def load_yaml_cached(path: str | Path, *, shape: Shape | None = None) -> Document:
     """:func:`load_yaml` of a file, reused while the file is unchanged (rulesets and
     options are read again for every combination that names them).  Treat the
     result as read-only."""
     try:
-        stat = Path(path).stat()
-    except OSError:
-        return load_yaml(path)
-    key = (str(path), str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size)
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return load_yaml(path, shape=shape)  # which says what is wrong
+    if not stat.S_ISREG(info.st_mode):
+        return load_yaml(path, shape=shape)
+    key = (str(path), os.path.realpath(path), info.st_ino, info.st_mtime_ns, info.st_size, shape)
     found = _CACHE.get(key)
     if found is None:
-        found = _CACHE[key] = load_yaml(path)
+        found = _CACHE[key] = load_yaml(path, shape=shape)
     return found
 
 
@@ -160,32 +221,42 @@ def clear_yaml_cache() -> None:
     _CACHE.clear()
 
 
-def load_yaml(path: str | Path, *, text: str | None = None) -> Document:
+def load_yaml(path: str | Path, *, text: str | None = None, shape: Shape | None = None) -> Document:
     """Parse one YAML document into a :class:`Document`.
 
     ``path`` names the file (and is what messages show, as given); ``text``,
-    when given, is parsed instead of reading the file.  An empty document
-    gives ``data=None``.  Raises :class:`UserError` with one diagnostic for an
-    unreadable file (``io``) or bad syntax (``yaml-syntax``), and with one
-    diagnostic per problem for the structural errors listed in the module
-    docstring (duplicate keys, non-string keys, bad tags, ...).
+    when given, is parsed instead of reading the file (with
+    :func:`read_bytes` and :func:`decode_text`).  An empty document gives
+    ``data=None``.  Raises :class:`UserError` with one diagnostic for an
+    unreadable file (``io``, ``file-too-large``, ``encoding``) or bad syntax
+    (``yaml-syntax``), and with one diagnostic per problem for the structural
+    errors listed in the module docstring (duplicate keys, non-string keys,
+    bad tags, ...).  With a ``shape``, a file that does not look like that
+    kind of file is refused (see :class:`Shape`) instead of parsed or
+    reported line by line.
     """
     file = str(path)
     if text is None:
+        raw = read_bytes(path)
         try:
-            raw = Path(path).read_bytes()
-        except OSError as exc:
-            raise UserError(f"cannot read {file}: {exc.strerror or exc}", file=file, code="io") from None
-        try:
-            # utf-8-sig: a leading BOM is legal YAML; don't let it reach the parser as text.
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            line = raw.count(b"\n", 0, exc.start) + 1
-            col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-            raise UserError(
-                f"not valid UTF-8 (byte 0x{raw[exc.start]:02x})", file=file, line=line, col=col, code="yaml-syntax"
-            ) from None
+            text = decode_text(raw, file)
+        except UserError:
+            if shape is not None and not shape.looks_like(raw.decode("utf-8", "replace")):
+                wide = wide_encoding(raw)
+                raise shape.refuse(file, f"it is {wide} text, not UTF-8" if wide else "it is not UTF-8 text") from None
+            raise
+    try:
+        doc = _parse(text, file)
+    except UserError:
+        if shape is not None and not shape.looks_like(text):
+            raise shape.refuse(file, f"it is not well-formed YAML, and has none of the keys {shape.hint}") from None
+        raise
+    if shape is not None:
+        shape.check(doc)
+    return doc
 
+
+def _parse(text: str, file: str) -> Document:
     root = compose(text, file)
     builder = Builder(file, text)
     if root is None:

@@ -317,4 +317,6 @@ def _show(value: Any) -> str:
         return "a mapping"
     if isinstance(value, list):
         return "a list"
+    if isinstance(value, int) and abs(value) >= 10**20:  # a YAML integer may have 4,300 digits
+        return f"a number of {len(str(abs(value)))} digits"
     return str(value)

@@ -26,7 +26,7 @@ import yaml
 
 from ..errors import UserError
 
-__all__ = ["MAX_VALUES", "Builder", "Problem", "compose"]
+__all__ = ["MAX_DEPTH", "MAX_VALUES", "Builder", "Problem", "compose"]
 
 # libyaml's C parser composes ~15x faster than the pure-Python one; loading a whole
 # ruleset (and validating it) has to stay well under 100 ms.
@@ -43,6 +43,9 @@ _MAP_TAG, _SEQ_TAG = _TAG + "map", _TAG + "seq"
 # Generous for hand-written files, small enough that an alias bomb
 # ("billion laughs") fails fast instead of eating the machine.
 MAX_VALUES = 1_000_000
+# Lists, mappings and '<<' merges nested in one another: rulesets, scenarios and records
+# need under ten, and every later step (schema, merging, hashing) recurses once a level.
+MAX_DEPTH = 32
 
 # The same as engine.rules.source.Mark and .JsonPath (spelled out: that module imports this one).
 _Mark = tuple[int, int]
@@ -225,6 +228,7 @@ class Builder:
         if id(node) in self.active:
             self.error(node, path, "alias refers to a node that contains it", "yaml-alias")
             return None
+        self._deeper(node)
         self.active.add(id(node))
         try:
             if isinstance(node, yaml.SequenceNode):
@@ -241,6 +245,13 @@ class Builder:
             return result
         finally:
             self.active.discard(id(node))
+
+    def _deeper(self, node: yaml.Node) -> None:
+        """Refuse to build ``node``, a collection or merge source, inside :data:`MAX_DEPTH` others."""
+        if len(self.active) >= MAX_DEPTH:  # `active` holds exactly the collections and merges being built
+            line, col = _mark_of(node)
+            raise UserError(f"more than {MAX_DEPTH} lists, mappings and '<<' merges nested in one another",
+                            file=self.file, line=line, col=col, code="yaml-too-large")
 
     def scalar(self, node: yaml.ScalarNode, path: _Path) -> Any:
         text = node.value
@@ -321,6 +332,7 @@ class Builder:
             if id(source) in self.active:
                 self.error(source, path, "alias refers to a node that contains it", "yaml-alias")
                 continue
+            self._deeper(source)
             self.active.add(id(source))
             try:
                 out.extend(self.entries(source, path))

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import os
 import random
+import signal
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Collection, Iterable, Iterator
 
 from ..errors import UserError
 
@@ -25,17 +28,21 @@ CHUNK = 50
 
 @dataclass(frozen=True)
 class Job:
-    """What to play: ruleset references, bot kinds in seat order, and the game seeds."""
+    """What to play: ruleset references, bot kinds in seat order, the master seed and
+    the number of games (their seeds are drawn chunk by chunk, as :meth:`chunks` runs)."""
 
     refs: tuple[str, ...]
     players: tuple[str, ...]
-    seeds: tuple[int, ...]
+    seed: int
+    games: int
 
-
-def game_seeds(master: int, games: int) -> list[int]:
-    """The seeds of games 0…games-1 of a run with master seed ``master``."""
-    rng = random.Random(master)
-    return [rng.getrandbits(32) for _ in range(games)]
+    def chunks(self) -> Iterator[tuple[int, ...]]:
+        """The game seeds in chunks of :data:`CHUNK`, drawn lazily, so nothing up front
+        grows with ``games``: game ``i``'s seed is the ``i``-th ``getrandbits(32)`` of
+        ``random.Random(seed)``."""
+        rng = random.Random(self.seed)
+        for start in range(0, self.games, CHUNK):
+            yield tuple(rng.getrandbits(32) for _ in range(min(CHUNK, self.games - start)))
 
 
 def play_chunk(refs: tuple[str, ...], players: tuple[str, ...], seeds: tuple[int, ...],
@@ -83,56 +90,210 @@ def run(job: Job, *, workers: int | None = None, scheduler: str | None = None,
     ``workers=1`` plays in this process); with ``scheduler`` (``tcp://host:port``)
     the chunks go to that Dask cluster (the ``distributed`` extra).
     ``on_chunk(games)`` is called as chunks finish, for a progress bar.
-    Raises :class:`UserError` if the scheduler cannot be reached.
+
+    At most :data:`AHEAD` chunks per worker are out at once (playing, or done
+    and waiting for an earlier one), so memory stays flat however many games.
+    Closing the iterator early (``contextlib.closing``; Ctrl-C, a failed write)
+    cancels what is out and stops the local workers at once.  Raises
+    :class:`UserError` if the scheduler cannot be reached, answers nonsense, or
+    a worker dies.
     """
-    chunks = [job.seeds[i:i + CHUNK] for i in range(0, len(job.seeds), CHUNK)]
+    chunks = job.chunks()
     base = os.getcwd()
     if scheduler:
-        results = _dask(job, chunks, scheduler, base)
-    elif (workers or os.cpu_count() or 1) == 1 or len(chunks) == 1:
-        results = ((i, play_chunk(job.refs, job.players, chunk, base)) for i, chunk in enumerate(chunks))
+        yield from _dask(job, chunks, scheduler, base, on_chunk)
+    elif (workers or os.cpu_count() or 1) == 1 or job.games <= CHUNK:
+        for chunk in chunks:
+            rows = play_chunk(job.refs, job.players, chunk, base)
+            if on_chunk is not None:
+                on_chunk(len(rows))
+            yield from rows
     else:
-        results = _pool(job, chunks, workers or os.cpu_count() or 1, base)
-    yield from _in_order(results, on_chunk)
+        yield from _pool(job, chunks, workers or os.cpu_count() or 1, base, on_chunk)
 
 
-def _in_order(results: Iterable[tuple[int, list[list[dict]]]],
-              on_chunk: Callable[[int], None] | None) -> Iterator[list[dict]]:
-    """Chunks may finish in any order; hand them on in seed order, holding only the early ones."""
-    waiting: dict[int, list[list[dict]]] = {}
-    next_index = 0
-    for index, rows in results:
-        if on_chunk is not None:
-            on_chunk(len(rows))
-        waiting[index] = rows
-        while next_index in waiting:
-            yield from waiting.pop(next_index)
+#: Chunks out at once per worker (playing, or done and waiting for an earlier chunk
+#: to be handed on in seed order): two keep every worker busy while the results of
+#: one are read, and bound what a run holds and what Ctrl-C has to cancel.
+AHEAD = 2
+
+
+def in_order(chunks: Iterable[tuple[int, ...]], submit: Callable[[tuple[int, ...]], Any],
+             first_done: Callable[[Collection[Any]], Iterable[Any]], ahead: int,
+             on_chunk: Callable[[int], None] | None) -> Iterator[list[dict]]:
+    """The rows of ``chunks`` in seed order, played through ``submit(chunk) -> future``
+    with at most ``ahead`` chunks submitted and not yet handed on.
+
+    ``first_done(futures)`` blocks until one or more of ``futures`` is done and
+    returns those; a future's ``result()`` is the chunk's rows.  Futures are
+    dropped as soon as their rows are taken, so nothing grows with the games.
+    """
+    todo = iter(chunks)
+    out: dict[Any, int] = {}  # future -> chunk index
+    done: dict[int, list[list[dict]]] = {}  # finished early: waiting for the chunks before them
+    submitted = next_index = 0
+    while True:
+        while submitted < next_index + ahead and (chunk := next(todo, None)) is not None:
+            out[submit(chunk)] = submitted
+            submitted += 1
+        if not out:
+            return
+        for future in first_done(list(out)):
+            index = out.pop(future)
+            done[index] = future.result()
+            if on_chunk is not None:
+                on_chunk(len(done[index]))
+        while next_index in done:
+            yield from done.pop(next_index)
             next_index += 1
 
 
-def _pool(job: Job, chunks: list[tuple[int, ...]], workers: int, base: str):
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+def _pool(job: Job, chunks: Iterable[tuple[int, ...]], workers: int, base: str,
+          on_chunk: Callable[[int], None] | None) -> Iterator[list[dict]]:
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(play_chunk, job.refs, job.players, chunk, base): i for i, chunk in enumerate(chunks)}
-        for future in as_completed(futures):
-            yield futures[future], future.result()
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_starts, initargs=(os.getpid(),))
 
+    def submit(chunk: tuple[int, ...]) -> Any:
+        # The workers are forked inside submit: with Ctrl-C and SIGTERM held back until
+        # then, none is interrupted before _worker_starts has set its own handlers.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+        try:
+            return pool.submit(play_chunk, job.refs, job.players, chunk, base)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
-def _dask(job: Job, chunks: list[tuple[int, ...]], address: str, base: str):
+    finished = False
     try:
-        from distributed import Client, as_completed
+        yield from in_order(chunks, submit, lambda futures: wait(futures, return_when=FIRST_COMPLETED).done,
+                            workers * AHEAD, on_chunk)
+        finished = True
+    except BrokenProcessPool:
+        raise UserError("a worker process died before finishing its games (out of memory, or killed?)",
+                        code="worker") from None
+    finally:
+        if finished:
+            pool.shutdown()
+        else:
+            _stop(pool)
+
+
+#: The signals that stop a run (Ctrl-C, and SIGTERM, which the CLI turns into the same exit).
+_STOPPING = {signal.SIGINT, signal.SIGTERM}
+
+
+def _stop(pool) -> None:
+    """End ``pool`` now: drop the chunks not started and kill the workers mid-game (their
+    games are not wanted any more), then wait for them, so none outlives this process."""
+    processes = list((pool._processes or {}).values())  # no public handle on the workers before 3.14
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.kill()
+    for process in processes:
+        process.join()
+
+
+def _worker_starts(parent: int) -> None:
+    """Run first in each pool worker.  Ctrl-C and a SIGTERM to the process group reach
+    the workers too, but stopping is the parent's business (it kills them, see
+    :func:`_stop`): a worker that died on its own first would race the parent's clean
+    exit with a "worker died" error, or print a traceback.  So a worker ignores both;
+    and one whose parent is gone (killed outright, so it could not stop them) ends
+    itself."""
+    for stopping in _STOPPING:
+        signal.signal(stopping, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPPING)  # held back since the fork (see _pool)
+    threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
+
+
+def _end_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
+#: Seconds a Dask scheduler has to accept the connection and send its greeting, and
+#: then again to register this client; an address that accepts but never answers, or
+#: answers garbage, is an error within about twice this.
+CONNECT_TIMEOUT = 5
+#: Seconds to wait for a scheduler with no workers to get one.
+WORKER_TIMEOUT = 10
+#: A scheduler's greeting is well under a kilobyte; a peer announcing more is not one
+#: (and distributed would allocate whatever length it announces).
+GREETING_LIMIT = 1 << 16
+
+
+def _dask(job: Job, chunks: Iterable[tuple[int, ...]], address: str, base: str,
+          on_chunk: Callable[[int], None] | None) -> Iterator[list[dict]]:
+    try:
+        from distributed import Client, wait
     except ImportError:
         raise UserError("--scheduler needs the Dask extra: pip install 'carcassonne-rules[dask]'",
                         code="dependency") from None
+    if address.startswith("tcp://"):
+        _check_greeting(address)
     try:
-        client = Client(address, timeout="10s")
-    except (OSError, TimeoutError, ValueError) as error:
-        raise UserError(f"cannot reach the Dask scheduler at {address}: {error}", code="scheduler") from None
+        client = Client(address, timeout=f"{CONNECT_TIMEOUT}s")
+    except Exception as error:  # the peer's bytes can fail to decode in any number of ways
+        raise UserError(f"cannot use the Dask scheduler at {address}: {_first_line(error)}", code="scheduler") from None
     try:
-        futures = [client.submit(play_chunk, job.refs, job.players, chunk, base, pure=False) for chunk in chunks]
-        index = {future.key: i for i, future in enumerate(futures)}
-        for future in as_completed(futures):
-            yield index[future.key], future.result()
+        try:
+            client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
+        except TimeoutError:
+            raise UserError(f"the Dask scheduler at {address} has no workers (waited {WORKER_TIMEOUT} s)",
+                            code="scheduler") from None
+        threads = sum(client.nthreads().values()) or 1
+        yield from in_order(chunks, lambda chunk: client.submit(play_chunk, job.refs, job.players, chunk, base,
+                                                                 pure=False),
+                            lambda futures: wait(futures, return_when="FIRST_COMPLETED").done,
+                            threads * AHEAD, on_chunk)
+    except UserError:
+        raise
+    except Exception as error:  # a worker without the engine, a scheduler gone mid-run, …
+        raise UserError(f"the Dask cluster at {address} failed: {_first_line(error)}", code="scheduler") from None
     finally:
-        client.close()
+        client.close()  # also releases whatever is still queued for this client
+
+
+def _check_greeting(address: str) -> None:
+    """A Dask scheduler sends a short greeting (its handshake frame) as soon as it accepts
+    a connection; distributed waits for it without a time limit, so look first.
+    :class:`UserError` unless ``address`` sends a frame of at most :data:`GREETING_LIMIT`
+    bytes within :data:`CONNECT_TIMEOUT` seconds in all."""
+    import socket
+    import struct
+
+    host, port = address[len("tcp://"):].rsplit(":", 1)
+    deadline = time.monotonic() + CONNECT_TIMEOUT
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT) as peer:
+            (length,) = struct.unpack("Q", _receive(peer, 8, deadline, address))  # distributed's frame prelude
+            if not 0 < length <= GREETING_LIMIT:
+                raise UserError(f"{address} does not answer like a Dask scheduler (it announced a "
+                                f"{length}-byte message)", code="scheduler")
+            _receive(peer, length, deadline, address)
+    except TimeoutError:
+        raise UserError(f"the Dask scheduler at {address} did not answer within {CONNECT_TIMEOUT} s",
+                        code="scheduler") from None
+    except (OSError, UnicodeError) as error:  # UnicodeError: a host name IDNA cannot encode
+        raise UserError(f"cannot reach the Dask scheduler at {address}: {getattr(error, 'strerror', None) or error}",
+                        code="scheduler") from None
+
+
+def _receive(peer: Any, size: int, deadline: float, address: str) -> bytes:
+    """``size`` bytes from socket ``peer`` before ``deadline`` (``time.monotonic()``)."""
+    data = b""
+    while len(data) < size:
+        peer.settimeout(max(deadline - time.monotonic(), 1e-3))
+        more = peer.recv(size - len(data))
+        if not more:
+            raise UserError(f"{address} closed the connection without answering like a Dask scheduler",
+                            code="scheduler")
+        data += more
+    return data
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__

@@ -3,8 +3,9 @@
 Results arrive one game at a time (:func:`engine.sim.simulate.run`); a
 :class:`Summary` keeps running sums, so its memory does not grow with the
 number of games, and :class:`Pairing` keeps one small integer array per
-ruleset and seat (4 bytes a game) for the paired bootstrap.  numpy and scipy
-come from the ``stats`` extra and are imported only here, only when used.
+ruleset and seat (4 bytes a game) for the paired bootstrap.  The intervals
+need no extra (:mod:`engine.sim.intervals`) and come out the same with or
+without numpy; only :func:`plot` needs the ``stats`` extra (matplotlib).
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ from __future__ import annotations
 import math
 from array import array
 from dataclasses import dataclass, field
+from operator import ne, sub
+
+from .intervals import bootstrap_means, percentile, t_quantile
 
 #: Bootstrap resamples for the confidence intervals of paired differences.
 RESAMPLES = 2000
@@ -98,44 +102,40 @@ class Pairing:
 
     def differences(self) -> list[dict]:
         """For each ruleset after the first: paired differences from the first, with
-        bootstrap 95% intervals, and how often the winner changes."""
-        import numpy as np
-
+        bootstrap 95% intervals (percentiles of :data:`RESAMPLES` resamples of the games,
+        the same resamples for every measure), and how often the winner changes."""
         base = self.refs[0]
+        columns: list[array] = []
+        for ref in self.refs[1:]:
+            columns += [array("i", map(sub, self.scores[ref][p], self.scores[base][p])) for p in range(self.players)]
+            columns += [array("i", map(sub, self.kind_points[ref][k], self.kind_points[base][k])) for k in self.kinds]
+        means = iter(bootstrap_means(columns, RESAMPLES, BOOTSTRAP_SEED))
+        intervals = iter([_paired(values, next(means)) for values in columns])
         out = []
-        for i, ref in enumerate(self.refs[1:], start=1):
-            rng = np.random.default_rng(BOOTSTRAP_SEED + i)
-            seats = [_paired(np.frombuffer(self.scores[ref][p], dtype=np.int32)
-                             - np.frombuffer(self.scores[base][p], dtype=np.int32), rng) | {"seat": p}
-                     for p in range(self.players)]
-            kinds = {k: _paired(np.frombuffer(self.kind_points[ref][k], dtype=np.int32)
-                                - np.frombuffer(self.kind_points[base][k], dtype=np.int32), rng)
-                     for k in self.kinds}
-            changed = np.frombuffer(self.winners[ref], dtype=np.int32) != np.frombuffer(self.winners[base],
-                                                                                          dtype=np.int32)
+        for ref in self.refs[1:]:
+            seats = [next(intervals) | {"seat": p} for p in range(self.players)]
+            kinds = {k: next(intervals) for k in self.kinds}
+            games = len(self.winners[ref])
+            changed = sum(map(ne, self.winners[ref], self.winners[base]))
             out.append({"from": base, "to": ref, "mean_score_difference": seats,
                         "points_by_kind_difference": kinds,
-                        "winner_changed_rate": _round(changed.mean()) if len(changed) else 0.0})
+                        "winner_changed_rate": _round(changed / games) if games else 0.0})
         return out
 
 
-def _paired(diff, rng) -> dict:
-    """Mean of a paired difference and its percentile bootstrap 95% interval."""
-    import numpy as np
-
-    n = len(diff)
-    means = np.empty(RESAMPLES)
-    for b in range(RESAMPLES):  # one resample at a time: memory stays at one game array
-        means[b] = diff[rng.integers(0, n, n)].mean()
-    low, high = np.percentile(means, [2.5, 97.5])
-    return {"mean": _round(diff.mean()), "ci95": [_round(low), _round(high)]}
+def _paired(diff: array, means: list[float]) -> dict:
+    """Mean of a paired difference and its percentile bootstrap 95% interval (``means``:
+    the means of its resamples)."""
+    ordered = sorted(means)
+    mean = sum(diff) / len(diff) if len(diff) else 0.0
+    if not ordered:
+        return {"mean": _round(mean), "ci95": [_round(mean), _round(mean)]}
+    return {"mean": _round(mean), "ci95": [_round(percentile(ordered, 2.5)), _round(percentile(ordered, 97.5))]}
 
 
 def _t95(n: int) -> float:
     """Two-sided 95% Student t quantile for n observations."""
-    from scipy.stats import t
-
-    return float(t.ppf(0.975, n - 1))
+    return t_quantile(0.975, n - 1)
 
 
 def plot(path: str, refs: list[str], pairing: Pairing, caption: str = "") -> None:

@@ -15,7 +15,6 @@ turn), :func:`to_png`.
 from __future__ import annotations
 
 import math
-from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from ..errors import UserError
 from ..rules.ruleset import Ruleset
 from ..rules.source import Document
 from ..rules.tiles import HALF
+from .markup import xml_text
 from .tile_svg import segment_anchor, svg_num, tile_group
 
 #: Follower colours by seat (up to six players).
@@ -33,7 +33,7 @@ PLAYER_COLOURS: tuple[str, ...] = ("#d62828", "#1d4ed8", "#f2c200", "#2a9d3f", "
 def _document(width: float, height: float, body: list[str], title: str) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{svg_num(width)}" height="{svg_num(height)}" '
             f'viewBox="0 0 {svg_num(width)} {svg_num(height)}" font-family="sans-serif">\n'
-            f"<title>{escape(title)}</title>\n"
+            f"<title>{xml_text(title)}</title>\n"
             f'<rect width="100%" height="100%" fill="#ffffff"/>\n' + "\n".join(body) + "\n</svg>\n")
 
 
@@ -47,7 +47,7 @@ def atlas_svg(ruleset: Ruleset, *, size: float = 80, columns: int = 8) -> str:
     rows = max(1, math.ceil(len(ruleset.tiles) / columns))
     top = size * 0.5
     body = [f'<text class="title" x="{svg_num(gap)}" y="{svg_num(top * 0.65)}" font-size="{svg_num(size * 0.22)}" '
-            f'font-weight="bold">{escape(ruleset.ref)}: {len(ruleset.tiles)} tile types, '
+            f'font-weight="bold">{xml_text(ruleset.ref)}: {len(ruleset.tiles)} tile types, '
             f'{sum(t.count for t in ruleset.tiles)} tiles{_aside(ruleset)}</text>']
     for i, tile_type in enumerate(ruleset.tiles):
         x = gap + (i % columns) * cell_w
@@ -62,7 +62,7 @@ def atlas_svg(ruleset: Ruleset, *, size: float = 80, columns: int = 8) -> str:
                         f'stroke-width="{svg_num(size * 0.04)}"/>')
             text += " start"
         body.append(f'<text class="tile-label" x="{svg_num(size / 2)}" y="{svg_num(size + label * 0.8)}" '
-                    f'font-size="{svg_num(size * 0.18)}" text-anchor="middle">{escape(text)}</text>')
+                    f'font-size="{svg_num(size * 0.18)}" text-anchor="middle">{xml_text(text)}</text>')
         body.append("</g>")
     width = gap + min(columns, len(ruleset.tiles)) * cell_w
     height = top + rows * cell_h
@@ -105,7 +105,7 @@ def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60
     body: list[str] = []
     if title:
         body.append(f'<text class="title" x="{svg_num(margin)}" y="{svg_num(size * 0.6)}" font-size="{svg_num(size * 0.3)}" '
-                    f'font-weight="bold">{escape(title)}</text>')
+                    f'font-weight="bold">{xml_text(title)}</text>')
     left = margin
     panel_h = 0.0
     for m in sorted(by_map):
@@ -143,7 +143,7 @@ def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60
         ax, ay = segment_anchor(ruleset, tile_index, orientation.rotation, segment - base, size)
         ox, oy = origins[m]
         colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
-        body.append(f'<g class="follower" data-player="{seat}" data-kind="{escape(kind.name)}">'
+        body.append(f'<g class="follower" data-player="{seat}" data-kind="{xml_text(kind.name)}">'
                     + _meeple(ox + x * size + ax, oy + y * size + ay, size, colour, kind.ports == HALF) + "</g>")
     # The score table.
     tx, row = left, size * 0.4
@@ -159,7 +159,7 @@ def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60
         body.append(f'<rect x="{svg_num(tx)}" y="{svg_num(y - row * 0.6)}" width="{svg_num(row * 0.6)}" height="{svg_num(row * 0.6)}" '
                     f'fill="{PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]}" stroke="#111111"/>')
         body.append(f'<text class="score" data-player="{seat}" x="{svg_num(tx + row)}" y="{svg_num(y)}" '
-                    f'font-size="{svg_num(row * 0.7)}">{escape(name)}'
+                    f'font-size="{svg_num(row * 0.7)}">{xml_text(name)}'
                     f'<tspan x="{svg_num(score_x)}" text-anchor="end">{game.scores[seat]}</tspan></text>')
     body.append("</g>")
     table_w = score_x - tx
@@ -205,19 +205,25 @@ def _aside(ruleset: Ruleset) -> str:
     if not ruleset.set_aside:
         return ""
     in_play = sum(t.count for t in ruleset.tiles) - len(ruleset.set_aside)
-    return escape(f" ({in_play} in play: {', '.join(ruleset.tiles[t].id for t in ruleset.set_aside)} set aside)")
+    return xml_text(f" ({in_play} in play: {', '.join(ruleset.tiles[t].id for t in ruleset.set_aside)} set aside)")
+
+
+def png_renderer() -> Any:
+    """The cairosvg module (the ``render`` extra), or :class:`UserError` (code
+    ``dependency``) saying what to install: call it before any work that needs it."""
+    try:
+        import cairosvg  # type: ignore[import-not-found]
+    except (ImportError, OSError):  # cairosvg raises OSError when the cairo C library is missing
+        raise UserError("PNG needs the render extra: pip install 'carcassonne-rules[render]' (and the cairo "
+                        "library)", code="dependency") from None
+    return cairosvg
 
 
 def to_png(svg_text: str, path: str | Path, *, scale: float = 2.0) -> None:
     """Write ``svg_text`` as a PNG at ``path`` (``scale`` pixels per SVG unit) with
     cairosvg; :class:`UserError` (code ``dependency``) if cairosvg is not installed."""
-    try:
-        import cairosvg  # type: ignore[import-not-found]
-    except (ImportError, OSError):  # cairosvg raises OSError when the cairo C library is missing
-        raise UserError("PNG needs the cairosvg extra: pip install cairosvg (and the cairo library)",
-                        code="dependency") from None
-    cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), write_to=str(path), scale=scale)
+    png_renderer().svg2png(bytestring=svg_text.encode("utf-8"), write_to=str(path), scale=scale)
 
 
 
-__all__ = ["PLAYER_COLOURS", "atlas_svg", "board_svg", "board_after", "to_png"]
+__all__ = ["PLAYER_COLOURS", "atlas_svg", "board_svg", "board_after", "png_renderer", "to_png"]

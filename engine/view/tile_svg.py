@@ -36,11 +36,11 @@ from __future__ import annotations
 
 import hashlib
 import math
-from html import escape
 from typing import Sequence
 
 from ..rules.ruleset import Ruleset
 from ..rules.tiles import CENTRE_KIND, HALF, NONE, SIDE
+from .markup import xml_text
 
 Point = tuple[float, float]
 
@@ -308,7 +308,7 @@ def tile_group(ruleset: Ruleset, tile: int, rotation: int = 0, size: float = 60)
     shapes = _shapes(ruleset, tile, rotation)
     kinds = [ruleset.kinds[seg.kind] for seg in tile_type.segments]
     ground = next((kind_colours(k.name)[0] for k in kinds if k.ports == HALF), _NEUTRAL_GROUND)
-    parts = [f'<g class="tile" data-tile="{escape(tile_type.id)}" data-rotation="{rotation % 4}">',
+    parts = [f'<g class="tile" data-tile="{xml_text(tile_type.id)}" data-rotation="{rotation % 4}">',
              f'<rect class="ground" x="0" y="0" width="{svg_num(size)}" height="{svg_num(size)}" fill="{ground}"/>']
     for layer in _LAYERS:
         for j, (kind, seg, shape) in enumerate(zip(kinds, tile_type.segments, shapes)):
@@ -318,7 +318,7 @@ def tile_group(ruleset: Ruleset, tile: int, rotation: int = 0, size: float = 60)
             body = _segment_body(shape, fill, stroke, size)
             if any(value > 0 for value in seg.attrs):
                 body.append(_shield(shape.shield_at(), size))
-            parts.append(f'<g class="segment" data-kind="{escape(kind.name)}" data-segment="{j}">'
+            parts.append(f'<g class="segment" data-kind="{xml_text(kind.name)}" data-segment="{j}">'
                          + "".join(body) + "</g>")
     parts.append(f'<rect class="edge" x="0" y="0" width="{svg_num(size)}" height="{svg_num(size)}" fill="none" '
                  f'stroke="#4a4a4a" stroke-width="{svg_num(size * 0.012)}"/>')

@@ -10,8 +10,6 @@ lines of JavaScript show the board as it was after the chosen turn
 
 from __future__ import annotations
 
-import html
-import json
 from pathlib import Path
 
 from ..core.game import Game
@@ -19,6 +17,7 @@ from ..files.record import play_turn, replay_start
 from ..geometry import PORTS
 from ..rules.ruleset import Ruleset, load_ruleset
 from ..rules.source import Document
+from .markup import script_json, xml_text
 from .render import PLAYER_COLOURS
 from .tile_svg import tile_group
 
@@ -120,11 +119,11 @@ def _page(ruleset: Ruleset, names: list[str], placed, stays, steps, ref: str) ->
         marks.append(f'<g class="follower" data-from="{first}" data-to="{last}" data-player="{seat}" '
                      f'fill="{PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]}" stroke="#222">{shape}</g>')
     legend = "".join(f'<span class="who" style="color:{PLAYER_COLOURS[p % len(PLAYER_COLOURS)]}">■</span> '
-                     f"{html.escape(n)} " for p, n in enumerate(names))
-    payload = json.dumps({"steps": steps, "names": names}, ensure_ascii=False).replace("</", "<\\/")
+                     f"{xml_text(n)} " for p, n in enumerate(names))
+    payload = script_json({"steps": steps, "names": names})
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-10 -10 {width * CELL + 20} {height * CELL + 20}" '
            f'width="{width * CELL + 20}" height="{height * CELL + 20}"><defs>{defs}</defs>{uses}{"".join(marks)}</svg>')
-    return _TEMPLATE.format(title=html.escape(f"Carcassonne replay — {ref}"), legend=legend, svg=svg,
+    return _TEMPLATE.format(title=xml_text(f"Carcassonne replay — {ref}"), legend=legend, svg=svg,
                             payload=payload)
 
 

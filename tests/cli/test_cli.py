@@ -172,3 +172,40 @@ def test_a_human_plays_from_the_terminal_and_can_quit(tmp_path: Path) -> None:
     assert quit_early.returncode == 0 and "Game stopped after" in quit_early.stdout
     assert json.loads(record.read_text())["finished"] is False
     assert run("replay", str(record)).returncode == 0
+
+
+def test_quitting_a_human_game_writes_only_the_file_the_player_names(tmp_path: Path) -> None:
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "mine.yaml").write_text("extends: basic\nname: mine\n")
+    (tmp_path / "games").mkdir()
+
+    def play(answers: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "engine.cli", "play", "-r", "rules/mine.yaml", "-p",
+                               "human,greedy", "-s", "3"], input=answers, capture_output=True, text=True,
+                              timeout=300, cwd=tmp_path)
+
+    def written() -> list[str]:
+        return sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*.json"))
+
+    declined = play("1\nq\n\n")  # q, then Enter: do not save
+    assert declined.returncode == 0 and "Save the game so far?" in declined.stdout
+    assert "Game stopped after 2 turns; nothing was saved" in declined.stdout and written() == []
+    ended = play("1\n")  # the input ends in the middle of the game
+    assert ended.returncode == 0 and "the input ended, so nothing was saved" in ended.stdout and written() == []
+    named = play("1\nq\ngames/mine.json\n")
+    assert "the record so far is in games/mine.json" in named.stdout and written() == ["games/mine.json"]
+    record = json.loads((tmp_path / "games" / "mine.json").read_text())
+    assert record["ruleset"] == "../rules/mine.yaml" and record["finished"] is False  # relative to the record
+    assert run("replay", str(tmp_path / "games" / "mine.json")).returncode == 0
+    suggested = play("1\nq\ny\n")
+    assert "carcassonne-3.json" in suggested.stdout and written() == ["carcassonne-3.json", "games/mine.json"]
+    assert "Traceback" not in declined.stderr + ended.stderr + named.stderr + suggested.stderr
+
+
+def test_replay_refuses_to_write_its_viewer_over_the_record(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    assert run("play", "-s", "3", "-q", "--record", str(record)).returncode == 0
+    before = record.read_bytes()
+    result = run("replay", str(record), "--html", str(record))
+    assert result.returncode == 2 and "would overwrite the record" in result.stderr
+    assert record.read_bytes() == before

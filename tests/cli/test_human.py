@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import random
+from pathlib import Path
 from typing import Callable, Iterable
 
 import pytest
@@ -272,6 +273,50 @@ def test_the_end_of_input_quits_rather_than_crashing() -> None:
     player = HumanPlayer("alice", input=closed, console=console())
     with pytest.raises(QuitGame):
         player.choose(forced(D, D))
+
+
+@pytest.mark.parametrize("answer, saved", [("", None), ("n", None), ("No", None), ("y", "carcassonne-3.json"),
+                                           ("YES", "carcassonne-3.json"), ("mine.json", "mine.json")])
+def test_after_a_quit_only_a_named_file_is_saved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 answer: str, saved: str | None) -> None:
+    monkeypatch.chdir(tmp_path)
+    player, _, prompts = human([answer])
+    assert player.ask_save("carcassonne-3.json") == (None if saved is None else Path(saved))
+    assert prompts == ["Save the game so far? [file name, y = carcassonne-3.json, Enter = don't save]: "]
+    assert not list(tmp_path.iterdir())  # asking writes nothing; the caller writes the answer
+
+
+def test_a_file_name_that_cannot_be_written_is_refused_and_asked_again(tmp_path: Path) -> None:
+    target = tmp_path / "g.json"
+    player, out, prompts = human([str(tmp_path / "missing" / "g.json"), str(tmp_path), str(target)])
+    assert player.ask_save("x.json") == target
+    assert len(refusals(out)) == 2 and len(prompts) == 3
+    assert "does not exist" in " ".join(text(out).split())  # the reason, however the console wraps it
+
+
+def test_an_existing_file_is_chosen_only_after_a_yes_to_overwrite(tmp_path: Path) -> None:
+    existing = tmp_path / "g.json"
+    existing.write_text("an older game")
+    player, _, prompts = human([str(existing), "", str(existing), "y"])
+    assert player.ask_save("x.json") == existing
+    assert [p for p in prompts if "overwrite" in p] == [f"{existing} exists: overwrite it? [y/N]: "] * 2
+    assert existing.read_text() == "an older game"
+
+
+@pytest.mark.parametrize("ending", [EOFError, KeyboardInterrupt])
+def test_the_end_of_input_saves_nothing_and_asks_nothing_more(ending: type[BaseException]) -> None:
+    prompts = []
+
+    def closed(prompt: str) -> str:
+        prompts.append(prompt)
+        raise ending
+
+    player = HumanPlayer("alice", input=closed, console=console())
+    with pytest.raises(QuitGame):
+        player.choose(forced(D, D))
+    assert player.input_ended and player.ask_save("x.json") is None and len(prompts) == 1
+    at_the_question = HumanPlayer("bob", input=closed, console=console())
+    assert at_the_question.ask_save("x.json") is None and at_the_question.input_ended
 
 
 def test_choose_start_asks_until_a_rotation_0_to_3() -> None:

@@ -8,6 +8,7 @@ the point.
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from jsonschema import Draft202012Validator
 
 from engine.errors import UserError
 from engine.rules import yaml_nodes
-from engine.rules.source import Document, json_path, load_yaml
+from engine.rules.source import Document, Shape, json_path, load_yaml, load_yaml_cached
 from engine.rules.validate import SCHEMA_DIR, check, schema
 
 ROOT = Path(__file__).parents[2]
@@ -252,7 +253,7 @@ def test_invalid_utf8_located(tmp_path: Path) -> None:
     with pytest.raises(UserError) as info:
         load_yaml(path)
     (found,) = info.value.diagnostics
-    assert (found.line, found.col, found.code) == (2, 4, "yaml-syntax")
+    assert (found.line, found.col, found.code) == (2, 4, "encoding")
 
 
 def test_pure_python_parser_gives_the_same_document(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -504,3 +505,83 @@ def test_record_schema_errors_located_in_json() -> None:
     ]
     for d in found:
         assert lines[d.line - 1][d.col - 1:].startswith(("2", 'abc"', "-1"))
+
+
+# ------------------------------------------------------------------ shapes: files named as a kind of file
+
+SHAPE = Shape("ruleset", frozenset({"features", "tiles", "extends"}), "of a ruleset (features, tiles, extends)")
+
+
+@pytest.mark.parametrize("text", ["tiles: {}\n", "# c\nextends: basic\n", '{"features": {}, "tiles": {}}',
+                                  "{name: x, tiles: {}}", "'extends' : basic\n", "- extends: basic\n"])
+def test_text_that_names_a_key_looks_like_the_kind(text: str) -> None:
+    assert SHAPE.looks_like(text)
+
+
+@pytest.mark.parametrize("text", ["root:x:0:0:root:/root:/bin/bash\n", "password: tiles\n", "# tiles: none\n",
+                                  "mytiles: 3\n", ""])
+def test_text_without_a_key_does_not(text: str) -> None:
+    assert not SHAPE.looks_like(text)
+
+
+def refusal(text: str | bytes, tmp_path: Path) -> Any:
+    path = tmp_path / "named.yaml"
+    path.write_bytes(text.encode() if isinstance(text, str) else text)
+    with pytest.raises(UserError) as info:
+        load_yaml(path, shape=SHAPE)
+    assert "SECRET" not in info.value.render()
+    (found,) = info.value.diagnostics
+    return found
+
+
+@pytest.mark.parametrize("text, why, code", [
+    ("password: SECRET\nkey: [SECRET]\n", "it has none of the keys of a ruleset (features, tiles, extends)",
+     "not-ruleset"),
+    ("SECRET text\non two lines\n", "it is a single value, not a mapping of keys", "not-ruleset"),
+    ("a: SECRET\na: SECRET2\n!!python/object x: [\n", "it is not well-formed YAML, and has none of the keys of a "
+     "ruleset (features, tiles, extends)", "not-ruleset"),
+    (b"SECRET \xff\xfe\x00", "it is not UTF-8 text", "not-ruleset"),
+])
+def test_a_file_of_another_kind_is_refused_without_quoting_it(text: str | bytes, why: str, code: str,
+                                                              tmp_path: Path) -> None:
+    found = refusal(text, tmp_path)
+    # No location of its own: whoever named the file (a record, an extends, the command line) locates it.
+    assert (found.message, found.code, found.file, found.line) == (
+        f"{tmp_path / 'named.yaml'} is not a ruleset file: {why}", code, None, None)
+
+
+def test_an_empty_file_or_a_list_is_a_located_schema_error(tmp_path: Path) -> None:
+    found = refusal("# only a comment\n", tmp_path)
+    assert (found.message, found.line, found.col, found.code) == (
+        "a ruleset is a mapping of keys, not an empty file", 1, 1, "schema")
+    found = refusal("# a list\n- extends: basic\n", tmp_path)
+    assert (found.message, found.line, found.col, found.code) == ("a ruleset is a mapping of keys, not a list",
+                                                                  2, 1, "schema")
+
+
+def test_a_file_of_the_kind_keeps_its_own_located_errors(tmp_path: Path) -> None:
+    found = refusal("extends: basic\ntiles: {A: 1]\n", tmp_path)
+    assert (found.line, found.code) == (2, "yaml-syntax")
+    found = refusal("extends: basic\nname: caf\xe9\n".encode("latin-1"), tmp_path)
+    assert (found.line, found.col, found.code) == (2, 10, "encoding")
+    path = tmp_path / "named.yaml"
+    path.write_text("extends: basic\n")
+    assert load_yaml(path, shape=SHAPE).data == {"extends": "basic"}
+
+
+def test_the_cache_keeps_one_parse_per_unchanged_file_and_shape(tmp_path: Path) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text("extends: basic\n")
+    first = load_yaml_cached(path, shape=SHAPE)
+    assert load_yaml_cached(path, shape=SHAPE) is first
+    os.mkfifo(tmp_path / "fifo.yaml")
+    with pytest.raises(UserError, match="not a regular file"):  # never opened, so never blocks
+        load_yaml_cached(tmp_path / "fifo.yaml", shape=SHAPE)
+
+
+def test_a_leading_bom_is_dropped_from_yaml_and_json_alike(tmp_path: Path) -> None:
+    for name, text in (("r.yaml", "tiles: {}\n"), ("r.json", '{"tiles": {}}')):
+        path = tmp_path / name
+        path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+        doc = load_yaml(path, shape=SHAPE)
+        assert doc.data == {"tiles": {}} and doc.mark(("tiles",))[0] == 1

@@ -111,3 +111,71 @@ def test_a_stopped_game_gets_no_final_scoring(tmp_path: Path) -> None:
     board = tmp_path / "stopped.svg"
     assert run("render", str(record), "--svg", str(board)).returncode == 0
     assert "stopped after turn" in board.read_text()
+
+
+#: Names that try every HTML context: ending the script, opening a comment or a nested
+#: script inside it, closing an attribute, an entity, a bidi override, a control character.
+HOSTILE_NAMES = ['</script><script>document.body.dataset.pwned=1</script>',
+                 '<!--<script>" onmouseover="x=1\' &amp; \u202eevil \x1b[2J \u2028']
+
+
+@pytest.fixture(scope="module")
+def hostile_page(tmp_path_factory, viewer) -> tuple[Path, Path]:
+    _, record = viewer
+    record = json.loads(json.dumps(record))
+    for player, name in zip(record["players"], HOSTILE_NAMES):
+        player["name"] = name
+    folder = tmp_path_factory.mktemp("hostile")
+    source = folder / "g.json"
+    source.write_text(json.dumps(record))
+    page = folder / "g.html"
+    result = run("replay", str(source), "--html", str(page))
+    assert result.returncode == 0, result.stderr
+    return source, page
+
+
+def test_names_cannot_end_or_change_the_viewer_script(hostile_page) -> None:
+    from html import escape
+
+    from engine.errors import printable
+
+    _, page = hostile_page
+    text = page.read_text()
+    # The page's own script is the only one, and nothing in it can open a comment.
+    assert text.lower().count("<script") == 1 and text.lower().count("</script") == 1
+    script = text.split("<script>", 1)[1].split("</script>", 1)[0]
+    payload = re.search(r"const DATA = (\{.*?\});\n", script).group(1)
+    assert not set(payload) & set("<>&")
+    data = json.loads(payload)
+    assert data["names"] == [printable(n) for n in HOSTILE_NAMES]
+    assert all(printable(n) in " ".join(s["title"] for s in data["steps"]) for n in HOSTILE_NAMES)
+    # Outside the script the names are element text: no markup character left as it is.
+    legend = text.split('<div id="side"><div>', 1)[1].split("</div>", 1)[0]
+    assert "<!--" not in legend and "<script" not in legend
+    assert all(escape(printable(n)) in legend for n in HOSTILE_NAMES)
+
+
+def test_names_are_text_in_the_board_svg(hostile_page, tmp_path: Path) -> None:
+    from engine.errors import printable
+
+    source, _ = hostile_page
+    board = tmp_path / "board.svg"
+    result = run("render", str(source), "--svg", str(board))
+    assert result.returncode == 0, result.stderr
+    rows = [el for el in ET.parse(board).getroot().iter() if el.get("class") == "score"]
+    assert [el.text for el in rows] == [printable(n) for n in HOSTILE_NAMES]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
+def test_a_browser_runs_the_viewer_with_hostile_names(hostile_page, tmp_path: Path) -> None:
+    _, page = hostile_page
+    dom = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", f"file://{page}#turn=1"],
+        capture_output=True, text=True, timeout=120).stdout
+    step = re.search(r'<div id="step">(.*?)</div>', dom)
+    assert step and step.group(1).startswith("Turn 1: &lt;/script&gt;&lt;script&gt;")  # the script ran
+    assert "data-pwned" not in dom
+    scores = re.search(r'<div id="scores">(.*?)</div>', dom).group(1)
+    assert scores.count("<span>") == 2 and "&lt;!--&lt;script&gt;" in scores

@@ -1,0 +1,82 @@
+"""The tiles a recorded game may draw: a record that uses more than its ruleset has, or
+says it finished with tiles left, is not a game that ruleset can have produced.
+
+A game draws the ruleset's tiles (each type's ``count``, less the copies set
+aside by ``deck.set_aside``), takes its start tiles from them, and ends when
+every tile has been drawn: placed, or discarded because it fits nowhere
+(docs/rulesets.md, "The deck").  Under ``unplaceable: reshuffle`` a discarded
+tile may go back into the stack and be drawn again, so one copy can show up in
+a record as discards followed by a placement (or by a last discard); a
+record is then held to the fewest copies its turns can stand for.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..errors import UserError
+from ..rules.ruleset import Ruleset
+from ..rules.source import Document
+
+
+def _nth(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, … ``11th``, ``21st``."""
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+class TileSupply:
+    """The tiles of ``ruleset`` a record's entries (start tiles, then turns) take, checked as
+    they are taken.  Each check raises :class:`UserError` ``replay``, at the entry's place in
+    ``doc``, naming the turn and the reason."""
+
+    def __init__(self, ruleset: Ruleset, doc: Document) -> None:
+        self.ruleset, self.doc = ruleset, doc
+        self.reshuffle = ruleset.unplaceable == "reshuffle"
+        aside = Counter(ruleset.set_aside)
+        #: Copies of each tile type there are to draw, the start tiles included.
+        self.have = [max(t.count - aside[t.index], 0) for t in ruleset.tiles]
+        self.total = sum(self.have)
+        self.entries = [0] * len(self.have)  # start tiles and turns of each type
+        self.placed = [0] * len(self.have)
+        # Reshuffle only: a copy discarded since the type's last placement, which may be back in the stack.
+        self.pending = [False] * len(self.have)
+        self.used = 0  # the sum of copies() over every type
+
+    def copies(self, tile: int) -> int:
+        """The fewest copies of type ``tile`` the entries so far can stand for."""
+        return self.placed[tile] + self.pending[tile] if self.reshuffle else self.entries[tile]
+
+    def take(self, tile: int, discarded: bool, what: str, path: tuple) -> None:
+        """Take a copy of type ``tile`` for ``what`` (``turn 12``, ``the start tile``), the entry at ``path``."""
+        before = self.copies(tile)
+        if self.reshuffle and not discarded and self.pending[tile]:
+            self.pending[tile] = False  # the copy that went back is this one
+        elif self.reshuffle and discarded:
+            self.pending[tile] = True
+        if not discarded:
+            self.placed[tile] += 1
+        self.entries[tile] += 1
+        self.used += self.copies(tile) - before
+        ruleset, tile_id = self.ruleset, self.ruleset.tiles[tile].id
+        if self.used > self.total:
+            raise UserError(f"{what} comes after the end of the game: all {self.total} tiles of {ruleset.ref} "
+                            "are drawn before it", code="replay", **self.doc.where(path))
+        if self.copies(tile) > self.have[tile]:
+            count = ruleset.tiles[tile].count
+            aside = f" ({count} less {count - self.have[tile]} set aside)" if count != self.have[tile] else ""
+            have = f"{self.have[tile]}{aside}" if self.have[tile] else "none"
+            raise UserError(f"{what} is the {_nth(self.copies(tile))} tile {tile_id}, but {ruleset.ref} has "
+                            f"{have}", code="replay", **self.doc.where(path))
+
+    def check_used_up(self, turns: int, path: tuple) -> None:
+        """For a record that says it finished after ``turns`` turns: every tile was drawn
+        (a game ends only then); else :class:`UserError` at ``path``."""
+        left = {t.id: self.have[t.index] - self.entries[t.index] for t in self.ruleset.tiles
+                if self.have[t.index] > self.entries[t.index]}
+        if left:
+            shown = ", ".join(f"{n} × {tile_id}" for tile_id, n in list(left.items())[:5])
+            more = ", …" if len(left) > 5 else ""
+            n = sum(left.values())
+            raise UserError(f"the record says the game finished, but it stops after turn {turns} with "
+                            f"{n} tile{'s' * (n != 1)} still to draw ({shown}{more})", code="replay",
+                            **self.doc.where(path))
