@@ -10,7 +10,7 @@ import typer
 
 from .app import Failed, app, check_pictures, epilog, exit_check, scenario_app, write_picture
 from .completion import complete_player_list, complete_ref
-from .output import JsonOption, Output
+from .output import JsonOption, Output, ref_inputs
 
 
 @app.command(epilog=epilog([
@@ -44,7 +44,7 @@ def play(
     from ..sim.play import play_game
     from .turn_log import points_by_kind, score_table, turn_logger
 
-    output = Output(json_target)
+    output = Output(json_target, outputs={"--record": record}, inputs=ref_inputs(ruleset))
     console = output.console
     kinds = [k.strip() for k in players.split(",") if k.strip()]
     if record is not None:
@@ -139,20 +139,13 @@ def replay(
     json_target: JsonOption = None,
 ) -> None:
     """Replay a game record and check every score against it."""
-    from ..errors import UserError
     from ..files.output import check_writable, write_text
     from ..files.record import load_record
     from ..files.record import replay as replay_record
 
-    output = Output(json_target)
+    output = Output(json_target, outputs={"--html": html_path}, inputs={"the record": record})
     if html_path is not None:
-        target = check_writable(html_path)
-        try:
-            same = target.exists() and target.samefile(record)
-        except OSError:
-            same = False  # an unreadable record is load_record's to report
-        if same:
-            raise UserError(f"--html {html_path} would overwrite the record being replayed", code="usage")
+        check_writable(html_path)
     doc = load_record(record)
     game, problems = replay_record(doc)
     if html_path is not None:
@@ -184,11 +177,13 @@ def render(
 ) -> None:
     """Draw a recorded game's board: tiles, followers, scores."""
     from ..errors import UserError
+    from ..files.output import check_distinct
     from ..files.record import load_record
     from ..view.render import board_after, board_svg
 
     if svg is None and png is None:
         raise UserError("say where to write the picture: --svg FILE and/or --png FILE", code="usage")
+    check_distinct({"--svg": svg, "--png": png}, {"the record": record})
     check_pictures(svg, png)  # a bad picture path fails before the record is replayed
     doc = load_record(record)
     if turn is not None and turn > len(doc.data["turns"]):  # a usage error, like --turn -1
@@ -214,7 +209,7 @@ def scenario_check(
     from ..files.scenario import load_scenario, run_scenario
     from .output import diagnostics_json
 
-    output = Output(json_target)
+    output = Output(json_target, inputs={f"the scenario {file}": file for file in files})
     failed = bad = 0
     results = []
     for file in files:

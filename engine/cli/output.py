@@ -42,15 +42,19 @@ JsonOption = Annotated[Optional[str], typer.Option(
 class Output:
     """One command's output: ``json`` is the ``--json`` value (None, ``-`` or a path).
 
-    Construct it before any work: a JSON file that cannot be written is a
-    :class:`~engine.errors.UserError` at once, not after the games.
+    Construct it before any work: a JSON file that cannot be written, or that is
+    also another of the command's ``outputs`` or one of its ``inputs`` (name →
+    path), is a :class:`~engine.errors.UserError` at once, not after the games.
     """
 
-    def __init__(self, json_target: str | None) -> None:
-        from ..files.output import check_writable
+    def __init__(self, json_target: str | None, *, outputs: dict[str, Any] | None = None,
+                 inputs: dict[str, Any] | None = None) -> None:
+        from ..files.output import check_distinct, check_writable
 
         self.target = json_target
         self.to_stdout = json_target == "-"
+        # The command's other outputs and its input files: none may be the same file as another.
+        check_distinct({"--json": json_target, **(outputs or {})}, inputs)
         if json_target is not None and not self.to_stdout:
             check_writable(json_target)
         self._console: Console | None = None
@@ -140,6 +144,12 @@ def _console_class() -> type:
                 yield segment
 
     return PlainConsole
+
+
+def ref_inputs(*refs: str) -> dict[str, str]:
+    """The files named in ruleset references (``my.yaml+house.yaml``), for :class:`Output`'s ``inputs``."""
+    return {f"ruleset file {part}": part for ref in refs for part in ref.split("+")
+            if "/" in part or "\\" in part or "." in part}
 
 
 def diagnostics_json(error: Any) -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@ import typer
 
 from .app import EXIT_PLAIN, RefArgument, app, check_pictures, epilog, rulesets_app, write_picture
 from .completion import complete_ref
-from .output import JsonOption, Output
+from .output import JsonOption, Output, ref_inputs
 
 
 @rulesets_app.command("list", epilog=epilog([
@@ -48,7 +48,7 @@ def rulesets_show(
     """The merged ruleset as YAML, after extends and options."""
     from ..rules.inspect import leaf_origins, merged, show
 
-    output = Output(json_target)
+    output = Output(json_target, inputs=ref_inputs(ref))
     if not output.to_stdout:
         typer.echo(show(ref, origins=origins), nl=False)
     doc = merged(ref)
@@ -72,7 +72,7 @@ def rulesets_validate(
     from ..rules.inspect import validate_file
     from .output import diagnostics_json
 
-    output = Output(json_target)
+    output = Output(json_target, inputs={f"the checked file {path}": path for path in paths})
     bad = 0
     results = []
     for path in paths:
@@ -108,7 +108,7 @@ def rulesets_diff(
     """What two rulesets set differently, with where each sets it."""
     from ..rules.inspect import diff, yaml_text
 
-    output = Output(json_target)
+    output = Output(json_target, inputs=ref_inputs(first, second))
     found = diff(first, second)
     output.json("rulesets-diff", {"first": first, "second": second, "differences": [
         {"path": path, "first": a, "second": b, "first_origin": where_a or None, "second_origin": where_b or None}
@@ -140,7 +140,7 @@ def tiles(
     from ..rules.inspect import tile_data, tile_drawings
     from ..rules.ruleset import load_ruleset
 
-    output = Output(json_target)
+    output = Output(json_target, outputs={"--svg": svg, "--png": png}, inputs=ref_inputs(ref))
     check_pictures(svg, png)  # before the ruleset is loaded and drawn: a bad path fails at once
     ruleset = load_ruleset(ref)
     if svg is not None or png is not None:

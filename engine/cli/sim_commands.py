@@ -15,7 +15,7 @@ import typer
 
 from .app import RefArgument, app, epilog
 from .completion import complete_bots, complete_ref
-from .output import JsonOption, Output
+from .output import JsonOption, Output, ref_inputs
 
 # Bounds checked by click before any work (exit 2): more games than anyone waits for, a seed
 # that fits 64 bits (other tools' integers), more workers than any machine has cores.
@@ -55,7 +55,7 @@ def simulate(
     from ..files.output import atomic_file, check_writable
     from ..sim.stats import Summary
 
-    output = Output(json_target)
+    output = Output(json_target, outputs={"--out": out}, inputs=ref_inputs(ref))
     if out is not None:
         check_writable(out)  # before the ruleset is loaded: a bad path fails at once
     _check_scheduler(scheduler)
@@ -103,7 +103,7 @@ def compare(
     if len(set(refs)) < len(refs):
         raise UserError("a ruleset reference is given twice", code="usage")
     _check_plot(plot_path, json_target)
-    output = Output(json_target)
+    output = Output(json_target, outputs={"--plot": plot_path}, inputs=ref_inputs(*refs))
     _check_scheduler(scheduler)
     job, kinds = _job(refs, players, seed, games)
     feature_kinds = _kinds(refs)
@@ -148,7 +148,7 @@ def rescore(
     from ..sim.rescore import differing_events
     from ..sim.rescore import rescore as rescore_columns
 
-    output = Output(json_target)
+    output = Output(json_target, inputs={"the record": record, **ref_inputs(*rulesets)})
     doc = load_record(record)
     columns = rescore_columns(doc, rulesets)
     names = [p["name"] for p in doc.data["players"]]

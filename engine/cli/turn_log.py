@@ -51,6 +51,8 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
 def points_by_kind(game: Game) -> tuple[list[str], list[dict[str, int]]]:
     """The feature kinds that can score, and per seat the points each paid them (``{kind: points}``)."""
     kinds = [k.name for k in game.ruleset.kinds if k.complete or k.incomplete or k.final]
+    # A kind with no formula of its own still has events (a 1st-edition farm pays through its adjacency).
+    kinds += [name for name in dict.fromkeys(e.kind for e in game.events) if name not in kinds]
     by_kind = [dict.fromkeys(kinds, 0) for _ in range(game.players)]
     for event in game.events:
         for p in event.players:

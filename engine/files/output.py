@@ -19,6 +19,31 @@ from ..errors import UserError
 from ..rules.reading import os_reason, type_problem
 
 
+def check_distinct(outputs: dict[str, str | Path | None], inputs: dict[str, str | Path | None] | None = None) -> None:
+    """:class:`UserError` (code ``usage``) if two of a command's outputs, or an output and
+    one of its inputs, are the same file: the last write would silently replace the
+    other (a record overwritten by its own ``--json``).
+
+    ``outputs`` and ``inputs`` map what the user named (``--json``, ``RECORD``)
+    to the path given; None and ``-`` (standard output) are left out.
+    """
+    def key(path: str | Path) -> str:
+        return os.path.realpath(path)  # never raises: a loop or a missing file keeps its own name
+
+    seen: dict[str, str] = {}
+    for name, path in (inputs or {}).items():
+        if path not in (None, "-", ""):
+            seen.setdefault(key(path), name)
+    for name, path in outputs.items():
+        if path in (None, "-", ""):
+            continue
+        other = seen.get(key(path))
+        if other is not None:
+            raise UserError(f"{name} {path} is the same file as {other}: one would overwrite the other",
+                            code="usage")
+        seen[key(path)] = name
+
+
 def check_writable(path: str | Path) -> Path:
     """The real path a file will be written to, or :class:`UserError` (code ``io``) if it cannot be.
 

@@ -134,10 +134,7 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
     data = doc.data
     ruleset = load_ruleset_for(doc, ("ruleset",))
     problems: list[str] = []
-    names = data["players"]
-    if not ruleset.min_players <= len(names) <= ruleset.max_players:
-        raise UserError(f"{ruleset.ref} is for {ruleset.min_players}–{ruleset.max_players} players, "
-                        f"not {len(names)}", code="players", **doc.where(("players",)))
+    check_players(ruleset, doc)
     if ruleset.sha256 != data["ruleset_sha256"]:
         # Its moves would be checked against other rules than they were played under.
         raise UserError(f"the game was played under a ruleset with sha256 {data['ruleset_sha256'][:12]}…, but "
@@ -239,3 +236,11 @@ def _first_difference(mine: list, recorded: list) -> str:
         if a != b:
             return f"; first at event {i}: replay {a} vs record {b}"
     return ""
+
+
+def check_players(ruleset: Ruleset, doc: Document) -> None:
+    """:class:`UserError` at ``$.players`` unless the record's seat count is one ``ruleset`` allows."""
+    seats = len(doc.data["players"])
+    if not ruleset.min_players <= seats <= ruleset.max_players:
+        raise UserError(f"{ruleset.ref} is for {ruleset.min_players}–{ruleset.max_players} players, "
+                        f"not {seats}", code="players", **doc.where(("players",)))

@@ -180,10 +180,7 @@ def board_after(record: dict[str, Any] | Document, ruleset: Ruleset | None = Non
     for a bare dict, the working directory).  Raises :class:`UserError` for a turn
     out of range or a turn the rules refuse.
     """
-    from ..files.record import (  # record imports much of the engine; keep import light
-        play_turn,
-        replay_start,
-    )
+    from ..files.record import check_players, play_turn, replay_start  # record imports much of the engine
     from ..rules.ruleset import load_ruleset_for
 
     doc = record if isinstance(record, Document) else Document(record, "<record>", {})
@@ -193,6 +190,7 @@ def board_after(record: dict[str, Any] | Document, ruleset: Ruleset | None = Non
     turns = data["turns"]
     if turn is not None and not 0 <= turn <= len(turns):
         raise UserError(f"turn {turn} is out of range: the record has {len(turns)} turns", code="turn")
+    check_players(ruleset, doc)
     game = Game(ruleset, len(data["players"]), data["seed"], draw_order=[], start=replay_start(ruleset, doc))
     for i, entry in enumerate(turns[:turn]):
         play_turn(game, entry, doc, ("turns", i))

@@ -207,5 +207,5 @@ def test_replay_refuses_to_write_its_viewer_over_the_record(tmp_path: Path) -> N
     assert run("play", "-s", "3", "-q", "--record", str(record)).returncode == 0
     before = record.read_bytes()
     result = run("replay", str(record), "--html", str(record))
-    assert result.returncode == 2 and "would overwrite the record" in result.stderr
+    assert result.returncode == 2 and "is the same file as the record" in result.stderr
     assert record.read_bytes() == before
