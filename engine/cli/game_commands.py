@@ -37,12 +37,13 @@ def play(
     from rich.text import Text
 
     from ..bots.players import PLAYER_KINDS
+    from ..core.scoring import points_by_kind
     from ..errors import UserError
     from ..files.output import check_writable, write_json
     from ..rules.references import portable_ref
     from ..rules.ruleset import load_ruleset
     from ..sim.play import play_game
-    from .turn_log import points_by_kind, score_table, turn_logger
+    from .turn_log import score_table, turn_logger
 
     output = Output(json_target, outputs={"--record": record}, inputs=ref_inputs(ruleset))
     console = output.console
@@ -120,7 +121,7 @@ def play(
         "players": [{"name": name, "kind": kind} for name, kind in zip(names, kinds)],
         "finished": not played.quit, "turns": game.turn,
         "scores": {"in_game": played.in_game, "final": list(game.scores)},
-        "points_by_kind": points_by_kind(game)[1],
+        "points_by_kind": points_by_kind(game),
         "tiles_placed": placed, "tiles_discarded": discarded, "tiles_returned": game.returned,
         "events": [event.to_json() for event in game.events],
         "record": None if saved is None else str(saved),

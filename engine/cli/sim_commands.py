@@ -168,8 +168,9 @@ def rescore(
     found = [{"ruleset": base.ref, "scores": base.scores, "points_by_kind": base.by_kind, "stopped": None,
               "start_tile": own_start.get("tile"), "differences": []}]
     for column in columns[1:]:
-        start = load_ruleset(column.ref, record.parent).start
-        theirs = load_ruleset(column.ref, record.parent).tiles[start].id if start >= 0 else None
+        theirs_ruleset = load_ruleset(column.ref, record.parent)
+        start = theirs_ruleset.start
+        theirs = theirs_ruleset.tiles[start].id if start >= 0 else None
         if theirs != own_start.get("tile"):
             console.print(f"note: {column.ref} would start with {theirs or 'no start tile'}; the recorded moves "
                           f"are replayed from the record's own start ({own_start.get('tile')})")

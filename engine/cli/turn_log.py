@@ -48,21 +48,14 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
     return log
 
 
-def points_by_kind(game: Game) -> tuple[list[str], list[dict[str, int]]]:
-    """The feature kinds that can score, and per seat the points each paid them (``{kind: points}``)."""
-    kinds = [k.name for k in game.ruleset.kinds if k.complete or k.incomplete or k.final]
-    # A kind with no formula of its own still has events (a 1st-edition farm pays through its adjacency).
-    kinds += [name for name in dict.fromkeys(e.kind for e in game.events) if name not in kinds]
-    by_kind = [dict.fromkeys(kinds, 0) for _ in range(game.players)]
-    for event in game.events:
-        for p in event.players:
-            by_kind[p][event.kind] += event.points
-    return kinds, by_kind
-
-
 def score_table(output: Any, game: Game, names: list[str], in_game: list[int]) -> None:
-    """Print the scores per seat: points per kind, in-game total, final total."""
-    kinds, by_kind = points_by_kind(game)
+    """Print the scores per seat: points per kind, in-game total, final total; a column for
+    each kind that can score or has score events (one with no formula still has them)."""
+    from ..core.scoring import points_by_kind
+
+    by_kind = points_by_kind(game)
+    seen = {e.kind for e in game.events}
+    kinds = [k.name for k in game.ruleset.kinds if k.complete or k.incomplete or k.final or k.name in seen]
     table = output.table("Scores")
     table.add_column("player")
     for kind in kinds:

@@ -198,6 +198,16 @@ def _event(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, follo
     return event
 
 
+def points_by_kind(game: "Game") -> list[dict[str, int]]:
+    """Per seat, the points each feature kind paid it so far (``{kind name: points}``, every
+    kind of the ruleset, in its order): the sum of the score events, so it explains the scores."""
+    by_kind = [{kind.name: 0 for kind in game.ruleset.kinds} for _ in range(game.players)]
+    for event in game.events:
+        for p in event.players:
+            by_kind[p][event.kind] += event.points
+    return by_kind
+
+
 def check_totals(game: "Game", events: list[ScoreEvent], totals: list[int]) -> None:
     """Add ``events`` to ``totals`` (per seat) in order; :class:`UserError` ``score-range``,
     at the formula of the event that takes a total beyond ±MAX_POINTS."""

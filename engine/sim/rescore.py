@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.game import Game
+from ..core.scoring import points_by_kind
 from ..errors import UserError
 from ..files.record import play_turn, replay_start
 from ..rules.ruleset import load_ruleset
@@ -63,11 +64,7 @@ def _column(doc: Document, ref: str, *, strict: bool = False) -> Column:
     if stopped is None:
         game.finish()
     kinds = [k.name for k in ruleset.kinds]
-    by_kind = [{k: 0 for k in kinds} for _ in range(players)]
-    for event in game.events:
-        for p in event.players:
-            by_kind[p][event.kind] += event.points
-    return Column(ref, list(game.scores), by_kind, [e.to_json() for e in game.events], stopped, kinds)
+    return Column(ref, list(game.scores), points_by_kind(game), [e.to_json() for e in game.events], stopped, kinds)
 
 
 def event_key(event: dict) -> tuple:

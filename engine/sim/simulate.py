@@ -62,11 +62,9 @@ def play_chunk(refs: tuple[str, ...], players: tuple[str, ...], seeds: tuple[int
 
 def result_row(ref: str, game, seed: int) -> dict:
     """One game's result: scores by player and by feature kind, winners, margin, discards, turns."""
-    kinds = [k.name for k in game.ruleset.kinds]
-    by_kind = [{kind: 0 for kind in kinds} for _ in range(game.players)]
-    for event in game.events:
-        for p in event.players:
-            by_kind[p][event.kind] += event.points
+    from ..core.scoring import points_by_kind
+
+    by_kind = points_by_kind(game)
     scores = list(game.scores)
     top = max(scores)
     ranked = sorted(scores, reverse=True)
