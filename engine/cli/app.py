@@ -51,7 +51,18 @@ class HelpCommand(TyperCommand):
         for param in params:
             if isinstance(param, TyperArgument):
                 param.display_type_rich = _no_type  # an instance attribute shadows the method
+                if param.nargs != 1:
+                    param.make_metavar = _many(param.make_metavar)
         return params
+
+
+def _many(make_metavar: Any) -> Any:
+    """``REF...`` in the usage line of an argument taking several values (typer leaves the
+    dots out of a metavar it was given)."""
+    def metavar(ctx: Any, *, usage: bool = False) -> str:
+        text = make_metavar(ctx, usage=usage)
+        return text if not usage or text.endswith("...") else text + "..."
+    return metavar
 
 
 class App(typer.Typer):

@@ -260,32 +260,33 @@ def _kinds(refs: list[str]) -> list[str]:
 
 
 def _run_with_progress(console, job, workers, scheduler, games):
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
     from ..sim.simulate import run
 
     start = time.perf_counter()
+    if console.is_terminal:
+        yield from _with_bar(console, games, start, lambda advance: run(job, workers=workers, scheduler=scheduler,
+                                                                        on_chunk=advance))
+    else:  # in a pipe or file a bar would leave a blank line and nothing else (and rich.progress costs start-up)
+        yield from run(job, workers=workers, scheduler=scheduler)
+    elapsed = time.perf_counter() - start
+    plays = games * len(job.refs)
+    each = f" × {len(job.refs)} rulesets = {plays} plays" if len(job.refs) > 1 else ""
+    console.print(f"{games} games{each} in {elapsed:.1f} s ({plays / elapsed:.0f} plays/s)")
+
+
+def _with_bar(console, games: int, start: float, play):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn())
-    # Only a terminal gets the bar: in a pipe or file it would leave a blank line and nothing else.
-    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
+    with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task("playing", total=games, rate="–")
 
         def advance(n: int) -> None:
             done = progress.tasks[0].completed + n
             progress.update(task, advance=n, rate=f"{done / max(time.perf_counter() - start, 1e-9):.0f}")
 
-        yield from run(job, workers=workers, scheduler=scheduler, on_chunk=advance)
-    elapsed = time.perf_counter() - start
-    plays = games * len(job.refs)
-    each = f" × {len(job.refs)} rulesets = {plays} plays" if len(job.refs) > 1 else ""
-    console.print(f"{games} games{each} in {elapsed:.1f} s ({plays / elapsed:.0f} plays/s)")
+        yield from play(advance)
 
 
 def _print_summaries(output: Output, summaries: dict, players: list[str]) -> None:

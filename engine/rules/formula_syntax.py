@@ -25,15 +25,18 @@ compiler can report type and name errors at the same place as syntax errors.
 from __future__ import annotations
 
 import functools
+import io
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
 
+import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from ..errors import UserError
 from ..resources import data_dir
+from .build_cache import cache_key, cached
 
 GRAMMAR_PATH: Path = data_dir("grammar") / "scoring.lark"
 MAX_LENGTH = 500  # characters
@@ -48,8 +51,15 @@ _SNIPPET_WIDTH = 72
 def _parser() -> Lark:
     # The basic lexer (not the contextual one) turns every NAME spelled like a
     # keyword into that keyword, so `1 + not` cannot slip through as a name.
-    return Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr", lexer="basic",
-                propagate_positions=True)
+    grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
+
+    def build() -> bytes:
+        out = io.BytesIO()
+        Lark(grammar, parser="lalr", lexer="basic", propagate_positions=True).save(out)
+        return out.getvalue()
+
+    # Building the LALR tables is most of a short command's start-up; they are kept on disk.
+    return cached("formula-parser", cache_key(grammar, lark.__version__), build, lambda data: Lark.load(io.BytesIO(data)))
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from ..errors import Diagnostic, UserError
 from ..resources import rulesets_dir
+from .build_cache import cache_key, cached_code
 from .source import Document
 
 if TYPE_CHECKING:  # jsonschema is imported lazily: importing it costs ~70 ms of start-up
@@ -79,7 +80,17 @@ def _fast(name: str) -> Any:
 
     import fastjsonschema
 
-    return fastjsonschema.compile(copy.deepcopy(schema(name)))  # it edits the schema it is given
+    # Generating the checker is most of a short command's start-up: its bytecode is kept on disk.
+    text = json.dumps(schema(name), sort_keys=True)
+    def source() -> str:
+        code = fastjsonschema.compile_to_code(copy.deepcopy(schema(name)))  # it edits the schema it is given
+        root = re.search(r"^def (\w+)", code, re.M)  # the generator writes the root schema's function first
+        assert root is not None, "fastjsonschema generated no function"
+        return f"{code}\nvalidate = {root[1]}\n"
+
+    namespace: dict[str, Any] = {}
+    exec(cached_code(f"{name}-schema", cache_key(text, fastjsonschema.VERSION), source), namespace)
+    return namespace["validate"]
 
 
 def _quickly_valid(data: Any, schema_name: str) -> bool:
