@@ -2,12 +2,16 @@
 
 These are :class:`~engine.core.game.Game` methods (the class binds them), kept
 here so that the game module holds the turn loop and the feature graph only.
-``placement_count``/``placement`` serve random play without building a list:
-the fit memo is read directly, because this loop is most of a random game.
+The current tile's placements are found once per drawn tile, in one walk of
+the frontier (:func:`placement_table`), and every question about them — how
+many, the n-th, whether there is any (the discard check), the list — is
+answered from that table: this walk is most of a random game.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from ..geometry import FACING, SIDE_STEP
@@ -17,44 +21,84 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+#: The current tile's legal placements, walked once per drawn tile: cells in frontier
+#: order, the rotations that fit at each (maybe none), and the running count of
+#: placements up to and including each cell.
+PlacementTable = tuple[list[int], list[tuple[int, ...]], list[int]]
+
+
 def placements(game: Game, tile: int | None = None) -> list[tuple[int, int]]:
     """Legal ``(pos, rotation)`` placements of ``tile`` (default: the current tile):
-    the edges match, and so do the ruleset's placement constraints."""
-    tile = game.tile if tile is None else tile
+    the edges match, and so do the ruleset's placement constraints.  Frontier
+    order, then rotation order (the order :meth:`placement` indexes)."""
+    if tile is None or tile == game.tile:
+        cells, rotations, _ = placement_table(game)
+        return [(pos, r) for pos, rs in zip(cells, rotations) for r in rs]
+    return _walk(game, tile)
+
+
+def placement_table(game: Game) -> PlacementTable:
+    """The current tile's :data:`PlacementTable`, built on first use after each draw or
+    placement (the game drops it whenever the tile, the map or the frontier changes)."""
+    table = game.placement_cache
+    if table is None:
+        table = game.placement_cache = _table(game, game.tile)
+    return table
+
+
+def placement_count(game: Game) -> int:
+    """How many legal placements the current tile has."""
+    ends = placement_table(game)[2]
+    return ends[-1] if ends else 0
+
+
+def placement(game: Game, n: int) -> tuple[int, int]:
+    """The ``n``-th legal placement, in :meth:`placements` order; ``IndexError`` past the last."""
+    cells, rotations, ends = placement_table(game)
+    i = bisect_right(ends, n)  # the first cell whose placements reach past n: it has some
+    if n < 0 or i == len(cells):
+        raise IndexError("placement index out of range")
+    return cells[i], rotations[i][n - ends[i - 1] if i else n]
+
+
+def fits_somewhere(game: Game, tile: int) -> bool:
+    """Whether ``tile`` has a legal placement now (the current tile's from its table)."""
+    if tile == game.tile:
+        ends = placement_table(game)[2]
+        return bool(ends) and ends[-1] > 0
+    if game.ruleset.constraints[tile]:
+        return bool(_walk(game, tile))
+    fits = game.ruleset.fits
+    return any(fits(tile, key) for key in game.frontier.values())
+
+
+def _table(game: Game, tile: int) -> PlacementTable:
+    frontier = game.frontier
+    if game.ruleset.constraints[tile]:
+        found = _walk(game, tile)
+        cells = list(dict.fromkeys(pos for pos, _ in found))
+        rotations = [tuple(r for pos, r in found if pos == cell) for cell in cells]
+    else:
+        memo = game.ruleset.fit_table(tile)
+        try:  # every key seen before (all but the first games): one C-level pass
+            rotations = list(map(memo.__getitem__, frontier.values()))
+        except KeyError:  # fill the memo in, then look up again
+            fits = game.ruleset.fits
+            for key in frontier.values():
+                if key not in memo:
+                    fits(tile, key)
+            rotations = list(map(memo.__getitem__, frontier.values()))
+        cells = list(frontier)
+    return cells, rotations, list(accumulate(map(len, rotations)))
+
+
+def _walk(game: Game, tile: int) -> list[tuple[int, int]]:
     fits = game.ruleset.fits
     found = [(pos, r) for pos, key in game.frontier.items() for r in fits(tile, key)]
     constraints = game.ruleset.constraints[tile]
     if constraints:
         found = [(pos, r) for pos, r in found if all(c.allows(game, tile, pos, r) for c in constraints)]
     return found
-
-def placement_count(game: Game) -> int:
-    """How many legal placements the current tile has (no list is built for an
-    unconstrained tile: random play counts, then indexes)."""
-    tile = game.tile
-    if game.ruleset.constraints[tile]:
-        return len(game.placements())
-    table, fits = game.ruleset.fit_table(tile), game.ruleset.fits
-    total = 0
-    for key in game.frontier.values():
-        rotations = table.get(key)  # the memo first: this loop is most of random play
-        total += len(rotations if rotations is not None else fits(tile, key))
-    return total
-
-def placement(game: Game, n: int) -> tuple[int, int]:
-    """The ``n``-th legal placement, in :meth:`placements` order."""
-    tile = game.tile
-    if game.ruleset.constraints[tile]:
-        return game.placements()[n]
-    table, fits = game.ruleset.fit_table(tile), game.ruleset.fits
-    for pos, key in game.frontier.items():
-        rotations = table.get(key)
-        if rotations is None:
-            rotations = fits(tile, key)
-        if n < len(rotations):
-            return pos, rotations[n]
-        n -= len(rotations)
-    raise IndexError("placement index out of range")
 
 def deploy_options(game: Game, pos: int, rotation: int) -> list[int]:
     """Segments of the current tile a follower may go on if it is placed at ``pos``, ``rotation``.
@@ -73,7 +117,7 @@ def deploy_options(game: Game, pos: int, rotation: int) -> list[int]:
     group = list(range(n))
     busy = [False] * n
     seen: dict[int, int] = {}
-    fol, board, find = game.fol, game.board, game._find
+    fol, board, find = game.fol, game.board, game.find
     mask = game.deploy_masks[game.player]
     for side in range(4):
         neighbour = board.get(pos + SIDE_STEP[side])

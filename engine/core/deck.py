@@ -73,10 +73,10 @@ def put_back(game: "Game") -> bool:
     last = phase_last(game.ruleset, game.stacks[game.map])
     # The pinned last tile, still at the bottom, is drawn after the returned tile whatever the shuffle.
     ahead = phase[1:] if last is not None and phase and phase[0] == last else phase
-    if tile in back or not any(game._fits_somewhere(t) for t in set(ahead) if t != tile):
+    if tile in back or not any(game.fits_somewhere(t) for t in set(ahead) if t != tile):
         return False
     phase.append(tile)
-    reshuffle(phase, last, game._rng)
+    reshuffle(phase, last, game.rng)
     game.went_back = (turn, back | {tile})
     return True
 

@@ -1,20 +1,7 @@
-"""A game in progress: board, frontier, feature graph, followers, deck and scores.
+"""A game in progress: a board (:mod:`engine.core.board`) with a deck, players and scores.
 
-This is the engine's hot path, so it works on small ints (see DESIGN.md,
-"Speed is designed in"):
-
-* a position is one int (:mod:`engine.geometry`); ``board`` maps it to the
-  placed tile's :class:`~engine.rules.tiles.Orientation`, the global id of its
-  first segment, and its tile type index;
-* the **frontier** maps each empty cell next to the board to an edge
-  constraint key (four side codes packed in base ``edge_base``), and the
-  ruleset memoises which rotations of which tile type satisfy a key;
-* every placed segment gets a global id; features are a **union-find** over
-  those ids.  Only roots carry totals: ``open`` (sides still open, for kinds
-  that complete by closing), ``fol`` (followers per player, 8 bits a player,
-  so a merge is one addition) and ``members`` (segment ids; lists are never
-  mutated in place, so a shallow copy of the game is a safe snapshot).
-
+The turn loop: draw a tile (discarding those that fit nowhere), let the
+current player place it and deploy, score what it completed, pass the turn.
 Everything a rule designer may vary comes from the :class:`~engine.rules.ruleset.Ruleset`;
 nothing here names a tile, a feature kind or an edition.
 """
@@ -24,16 +11,17 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from ..geometry import FACING, RING8, SIDE_STEP, map_local, map_origin
+from ..geometry import RING8, map_local, map_origin
 from ..rules.ruleset import Ruleset
 from . import choices
-from .deck import build_stacks, put_back, take
-from .followers import one_follower, others_mask, unpack_followers
+from .board import Board
+from .deck import Stack, build_stacks, put_back, take
+from .followers import others_mask
 from .moves import Move
-from .scoring import ScoreEvent, end_scores, end_totals, score_feature
+from .scoring import ScoreEvent, Scored, check_totals, end_scores, end_totals, score_feature
 
 
-class Game:
+class Game(Board):
     """One game under a ruleset.
 
     ``Game(ruleset, players=2, seed=7)`` shuffles the ruleset's tiles with
@@ -53,27 +41,18 @@ class Game:
 
     def __init__(self, ruleset: Ruleset, players: int = 2, seed: int | None = None, *,
                  draw_order: Sequence[int] | None = None,
-                 start: tuple[int, int] | list[tuple[int, int]] | None = None) -> None:
+                 start: tuple[int, int] | list[tuple[int, int]] | None = None, explain: bool = True) -> None:
         if not ruleset.min_players <= players <= ruleset.max_players:
             raise ValueError(f"{ruleset.ref} is for {ruleset.min_players}–{ruleset.max_players} players, not {players}")
-        self.ruleset = ruleset
-        self.players = players
+        super().__init__(ruleset, players)
         self.seed = seed
-        self.tiles = ruleset.tiles
-        self.board: dict[int, tuple] = {}
-        self.parent: list[int] = []
-        self.open: list[int] = []
-        self.fol: list[int] = []
-        self.members: list[list[int] | None] = []
-        self.seg_pos: list[int] = []
-        self.seg_tile: list[int] = []
-        self.seg_kind: list[int] = []
-        self.surrounded_at: dict[int, list[int]] = {}
-        self.on_board: list[tuple[int, int]] = []
-        self.supply = [ruleset.followers] * players
         #: Per seat, what of a feature's packed followers blocks that seat's deployment.
         self.deploy_masks = [others_mask(p) if ruleset.deploy_own else -1 for p in range(players)]
         self.scores = [0] * players
+        #: Per seat, the points each feature kind paid (kind name → points, in the ruleset's order).
+        self.kind_points = [{kind.name: 0 for kind in ruleset.kinds} for _ in range(players)]
+        #: False: score points only, with no :class:`ScoreEvent` (simulation; ``events`` stays empty).
+        self.explain = explain
         self.events: list[ScoreEvent] = []
         #: ``(tile type index, Move)`` per turn, ``(tile type index, None)`` per discarded tile.
         self.history: list[tuple[int, Move | None]] = []
@@ -85,14 +64,10 @@ class Game:
         self.player = 0
         self.finished = False
         self.tile: int | None = None
-        base = ruleset.edge_base
-        self._pow = (1, base, base * base, base ** 3)
-        self._rng = random.Random(seed)
-        self._forced = draw_order is not None
+        self.rng = random.Random(seed)
+        #: True when the draw order was given (replays, scenarios): nothing is reshuffled.
+        self.forced = draw_order is not None
         maps = ruleset.maps
-        self.frontiers: list[dict[int, int]] = [{} for _ in range(maps)]
-        self.map = 0
-        self.frontier = self.frontiers[0]
         #: Start tiles drawn from the stack whose rotation the first player still has to choose.
         self.pending_starts: list[tuple[int, int]] = []
         if start is None and ruleset.start >= 0 and not ruleset.start_drawn:
@@ -100,17 +75,18 @@ class Game:
         starts = None if start is None else (list(start) if isinstance(start, list) else [start] * maps)
         #: ``(tile type index, rotation)`` of each map's start tile, once placed.
         self.starts: list[tuple[int, int]] = []
+        self.stacks: list[Stack]
         if draw_order is None:
-            self.stacks = build_stacks(ruleset, self._rng, [tile for tile, _ in starts or ()])
+            self.stacks = build_stacks(ruleset, self.rng, [tile for tile, _ in starts or ()])
             if start is None and ruleset.start_drawn:
-                self.pending_starts = [(m, take(self.stacks[m])) for m in range(maps)]
+                self.pending_starts = [(m, _drawn(take(self.stacks[m]))) for m in range(maps)]
         else:
             self.stacks = [[list(reversed(draw_order))]] + [[] for _ in range(maps - 1)]
         self.deck: list[int] = []
         for m in range(maps):
             if starts is not None:
-                self._enter_map(m)
-                self._place(starts[m][0], self.origin(m), starts[m][1])
+                self.enter_map(m)
+                self.place(starts[m][0], self.origin(m), starts[m][1])
                 self.starts.append(starts[m])
             elif not self.pending_starts:
                 self.frontiers[m][self.origin(m)] = 0
@@ -122,8 +98,8 @@ class Game:
         """Place the next drawn start tile (``deck.start_rule: drawn``) at its map's
         (0, 0) turned ``rotation`` quarter turns; after the last one, play begins."""
         m, tile = self.pending_starts.pop(0)
-        self._enter_map(m)
-        self._place(tile, self.origin(m), rotation)
+        self.enter_map(m)
+        self.place(tile, self.origin(m), rotation)
         self.starts.append((tile, rotation))
         if not self.pending_starts:
             self._next_map()
@@ -137,18 +113,39 @@ class Game:
     origin = staticmethod(map_origin)
     local = staticmethod(map_local)
 
-    # -- choices (engine/core/choices.py), bound as methods ---------------------
+    # -- choices (engine/core/choices.py) --------------------------------------
 
-    placements = choices.placements
-    placement_count = choices.placement_count
-    placement = choices.placement
-    deploy_options = choices.deploy_options
-    legal_moves = choices.legal_moves
-    check = choices.check
+    def placements(self, tile: int | None = None) -> list[tuple[int, int]]:
+        """Legal ``(pos, rotation)`` placements of ``tile`` (default: the current one)."""
+        return choices.placements(self, tile)
+
+    def placement_count(self) -> int:
+        """How many legal placements the current tile has."""
+        return choices.placement_count(self)
+
+    def placement(self, n: int) -> tuple[int, int]:
+        """The ``n``-th legal placement, in :meth:`placements` order."""
+        return choices.placement(self, n)
+
+    def deploy_options(self, pos: int, rotation: int) -> list[int]:
+        """Segments of the current tile a follower may go on, placed at ``pos``, ``rotation``."""
+        return choices.deploy_options(self, pos, rotation)
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal :class:`Move` for the current tile."""
+        return choices.legal_moves(self)
+
+    def check(self, move: Move) -> None:
+        """Raise :class:`IllegalMove` unless ``move`` is legal for the current tile."""
+        choices.check(self, move)
+
+    def fits_somewhere(self, tile: int) -> bool:
+        """Whether ``tile`` has a legal placement now."""
+        return choices.fits_somewhere(self, tile)
 
     # -- playing ---------------------------------------------------------------
 
-    def play(self, move: Move, *, checked: bool = False) -> list[ScoreEvent]:
+    def play(self, move: Move, *, checked: bool = False) -> list[Scored]:
         """Play ``move`` for :attr:`player`: place, deploy, score completed features,
         pass the turn and draw the next tile.  Returns this turn's score events.
 
@@ -163,15 +160,15 @@ class Game:
         self._draw()
         return scored
 
-    def apply(self, move: Move) -> list[ScoreEvent]:
+    def apply(self, move: Move) -> list[Scored]:
         """Place, deploy and score ``move`` without passing the turn or drawing
         (what a bot does to a :meth:`copy` to look one move ahead).  Unchecked."""
-        tile = self.tile
+        tile = _drawn(self.tile)
         self.turn += 1
-        base = self._place(tile, move.pos, move.rotation)
+        base = self.place(tile, move.pos, move.rotation)
         self.history.append((tile, move))
         if move.follower is not None:
-            self._deploy(base + move.follower, self.player)
+            self.deploy(base + move.follower, self.player)
         return self._score_completed(tile, move.pos, base)
 
     def discard(self) -> None:
@@ -190,15 +187,15 @@ class Game:
         returns fall between placements, at most K − 1 types each time
         (docs/rulesets.md, "Unplaceable tiles").
         """
-        self.history.append((self.tile, None))
-        if self.ruleset.unplaceable == "reshuffle" and not self._forced and put_back(self):
+        self.history.append((_drawn(self.tile), None))
+        if self.ruleset.unplaceable == "reshuffle" and not self.forced and put_back(self):
             self.returned += 1
         self._draw_next()
         if self.tile is None and self.remaining:  # this map's stack ran out mid-turn: on to the next map
             self._next_map()
             self._draw_next()
 
-    def finish(self) -> list[ScoreEvent]:
+    def finish(self) -> list[Scored]:
         """Final scoring (RULES.md §3.1 "Game end"): incomplete features, then farms.
 
         Idempotent: a second call returns an empty list.
@@ -206,11 +203,10 @@ class Game:
         if self.finished:
             return []
         self.finished = True
-        events = [e for e in end_scores(self) if e.points]
-        for event in events:
-            for p in event.players:
-                self.scores[p] += event.points
-        self.events.extend(events)
+        events = [e for e in end_scores(self, self.explain) if e.points]
+        self._pay(events)
+        if self.explain:
+            self.events.extend(e for e in events if isinstance(e, ScoreEvent))
         return events
 
     def potential_scores(self) -> list[int]:
@@ -219,32 +215,38 @@ class Game:
             return list(self.scores)
         return [a + b for a, b in zip(self.scores, end_totals(self))]
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         """An independent snapshot (shallow copies suffice: member lists are never mutated)."""
-        other = object.__new__(Game)
-        other.__dict__.update(self.__dict__)
-        for name in ("board", "parent", "open", "fol", "members", "seg_pos", "seg_tile", "seg_kind",
-                     "on_board", "supply", "scores", "events", "history", "pending_starts", "starts"):
-            setattr(other, name, getattr(self, name).copy())
+        other = Game.__new__(Game)
+        self.copy_board_into(other)
+        other.seed, other.deploy_masks = self.seed, self.deploy_masks
+        other.scores = self.scores.copy()
+        other.kind_points = [dict(points) for points in self.kind_points]
+        other.explain = self.explain
+        other.events = self.events.copy()
+        other.history = self.history.copy()
+        other.returned, other.went_back = self.returned, self.went_back
+        other.turn, other.player, other.finished, other.tile = self.turn, self.player, self.finished, self.tile
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.forced = self.forced
+        other.pending_starts = self.pending_starts.copy()
+        other.starts = self.starts.copy()
         other.stacks = [[phase.copy() for phase in stack] for stack in self.stacks]
-        other.frontiers = [frontier.copy() for frontier in self.frontiers]
-        other._rng = random.Random()
-        other._rng.setstate(self._rng.getstate())
-        other._enter_map(self.map)
         stack = other.stacks[other.map]
         other.deck = stack[0] if stack else []
-        other.surrounded_at = {k: list(v) for k, v in self.surrounded_at.items()}
         return other
 
     # -- notation ------------------------------------------------------------
 
     def force_map(self, map_index: int) -> None:
         """Play the current turn on map ``map_index`` (replays and scenarios of multi-map games)."""
-        self._enter_map(map_index)
+        self.enter_map(map_index)
 
     def force_tile(self, tile: int) -> None:
         """Make ``tile`` the tile to place now (replays and scenarios choose the draw)."""
         self.tile = tile
+        self.placement_cache = None
 
     @property
     def remaining(self) -> int:
@@ -256,7 +258,7 @@ class Game:
     def _draw(self) -> None:
         """Draw the next tile, discarding every tile that fits nowhere (seed 003)."""
         self._draw_next()
-        while self.tile is not None and not self._fits_somewhere(self.tile):
+        while self.tile is not None and not self.fits_somewhere(self.tile):
             self.discard()
 
     def _next_map(self) -> None:
@@ -266,93 +268,27 @@ class Game:
         if maps == 1:
             return
         wanted = (self.turn // self.players) % maps
-        if not self._forced:
+        if not self.forced:
             wanted = next((m for m in (*range(wanted, maps), *range(wanted)) if any(self.stacks[m])), wanted)
-        self._enter_map(wanted)
-
-    def _enter_map(self, m: int) -> None:
-        self.map = m
-        self.frontier = self.frontiers[m]
+        self.enter_map(wanted)
 
     def _draw_next(self) -> None:
         stack = self.stacks[self.map]
         self.tile = take(stack)
         self.deck = stack[0] if stack else []
+        self.placement_cache = None
 
-    def _fits_somewhere(self, tile: int) -> bool:
-        if self.ruleset.constraints[tile]:
-            return bool(self.placements(tile))
-        fits = self.ruleset.fits
-        return any(fits(tile, key) for key in self.frontier.values())
-
-    def _find(self, s: int) -> int:
-        parent = self.parent
-        while parent[s] != s:
-            parent[s] = parent[parent[s]]
-            s = parent[s]
-        return s
-
-    def _place(self, tile_index: int, pos: int, rotation: int) -> int:
-        tile = self.tiles[tile_index]
-        orientation = tile.orientations[rotation]
-        parent, open_, fol, members = self.parent, self.open, self.fol, self.members
-        base = len(parent)
-        for j, seg in enumerate(tile.segments):
-            parent.append(base + j)
-            open_.append(seg.open_sides)
-            fol.append(0)
-            members.append([base + j])
-        self.seg_pos.extend([pos] * len(tile.segments))
-        self.seg_tile.extend([base] * len(tile.segments))
-        self.seg_kind.extend(tile.kinds)
-        if tile.surrounded:
-            self.surrounded_at[pos] = [base + j for j in tile.surrounded]
-        board, frontier = self.board, self.frontier
-        board[pos] = (orientation, base, tile_index)
-        frontier.pop(pos, None)
-        mirror, pow_ = self.ruleset.edge_mirror, self._pow
-        side_codes = orientation.side_codes
-        find = self._find
-        for side in range(4):
-            q = pos + SIDE_STEP[side]
-            neighbour = board.get(q)
-            if neighbour is None:
-                frontier[q] = frontier.get(q, 0) + mirror[side_codes[side]] * pow_[(side + 2) % 4]
-                continue
-            n_ports = neighbour[0].port_segment
-            n_base = neighbour[1]
-            for j, port, counts in orientation.joins[side]:
-                a = find(base + j)
-                b = find(n_base + n_ports[FACING[port]])
-                if a == b:
-                    open_[a] -= 2 * counts
-                    continue
-                if len(members[a]) < len(members[b]):
-                    a, b = b, a
-                parent[b] = a
-                open_[a] += open_[b] - 2 * counts
-                fol[a] += fol[b]
-                members[a] = members[a] + members[b]
-                members[b] = None
-        return base
-
-    def _deploy(self, segment: int, player: int) -> None:
-        root = self._find(segment)
-        self.fol[root] += one_follower(player)
-        self.on_board.append((segment, player))
-        self.supply[player] -= 1
-
-    def _score_completed(self, tile_index: int, pos: int, base: int) -> list[ScoreEvent]:
+    def _score_completed(self, tile_index: int, pos: int, base: int) -> list[Scored]:
         """Score and clear every occupied feature the placement at ``pos`` completed."""
         tile = self.tiles[tile_index]
-        events: list[ScoreEvent] = []
-        fol, open_, find = self.fol, self.open, self._find
+        events: list[Scored] = []
+        fol, open_, find = self.fol, self.open, self.find
         done = []
         for j in tile.closing:
             root = find(base + j)
             if open_[root] == 0 and fol[root] and root not in done:
                 done.append(root)
-                events.append(self._score(root, complete=True))
+                events.append(self._score(root))
         surrounded_at = self.surrounded_at
         if surrounded_at:
             board = self.board
@@ -363,38 +299,29 @@ class Game:
                 if all(q + d in board for d in RING8):
                     for s in ids:
                         if fol[s]:
-                            events.append(self._score(s, complete=True))
+                            events.append(self._score(s))
         return events
 
-    def _score(self, root: int, complete: bool) -> ScoreEvent:
-        event = score_feature(self, root, complete=complete, phase="in_game")
-        for p in event.players:
-            self.scores[p] += event.points
-        self.events.append(event)
-        self._return_followers(root)
+    def _score(self, root: int) -> Scored:
+        """Score the completed feature at ``root``, pay it, and free its followers."""
+        event = score_feature(self, root, complete=True, phase="in_game", explain=self.explain)
+        check_totals(self, [event], list(self.scores))
+        self._pay([event])
+        if isinstance(event, ScoreEvent):
+            self.events.append(event)
+        self.return_followers(root)
         return event
 
-    def _return_followers(self, root: int) -> None:
-        find, kept = self._find, []
-        for segment, player in self.on_board:
-            if find(segment) == root:
-                self.supply[player] += 1
-            else:
-                kept.append((segment, player))
-        self.on_board = kept
-        self.fol[root] = 0
+    def _pay(self, events: list[Scored]) -> None:
+        """Add checked ``events`` to the scores and to the points per kind."""
+        scores, kind_points = self.scores, self.kind_points
+        for event in events:
+            for p in event.players:
+                scores[p] += event.points
+                kind_points[p][event.kind] += event.points
 
-    # -- views used by scoring and notation ------------------------------------
 
-    def followers_by_player(self, root: int) -> list[int]:
-        """Followers each player has on the feature whose root is ``root``."""
-        return unpack_followers(self.fol[root], self.players)
-
-    def occupied_roots(self) -> list[int]:
-        """Roots of features holding followers, in order of first deployment."""
-        roots: list[int] = []
-        for segment, _ in self.on_board:
-            root = self._find(segment)
-            if root not in roots:
-                roots.append(root)
-        return roots
+def _drawn(tile: int | None) -> int:
+    """``tile``, which the caller knows was drawn (not None: the stacks were not empty)."""
+    assert tile is not None, "no tile was drawn"
+    return tile

@@ -90,7 +90,7 @@ class Lookahead:
         tile = game.tiles[game.tile]
         segments = tile.segments
         orientation = tile.orientations[rotation]
-        board, find, fol, open_ = game.board, game._find, game.fol, game.open
+        board, find, fol, open_ = game.board, game.find, game.fol, game.open
         n = len(segments)
         local = list(range(n))
         merged = False

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, TypeVar
+from typing import TYPE_CHECKING, Callable, NamedTuple, TypeVar, Union
 
 from ..errors import UserError
 from ..geometry import RING8
@@ -86,6 +86,21 @@ class ScoreEvent:
             {"target": self.target} if self.target else {})
 
 
+class Paid(NamedTuple):
+    """Points a feature paid, without the explanation (simulation and search need no more):
+    ``kind`` the scoring kind's name, ``rule`` as in :class:`ScoreEvent`, each of
+    ``players`` gets ``points``."""
+
+    kind: str
+    rule: str
+    points: int
+    players: tuple[int, ...]
+
+
+#: What a scoring function returns: explained for records and screens, or points only.
+Scored = Union[ScoreEvent, Paid]
+
+
 def is_complete(game: "Game", root: int) -> bool:
     """Whether the feature with root ``root`` is complete now."""
     kind = game.ruleset.kinds[kind_of(game, root)]
@@ -116,7 +131,7 @@ def feature_inputs(game: "Game", root: int, kind: "FeatureKind") -> dict[str, in
     "Counting"), ``segments``, ``complete``, each attribute summed, ``neighbors``
     for surrounded kinds, and the adjacency input (completed adjacent features)."""
     members = game.members[root]
-    assert members is not None, "feature_inputs needs a root"
+    assert members, "feature_inputs needs a root"
     return make_inputs(
         kind,
         tiles=len({game.seg_pos[m] for m in members}),
@@ -144,7 +159,7 @@ def adjacent_roots(game: "Game", members: list[int]) -> set[int]:
     for m in members:
         base = game.seg_tile[m]
         for j in segment_type(game, m).adjacent:
-            roots.add(game._find(base + j))
+            roots.add(game.find(base + j))
     return roots
 
 
@@ -164,16 +179,26 @@ def end_points(kind: "FeatureKind", env: dict[str, int | bool]) -> int:
     return points
 
 
-def score_feature(game: "Game", root: int, *, complete: bool, phase: str, rule: str | None = None) -> ScoreEvent:
-    """Score the feature at ``root`` for its majority holders; the event, not applied.
+def score_feature(game: "Game", root: int, *, complete: bool, phase: str, rule: str | None = None,
+                  explain: bool = True) -> Scored:
+    """Score the feature at ``root`` for its majority holders, not applied: a
+    :class:`ScoreEvent`, or with ``explain=False`` the same points as a :class:`Paid`.
 
-    Raises :class:`UserError` ``score-range`` for points beyond ±MAX_POINTS, or, in
-    play (``phase="in_game"``), a majority holder's total that they would take beyond it."""
+    Raises :class:`UserError` ``score-range`` for points beyond ±MAX_POINTS."""
     kind = game.ruleset.kinds[kind_of(game, root)]
     rule = rule or ("complete" if complete else "incomplete")
     followers = game.followers_by_player(root)
-    return _event(game, kind, rule, getattr(kind, rule), feature_inputs(game, root, kind), followers,
-                  majority(followers), root, phase)
+    make = _event if explain else _paid
+    return make(game, kind, rule, getattr(kind, rule), feature_inputs(game, root, kind), followers,
+                majority(followers), root, phase)
+
+
+def _paid(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, followers: list[int],
+          players: tuple[int, ...], root: int, phase: str, target: str | None = None) -> Paid:
+    try:
+        return Paid(kind.name, rule, int(score(env)) if score is not None else 0, players)
+    except ScoreRangeError as error:
+        raise error.at(f"turn {game.turn}") from None
 
 
 def _event(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, followers: list[int],
@@ -183,7 +208,7 @@ def _event(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, follo
         terms = tuple(score.terms(env)) if score is not None else ()
     except ScoreRangeError as error:
         raise error.at(f"turn {game.turn}") from None
-    event = ScoreEvent(
+    return ScoreEvent(
         target=target, constants=tuple(kind.constants),
         phase=phase, turn=game.turn, kind=kind.name, rule=rule,
         formula=score.text if score is not None else "0",
@@ -193,22 +218,15 @@ def _event(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, follo
         tiles=tuple(sorted({game.local(game.seg_pos[m])[1:] for m in game.members[root]})),  # type: ignore[union-attr]
         map=game.local(game.seg_pos[root])[0] if game.ruleset.maps > 1 else None,
     )
-    if phase == "in_game":  # applied at once; final events are totalled by end_scores
-        check_totals(game, [event], list(game.scores))
-    return event
 
 
 def points_by_kind(game: "Game") -> list[dict[str, int]]:
     """Per seat, the points each feature kind paid it so far (``{kind name: points}``, every
-    kind of the ruleset, in its order): the sum of the score events, so it explains the scores."""
-    by_kind = [{kind.name: 0 for kind in game.ruleset.kinds} for _ in range(game.players)]
-    for event in game.events:
-        for p in event.players:
-            by_kind[p][event.kind] += event.points
-    return by_kind
+    kind of the ruleset, in its order): what the game's scores add up from, event by event."""
+    return [dict(points) for points in game.kind_points]
 
 
-def check_totals(game: "Game", events: list[ScoreEvent], totals: list[int]) -> None:
+def check_totals(game: "Game", events: "list[ScoreEvent] | list[Paid]", totals: list[int]) -> None:
     """Add ``events`` to ``totals`` (per seat) in order; :class:`UserError` ``score-range``,
     at the formula of the event that takes a total beyond ±MAX_POINTS."""
     for event in events:
@@ -217,7 +235,7 @@ def check_totals(game: "Game", events: list[ScoreEvent], totals: list[int]) -> N
             if not -MAX_POINTS <= totals[p] <= MAX_POINTS:
                 kind = game.ruleset.kind(event.kind)
                 score = getattr(kind, event.rule.split(",")[0])  # "final, per city" is the final formula
-                raise UserError(f"turn {event.turn}: the {score.rule} score of {event.kind} ({event.points}) takes "
+                raise UserError(f"turn {game.turn}: the {score.rule} score of {event.kind} ({event.points}) takes "
                                 f"seat {p + 1}'s total to {totals[p]}, beyond ±{MAX_POINTS:,}, the most a total may be",
                                 code="score-range", **score.items[0][1].where)
 
@@ -237,8 +255,9 @@ def at_turn(method: F) -> F:
     return checked  # type: ignore[return-value]
 
 
-def end_scores(game: "Game") -> list[ScoreEvent]:
-    """Final-scoring events, not applied (RULES.md §3.1 "Game end"): first every
+def end_scores(game: "Game", explain: bool = True) -> list:
+    """Final-scoring events (:class:`ScoreEvent`, or with ``explain=False`` :class:`Paid`),
+    not applied (RULES.md §3.1 "Game end"): first every
     occupied incomplete feature under its ``incomplete`` formula, then, kind by
     kind, the ``final`` scores (farms) under the kind's majority rule:
 
@@ -253,19 +272,21 @@ def end_scores(game: "Game") -> list[ScoreEvent]:
     Raises :class:`UserError` ``score-range`` for a score, or a total after it, beyond ±MAX_POINTS.
     """
     kinds = game.ruleset.kinds
+    make = _event if explain else _paid
     roots = [(root, kinds[kind_of(game, root)]) for root in game.occupied_roots()]
-    events = [score_feature(game, root, complete=False, phase="final", rule="incomplete")
+    events = [score_feature(game, root, complete=False, phase="final", rule="incomplete", explain=explain)
               for root, kind in roots if kind.incomplete is not None and not is_complete(game, root)]
     for kind in kinds:
         mine = [root for root, k in roots if k is kind]
         if kind.final is None or not mine:
             continue
         if kind.majority == "adjacent":
-            events.extend(_final_by_adjacent(game, kind, mine))
+            events.extend(_final_by_adjacent(game, kind, mine, make))
         elif kind.adjacent_pays_once:
-            events.extend(_final_paying_once(game, kind, mine))
+            events.extend(_final_paying_once(game, kind, mine, make))
         else:
-            events.extend(score_feature(game, root, complete=False, phase="final", rule="final") for root in mine)
+            events.extend(score_feature(game, root, complete=False, phase="final", rule="final", explain=explain)
+                          for root in mine)
     check_totals(game, events, list(game.scores))
     return events
 
@@ -275,7 +296,7 @@ def _completed_adjacent(game: "Game", root: int) -> list[int]:
     return sorted(t for t in adjacent_roots(game, game.members[root]) if is_complete(game, t))
 
 
-def _final_by_adjacent(game: "Game", kind: "FeatureKind", roots: list[int]) -> list[ScoreEvent]:
+def _final_by_adjacent(game: "Game", kind: "FeatureKind", roots: list[int], make) -> list[Scored]:
     counts: dict[int, list[int]] = {}
     for root in roots:
         followers = game.followers_by_player(root)
@@ -288,12 +309,12 @@ def _final_by_adjacent(game: "Game", kind: "FeatureKind", roots: list[int]) -> l
     for target, followers in counts.items():
         env = feature_inputs(game, target, kinds[kind_of(game, target)])
         name = kinds[kind.adjacency].name
-        events.append(_event(game, kind, f"final, per {name}", kind.final, env, followers,
-                             majority(followers), target, "final", target=name))
+        events.append(make(game, kind, f"final, per {name}", kind.final, env, followers,
+                           majority(followers), target, "final", target=name))
     return events
 
 
-def _final_paying_once(game: "Game", kind: "FeatureKind", roots: list[int]) -> list[ScoreEvent]:
+def _final_paying_once(game: "Game", kind: "FeatureKind", roots: list[int], make) -> list[Scored]:
     paid: list[set[int]] = [set() for _ in range(game.players)]
     events = []
     for root in roots:
@@ -304,15 +325,15 @@ def _final_paying_once(game: "Game", kind: "FeatureKind", roots: list[int]) -> l
             fresh = completed - paid[p]
             paid[p] |= completed
             mine = {**env, kind.adjacency_input: len(fresh)}
-            events.append(_event(game, kind, f"final, each {game.ruleset.kinds[kind.adjacency].name} once per player",
-                                 kind.final, mine, followers, (p,), root, "final"))
+            events.append(make(game, kind, f"final, each {game.ruleset.kinds[kind.adjacency].name} once per player",
+                               kind.final, mine, followers, (p,), root, "final"))
     return events
 
 
 def end_totals(game: "Game") -> list[int]:
     """Points each seat would get from final scoring now (as :func:`end_scores`)."""
     totals = [0] * game.players
-    for event in end_scores(game):
+    for event in end_scores(game, explain=False):
         for p in event.players:
             totals[p] += event.points
     return totals

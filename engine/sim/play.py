@@ -46,14 +46,7 @@ def play_game(ruleset: Ruleset, kinds: list[str], seed: int, *, ref: str | None 
     game = Game(ruleset, len(players), seed)
     quit_early = False
     try:
-        while game.start_tile is not None:  # a drawn start tile: the first player turns it
-            game.place_start(players[0].choose_start(game))
-        while game.tile is not None:
-            seat, tile = game.player, game.tile
-            move = players[seat].choose(game)
-            events = game.play(move, checked=True)
-            if on_turn is not None:
-                on_turn(game, seat, tile, move, events)
+        _play(game, players, on_turn)
     except QuitGame:
         quit_early = True
     in_game = list(game.scores)
@@ -63,3 +56,25 @@ def play_game(ruleset: Ruleset, kinds: list[str], seed: int, *, ref: str | None 
                           [{"name": f"{kind}-{i + 1}", "kind": kind} for i, kind in enumerate(kinds)],
                           in_game)
     return PlayedGame(game, list(kinds), in_game, record, quit_early)
+
+
+def play_points(ruleset: Ruleset, kinds: list[str], seed: int) -> Game:
+    """The finished game :func:`play_game` plays, scored for points only (no score events,
+    no record: what simulations keep is the scores and the points per kind, which are
+    the same).  Raises ``ValueError`` for an unknown bot kind."""
+    players = [make_player(kind, seed, seat) for seat, kind in enumerate(kinds)]
+    game = Game(ruleset, len(players), seed, explain=False)
+    _play(game, players, None)
+    game.finish()
+    return game
+
+
+def _play(game: Game, players: list[Player], on_turn: TurnHook | None) -> None:
+    while game.start_tile is not None:  # a drawn start tile: the first player turns it
+        game.place_start(players[0].choose_start(game))
+    while game.tile is not None:
+        seat, tile = game.player, game.tile
+        move = players[seat].choose(game)
+        events = game.play(move, checked=True)
+        if on_turn is not None:
+            on_turn(game, seat, tile, move, events)

@@ -50,12 +50,12 @@ def play_chunk(refs: tuple[str, ...], players: tuple[str, ...], seeds: tuple[int
     """Play every seed under every ruleset; one list of result rows per seed (a row
     per ruleset, in ``refs`` order).  Runs in worker processes: top-level and picklable."""
     from ..rules.ruleset import load_ruleset
-    from .play import play_game
+    from .play import play_points
 
     rulesets = [load_ruleset(ref, Path(base) if base else None) for ref in refs]
     rows = []
     for seed in seeds:
-        rows.append([result_row(ref, play_game(ruleset, list(players), seed).game, seed)
+        rows.append([result_row(ref, play_points(ruleset, list(players), seed), seed)
                      for ref, ruleset in zip(refs, rulesets)])
     return rows
 

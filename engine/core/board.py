@@ -1,0 +1,183 @@
+"""The board: placed tiles, the frontier, and the feature graph over placed segments.
+
+This is the engine's hot path, so it works on small ints (see DESIGN.md,
+"Speed is designed in"):
+
+* a position is one int (:mod:`engine.geometry`); ``board`` maps it to the
+  placed tile's :class:`~engine.rules.tiles.Orientation`, the global id of its
+  first segment, and its tile type index;
+* the **frontier** maps each empty cell next to the board to an edge
+  constraint key (four side codes packed in base ``edge_base``), and the
+  ruleset memoises which rotations of which tile type satisfy a key;
+* every placed segment gets a global id; features are a **union-find** over
+  those ids.  Only roots carry totals: ``open`` (sides still open, for kinds
+  that complete by closing), ``fol`` (followers per player, 8 bits a player,
+  so a merge is one addition) and ``members`` (segment ids; lists are never
+  mutated in place, so a shallow copy is a safe snapshot).
+
+Nothing here names a tile, a feature kind or an edition: the
+:class:`~engine.rules.ruleset.Ruleset` says what joins what.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..geometry import FACING, SIDE_STEP
+from ..rules.ruleset import Ruleset
+from .followers import one_follower, unpack_followers
+
+if TYPE_CHECKING:
+    from ..rules.tiles import Orientation
+
+#: ``members`` of a segment that is no longer a root (shared: member lists are never mutated).
+MERGED: list[int] = []
+
+
+class Board:
+    """Placed tiles and their features, on ``ruleset.maps`` maps (one frontier each).
+
+    A :class:`~engine.core.game.Game` is a board with a deck, players and scores;
+    the board itself has no rules of turn.  ``seats`` is the number of players
+    (followers are packed per seat).
+    """
+
+    def __init__(self, ruleset: Ruleset, seats: int) -> None:
+        self.ruleset = ruleset
+        self.tiles = ruleset.tiles
+        self.players = seats
+        #: position → (orientation, global id of the tile's first segment, tile type index)
+        self.board: dict[int, tuple[Orientation, int, int]] = {}
+        self.parent: list[int] = []
+        self.open: list[int] = []
+        self.fol: list[int] = []
+        self.members: list[list[int]] = []
+        self.seg_pos: list[int] = []
+        self.seg_tile: list[int] = []
+        self.seg_kind: list[int] = []
+        self.surrounded_at: dict[int, list[int]] = {}
+        #: ``(segment, seat)`` of every follower on the board, in order of deployment.
+        self.on_board: list[tuple[int, int]] = []
+        self.supply: list[int] = [ruleset.followers] * seats
+        base = ruleset.edge_base
+        self.edge_pow: tuple[int, int, int, int] = (1, base, base * base, base ** 3)
+        self.frontiers: list[dict[int, int]] = [{} for _ in range(ruleset.maps)]
+        self.map = 0
+        self.frontier: dict[int, int] = self.frontiers[0]
+        #: The current tile's placements (:func:`~engine.core.choices.placement_table`),
+        #: or None to walk the frontier again; dropped whenever the frontier changes.
+        self.placement_cache: tuple[list[int], list[tuple[int, ...]], list[int]] | None = None
+
+    def copy_board_into(self, other: Board) -> None:
+        """Give ``other`` (a new, empty instance) an independent copy of this board."""
+        other.ruleset, other.tiles, other.players = self.ruleset, self.tiles, self.players
+        other.board = self.board.copy()
+        other.parent = self.parent.copy()
+        other.open = self.open.copy()
+        other.fol = self.fol.copy()
+        other.members = self.members.copy()
+        other.seg_pos = self.seg_pos.copy()
+        other.seg_tile = self.seg_tile.copy()
+        other.seg_kind = self.seg_kind.copy()
+        other.surrounded_at = {k: list(v) for k, v in self.surrounded_at.items()}
+        other.on_board = self.on_board.copy()
+        other.supply = self.supply.copy()
+        other.edge_pow = self.edge_pow
+        other.frontiers = [frontier.copy() for frontier in self.frontiers]
+        other.map = self.map
+        other.frontier = other.frontiers[self.map]
+        other.placement_cache = self.placement_cache  # never mutated, only replaced
+
+    def enter_map(self, m: int) -> None:
+        """Make map ``m``'s frontier the one placements look at."""
+        self.map = m
+        self.frontier = self.frontiers[m]
+        self.placement_cache = None
+
+    def find(self, s: int) -> int:
+        """The root of segment ``s``'s feature (with path halving)."""
+        parent = self.parent
+        while parent[s] != s:
+            parent[s] = parent[parent[s]]
+            s = parent[s]
+        return s
+
+    def place(self, tile_index: int, pos: int, rotation: int) -> int:
+        """Put tile type ``tile_index`` at ``pos`` turned ``rotation`` quarter turns, joining
+        its segments to its neighbours' features; returns the global id of its first segment.
+        Unchecked: legality is :meth:`~engine.core.game.Game.check`'s business."""
+        tile = self.tiles[tile_index]
+        orientation = tile.orientations[rotation]
+        parent, open_, fol, members = self.parent, self.open, self.fol, self.members
+        base = len(parent)
+        for j, seg in enumerate(tile.segments):
+            parent.append(base + j)
+            open_.append(seg.open_sides)
+            fol.append(0)
+            members.append([base + j])
+        count = len(tile.segments)
+        self.seg_pos.extend([pos] * count)
+        self.seg_tile.extend([base] * count)
+        self.seg_kind.extend(tile.kinds)
+        if tile.surrounded:
+            self.surrounded_at[pos] = [base + j for j in tile.surrounded]
+        board, frontier = self.board, self.frontier
+        board[pos] = (orientation, base, tile_index)
+        frontier.pop(pos, None)
+        self.placement_cache = None
+        mirror, pow_ = self.ruleset.edge_mirror, self.edge_pow
+        side_codes = orientation.side_codes
+        find = self.find
+        for side in range(4):
+            q = pos + SIDE_STEP[side]
+            neighbour = board.get(q)
+            if neighbour is None:
+                frontier[q] = frontier.get(q, 0) + mirror[side_codes[side]] * pow_[(side + 2) % 4]
+                continue
+            n_ports = neighbour[0].port_segment
+            n_base = neighbour[1]
+            for j, port, counts in orientation.joins[side]:
+                a = find(base + j)
+                b = find(n_base + n_ports[FACING[port]])
+                if a == b:
+                    open_[a] -= 2 * counts
+                    continue
+                if len(members[a]) < len(members[b]):
+                    a, b = b, a
+                parent[b] = a
+                open_[a] += open_[b] - 2 * counts
+                fol[a] += fol[b]
+                members[a] = members[a] + members[b]
+                members[b] = MERGED
+        return base
+
+    def deploy(self, segment: int, player: int) -> None:
+        """Put one of ``player``'s followers from their supply on placed segment ``segment``."""
+        root = self.find(segment)
+        self.fol[root] += one_follower(player)
+        self.on_board.append((segment, player))
+        self.supply[player] -= 1
+
+    def return_followers(self, root: int) -> None:
+        """Send the followers on the feature at ``root`` back to their owners' supplies."""
+        find, kept = self.find, []
+        for segment, player in self.on_board:
+            if find(segment) == root:
+                self.supply[player] += 1
+            else:
+                kept.append((segment, player))
+        self.on_board = kept
+        self.fol[root] = 0
+
+    def followers_by_player(self, root: int) -> list[int]:
+        """Followers each player has on the feature whose root is ``root``."""
+        return unpack_followers(self.fol[root], self.players)
+
+    def occupied_roots(self) -> list[int]:
+        """Roots of features holding followers, in order of first deployment."""
+        roots: list[int] = []
+        for segment, _ in self.on_board:
+            root = self.find(segment)
+            if root not in roots:
+                roots.append(root)
+        return roots
