@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "engine"
-BASE = {"errors", "geometry", "resources"}
+BASE = {"build_info", "errors", "geometry", "resources"}
 #: Which layers each layer may import (besides itself and the base modules).
 ALLOWED = {
     "rules": set(),

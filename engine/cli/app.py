@@ -104,7 +104,9 @@ def _version(value: bool) -> None:
     if value:
         from importlib.metadata import version
 
-        typer.echo(f"carcassonne {version('carcassonne-rules')}")
+        from ..build_info import engine_build
+
+        typer.echo(f"carcassonne {version('carcassonne-rules')}, engine {engine_build()}")
         raise typer.Exit()
 
 

@@ -35,20 +35,12 @@ def extras() -> dict[str, dict[str, str | None]]:
     return found
 
 
-def core_build() -> str:
-    """``compiled`` when the game core is an extension module, else ``pure Python``."""
-    from importlib import util
-
-    spec = util.find_spec("engine.core.game")
-    origin = spec.origin if spec is not None and spec.origin else ""
-    return "pure Python" if origin.endswith(".py") else "compiled"
-
-
 @app.command(epilog=epilog(["carcassonne doctor", "carcassonne doctor --json - | jq .extras"]))
 def doctor(json_target: JsonOption = None) -> None:
     """Show the version, Python, extras and where the rulesets are."""
     from importlib import metadata
 
+    from ..build_info import engine_build, stale_modules
     from ..resources import rulesets_dir
     from .completion import shipped_names
 
@@ -58,7 +50,7 @@ def doctor(json_target: JsonOption = None) -> None:
         "package_version": metadata.version(DISTRIBUTION),
         "python": {"version": sys.version.split()[0], "implementation": sys.implementation.name,
                    "executable": sys.executable},
-        "core": core_build(),
+        "core": engine_build(),
         "rulesets_dir": str(rulesets_dir()),
         "shipped": {"rulesets": rulesets, "options": options},
         "extras": extras(),
@@ -66,6 +58,8 @@ def doctor(json_target: JsonOption = None) -> None:
     output.echo(f"carcassonne {report['package_version']}")
     output.echo(f"python      {report['python']['version']} ({sys.executable})")
     output.echo(f"core        {report['core']}")
+    for module in stale_modules():
+        output.echo(f"warning: {module} was edited after it was compiled: run 'pip install -e .' again")
     output.echo(f"rulesets    {report['rulesets_dir']} ({len(rulesets)} rulesets, {len(options)} options)")
     for extra, packages in report["extras"].items():
         missing = [name for name, version in packages.items() if version is None]

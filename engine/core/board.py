@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from ..geometry import FACING, SIDE_STEP
 from ..rules.ruleset import Ruleset
 from .followers import one_follower, unpack_followers
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
 MERGED: list[int] = []
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled, it can still be subclassed (tests do)
 class Board:
     """Placed tiles and their features, on ``ruleset.maps`` maps (one frontier each).
 

@@ -42,7 +42,7 @@ def placement_table(game: Game) -> PlacementTable:
     placement (the game drops it whenever the tile, the map or the frontier changes)."""
     table = game.placement_cache
     if table is None:
-        table = game.placement_cache = _table(game, game.tile)
+        table = game.placement_cache = _table(game, _current(game))
     return table
 
 
@@ -110,7 +110,7 @@ def deploy_options(game: Game, pos: int, rotation: int) -> list[int]:
     """
     if not game.supply[game.player]:
         return []
-    tile = game.tiles[game.tile]
+    tile = game.tiles[_current(game)]
     orientation = tile.orientations[rotation]
     kinds = game.ruleset.kinds
     n = len(tile.segments)
@@ -168,18 +168,25 @@ def check(game: Game, move: Move) -> None:
                    "no-u-turn": f"the {kind} may not turn back on itself"}[constraint.rule]
             raise IllegalMove("placement", why)
     if move.follower is not None:
-        tile = game.tiles[game.tile]
+        tile = game.tiles[_current(game)]
         if not 0 <= move.follower < len(tile.segments):
             raise IllegalMove("follower", "the tile has no such segment")
         if move.follower not in game.deploy_options(move.pos, move.rotation):
-            kind = game.ruleset.kinds[tile.segments[move.follower].kind]
-            if not kind.deployable:
-                why = f"no follower may go on a {kind.name}"
+            refused = game.ruleset.kinds[tile.segments[move.follower].kind]
+            if not refused.deployable:
+                why = f"no follower may go on a {refused.name}"
             elif not game.supply[game.player]:
                 why = "the player has no follower left in supply"
             else:
-                why = f"the {kind.name} already holds a follower"
+                why = f"the {refused.name} already holds a follower"
             raise IllegalMove("follower", why)
+
+
+def _current(game: Game) -> int:
+    tile = game.tile
+    if tile is None:
+        raise IllegalMove("placement", "the game has no tile left to place")
+    return tile
 
 
 def _local_find(group: list[int], j: int) -> int:

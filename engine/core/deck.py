@@ -42,10 +42,11 @@ def build_stacks(ruleset: "Ruleset", rng: random.Random, starts: list[int]) -> l
             # set aside or pinned at both ends with one copy is not drawn twice.
             pins: list[list[int]] = []
             for pinned in (phase.first, phase.last):
-                present = pinned is not None and pinned in tiles
-                if present:
+                if pinned is not None and pinned in tiles:
                     tiles.remove(pinned)
-                pins.append([pinned] if present else [])
+                    pins.append([pinned])
+                else:
+                    pins.append([])
             rng.shuffle(tiles)
             order = pins[0] + tiles + pins[1]
             phases.append(order[::-1])  # drawn with pop(): the first to draw goes last
@@ -67,6 +68,7 @@ def put_back(game: "Game") -> bool:
     back (:meth:`~engine.core.game.Game.discard` says when, and why this bounds the
     draws); True if it went back, False if it is to leave the game."""
     tile, turn = game.tile, game.turn
+    assert tile is not None, "put_back needs a drawn tile"
     when, back = game.went_back
     back = back if when == turn else frozenset()  # a placement since: every type may go back again
     phase = game.deck

@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from ..geometry import RING8, map_local, map_origin
 from ..rules.ruleset import Ruleset
 from . import choices
@@ -21,6 +23,7 @@ from .moves import Move
 from .scoring import ScoreEvent, Scored, check_totals, end_scores, end_totals, score_feature
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # as Board
 class Game(Board):
     """One game under a ruleset.
 

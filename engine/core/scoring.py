@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, NamedTuple, TypeVar, Union
+from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence, TypeVar, Union
 
 from ..errors import UserError
 from ..geometry import RING8
@@ -215,7 +215,7 @@ def _event(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, follo
         points=points, players=players,
         followers=tuple(followers), inputs=env,
         terms=terms,
-        tiles=tuple(sorted({game.local(game.seg_pos[m])[1:] for m in game.members[root]})),  # type: ignore[union-attr]
+        tiles=tuple(sorted({game.local(game.seg_pos[m])[1:] for m in game.members[root]})),
         map=game.local(game.seg_pos[root])[0] if game.ruleset.maps > 1 else None,
     )
 
@@ -226,7 +226,7 @@ def points_by_kind(game: "Game") -> list[dict[str, int]]:
     return [dict(points) for points in game.kind_points]
 
 
-def check_totals(game: "Game", events: "list[ScoreEvent] | list[Paid]", totals: list[int]) -> None:
+def check_totals(game: "Game", events: "Sequence[Scored]", totals: list[int]) -> None:
     """Add ``events`` to ``totals`` (per seat) in order; :class:`UserError` ``score-range``,
     at the formula of the event that takes a total beyond ±MAX_POINTS."""
     for event in events:
@@ -316,6 +316,8 @@ def _final_by_adjacent(game: "Game", kind: "FeatureKind", roots: list[int], make
 
 def _final_paying_once(game: "Game", kind: "FeatureKind", roots: list[int], make) -> list[Scored]:
     paid: list[set[int]] = [set() for _ in range(game.players)]
+    adjacency_input = kind.adjacency_input
+    assert adjacency_input is not None, "only a kind that pays per adjacent feature pays each once"
     events = []
     for root in roots:
         env = feature_inputs(game, root, kind)
@@ -324,7 +326,8 @@ def _final_paying_once(game: "Game", kind: "FeatureKind", roots: list[int], make
         for p in majority(followers):
             fresh = completed - paid[p]
             paid[p] |= completed
-            mine = {**env, kind.adjacency_input: len(fresh)}
+            mine = dict(env)
+            mine[adjacency_input] = len(fresh)
             events.append(make(game, kind, f"final, each {game.ruleset.kinds[kind.adjacency].name} once per player",
                                kind.final, mine, followers, (p,), root, "final"))
     return events

@@ -163,7 +163,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
     if any(d.code == "edge-letter" for d in problems.found):
         raise UserError.from_diagnostics(problems.found)  # tiles cannot be read while letters clash
     kind_index = {k.name: k.index for k in kinds}
-    gone = {path[1]: [] for path in doc.deleted if len(path) == 2 and path[0] == "features"}
+    gone: dict[str, list[str]] = {path[1]: [] for path in doc.deleted if len(path) == 2 and path[0] == "features"}
     for tile_id, spec in data["tiles"].items():
         for seg in spec["segments"]:
             if seg["kind"] in gone and tile_id not in gone[seg["kind"]]:
@@ -203,7 +203,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         problem(("players",), "players: min is greater than max", "players")
     deck = data.get("deck", {})
     phases = tuple(_compile_phases(deck, tiles, tile_ids, problems))
-    set_aside = []
+    set_aside: list[int] = []
     fixed_starts = deck.get("maps", 1) if start >= 0 and deck.get("start_rule", "fixed") == "fixed" else 0
     for i, tile_id in enumerate(deck.get("set_aside", ())):
         if tile_id not in tile_ids:

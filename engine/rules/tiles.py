@@ -221,7 +221,7 @@ def compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind],
         if expect.ports in (SIDE, CENTRE_KIND):
             ok = centre_kind is expect
         else:
-            ok = centre_kind is None and None not in halves and all(kinds[segments[h][0]] is expect for h in halves)
+            ok = centre_kind is None and all(h is not None and kinds[segments[h][0]] is expect for h in halves)
         if not ok:
             problem(at + ("edges",), f"side {SIDES[side]} is '{letter}' but its segments do not make a "
                     f"{expect.name} side", "edge-mismatch")
@@ -231,8 +231,8 @@ def compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind],
     if len(problems.found) > errors_before:
         return None
     compiled = []
-    for s_index, (kind, ports, attrs) in enumerate(segments):
-        k = kinds[kind]
+    for s_index, (k_index, seg_ports, attrs) in enumerate(segments):
+        k = kinds[k_index]
         seg = spec["segments"][s_index]
         if "adjacent" in seg:
             adjacent = tuple(seg["adjacent"])
@@ -242,16 +242,16 @@ def compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind],
                             f"segment {j} is not a segment of the adjacency kind on this tile", "adjacent")
         elif k.adjacency >= 0:
             adjacent = tuple(j for j, (other, other_ports, _) in enumerate(segments)
-                             if other == k.adjacency and ring_adjacent(ports, other_ports))
+                             if other == k.adjacency and ring_adjacent(seg_ports, other_ports))
         else:
             adjacent = ()
         if k.completion != "closed":
             open_sides = 0
         elif k.ports == SIDE:
-            open_sides = len(ports) // 3
+            open_sides = len(seg_ports) // 3
         else:
-            open_sides = len(ports)
-        compiled.append(SegmentType(kind, ports, attrs, adjacent, open_sides))
+            open_sides = len(seg_ports)
+        compiled.append(SegmentType(k_index, seg_ports, attrs, adjacent, open_sides))
     segs = tuple(compiled)
     kind_ports = [k.ports for k in kinds]
     counts_open = [k.completion == "closed" for k in kinds]

@@ -17,6 +17,8 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from typer.testing import CliRunner
 
+from engine.build_info import engine_build
+
 from engine.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -140,7 +142,7 @@ def test_rescore_columns(tmp_path: Path) -> None:
 
 def test_doctor_reports_the_install() -> None:
     data = result("doctor", command="doctor")
-    assert data["core"] == "pure Python"
+    assert data["core"] == engine_build()
     assert Path(data["rulesets_dir"], "basic.yaml").is_file()
     assert "river" in data["shipped"]["options"]
     assert data["extras"]["stats"]["numpy"] is not None  # the test environment installs every extra
