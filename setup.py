@@ -23,7 +23,7 @@ from setuptools.command.build_py import build_py
 ROOT = Path(__file__).resolve().parent
 
 #: The modules a game spends its time in (issue 14's profile): the board and feature graph,
-#: legal moves, the turn loop and scoring, the compiled tile types and ruleset they read,
+#: legal moves, the turn loop and scoring, the compiled tile types, placement constraints and ruleset they read,
 #: and the random bot.  They must type-check under mypy: mypyc compiles what mypy proves.
 COMPILED = [
     "engine/geometry.py",
@@ -34,6 +34,7 @@ COMPILED = [
     "engine/core/game.py",
     "engine/core/moves.py",
     "engine/core/scoring.py",
+    "engine/rules/constraints.py",
     "engine/rules/ruleset.py",
     "engine/rules/tiles.py",
     "engine/bots/random_player.py",
