@@ -4,7 +4,8 @@
 the source either way, and both builds play the same games move for move
 (tests/core/test_same_records.py).  A compiled module is imported in place of
 its ``.py`` file, so after editing one in an editable install, install again
-(``pip install -e .``): :func:`stale_modules` names those whose source is newer.
+(``pip install -e .``): :func:`stale_modules` names those whose source is newer
+(by file time, so a checkout that rewrites an unchanged file is named too).
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ def doctor(json_target: JsonOption = None) -> None:
     """Show the version, Python, extras and where the rulesets are."""
     from importlib import metadata
 
-    from ..build_info import engine_build, stale_modules
+    from ..build_info import engine_build
     from ..resources import rulesets_dir
     from .completion import shipped_names
 
@@ -58,8 +58,6 @@ def doctor(json_target: JsonOption = None) -> None:
     output.echo(f"carcassonne {report['package_version']}")
     output.echo(f"python      {report['python']['version']} ({sys.executable})")
     output.echo(f"core        {report['core']}")
-    for module in stale_modules():
-        output.echo(f"warning: {module} was edited after it was compiled: run 'pip install -e .' again")
     output.echo(f"rulesets    {report['rulesets_dir']} ({len(rulesets)} rulesets, {len(options)} options)")
     for extra, packages in report["extras"].items():
         missing = [name for name, version in packages.items() if version is None]

@@ -49,26 +49,38 @@ def cache_key(*parts: str) -> str:
 
 def cached(name: str, key: str, build: Callable[[], bytes], decode: Callable[[bytes], T]) -> T:
     """``decode(data)`` of the bytes stored for ``name`` and ``key``; when there are none, or
-    they do not decode, ``build()`` makes them, and they are stored (atomically: a reader
-    never sees a half-written file) before being decoded.  Decoding errors of a fresh
+    they are damaged (each file starts with the SHA-256 of its data, checked before
+    decoding: unmarshalling garbage can take seconds and gigabytes), or they do not
+    decode, ``build()`` makes them, and they are stored (atomically: a reader never
+    sees a half-written file) before being decoded.  Decoding errors of a fresh
     build propagate: they are bugs, not a stale cache."""
     folder = cache_dir()
     file = folder / f"{name}-{key}.bin" if folder is not None else None
     if file is not None:
         try:
-            return decode(file.read_bytes())
+            stored = file.read_bytes()
+            digest, data = stored[:32], stored[32:]
+            if hashlib.sha256(data).digest() == digest:
+                return decode(data)
         except Exception:  # missing, unreadable or from another version: build it again
             pass
     data = build()
     if file is not None:
-        try:
-            fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=f".{name}-")
-            with os.fdopen(fd, "wb") as out:
-                out.write(data)
-            os.replace(tmp, file)
-        except OSError:
-            pass
+        _store(file, hashlib.sha256(data).digest() + data)
     return decode(data)
+
+
+def _store(file: Path, content: bytes) -> None:
+    try:
+        fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=f".{file.stem}-")
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(content)
+        os.replace(tmp, file)
+    except OSError:  # a full disk, or a folder where the file should be: no cache, no litter
+        Path(tmp).unlink(missing_ok=True)
 
 
 def cached_code(name: str, key: str, build_source: Callable[[], str]) -> CodeType:

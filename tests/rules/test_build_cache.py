@@ -35,9 +35,32 @@ def test_builds_once_then_reads(folder):
     assert [p.name for p in folder.iterdir()] == ["thing-k1.bin"]  # no temporary file left behind
 
 
-def test_a_file_that_does_not_decode_is_built_again_and_replaced(folder):
+def test_a_damaged_file_is_not_decoded_but_built_again(folder):
     folder.mkdir()
-    (folder / "thing-k1.bin").write_bytes(b"\x00garbage")
+    (folder / "thing-k1.bin").write_bytes(b"\x00" * 40 + b"garbage")
+    decoded = []
+
+    def decode(data: bytes) -> str:
+        decoded.append(data)
+        return data.decode()
+
+    assert cached("thing", "k1", lambda: b"good", decode) == "good"
+    assert decoded == [b"good"]  # the damaged bytes never reached decode
+    assert cached("thing", "k1", lambda: b"other", decode) == "good"  # the fresh file is read back
+
+
+def test_a_folder_where_the_file_goes_leaves_no_temporary_files(folder):
+    (folder / "thing-k1.bin").mkdir(parents=True)
+    for _ in range(3):
+        assert cached("thing", "k1", lambda: b"x", bytes.decode) == "x"
+    assert [p.name for p in folder.iterdir()] == ["thing-k1.bin"]
+
+
+def test_a_file_that_does_not_decode_is_built_again_and_replaced(folder):
+    import hashlib
+
+    folder.mkdir()
+    (folder / "thing-k1.bin").write_bytes(hashlib.sha256(b"\x00garbage").digest() + b"\x00garbage")
 
     def decode(data: bytes) -> str:
         if not data.startswith(b"good"):
@@ -45,7 +68,7 @@ def test_a_file_that_does_not_decode_is_built_again_and_replaced(folder):
         return data.decode()
 
     assert cached("thing", "k1", lambda: b"good", decode) == "good"
-    assert (folder / "thing-k1.bin").read_bytes() == b"good"
+    assert (folder / "thing-k1.bin").read_bytes()[32:] == b"good"
 
 
 def test_no_folder_means_no_cache_but_the_same_result(tmp_path, monkeypatch):
@@ -70,7 +93,10 @@ def test_a_bytecode_file_of_another_kind_is_rebuilt(folder):
     folder.mkdir()
     import marshal
 
-    (folder / "mod-k1.bin").write_bytes(marshal.dumps([1, 2, 3]))  # valid marshal, not code
+    import hashlib
+
+    data = marshal.dumps([1, 2, 3])  # valid marshal, not code
+    (folder / "mod-k1.bin").write_bytes(hashlib.sha256(data).digest() + data)
     namespace: dict = {}
     exec(cached_code("mod", "k1", lambda: "x = 1\n"), namespace)
     assert namespace["x"] == 1
