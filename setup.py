@@ -24,19 +24,22 @@ ROOT = Path(__file__).resolve().parent
 
 #: The modules a game spends its time in (issue 14's profile): the board and feature graph,
 #: legal moves, the turn loop and scoring, the compiled tile types, placement constraints and ruleset they read,
-#: and the random bot.  They must type-check under mypy: mypyc compiles what mypy proves.
+#: the look-ahead and the bots.  They must type-check under mypy: mypyc compiles what mypy proves.
 COMPILED = [
     "engine/geometry.py",
+    "engine/core/after_move.py",
     "engine/core/board.py",
     "engine/core/choices.py",
     "engine/core/deck.py",
     "engine/core/followers.py",
     "engine/core/game.py",
+    "engine/core/lookahead.py",
     "engine/core/moves.py",
     "engine/core/scoring.py",
     "engine/rules/constraints.py",
     "engine/rules/ruleset.py",
     "engine/rules/tiles.py",
+    "engine/bots/greedy.py",
     "engine/bots/random_player.py",
 ]
 

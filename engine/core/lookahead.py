@@ -21,12 +21,15 @@ suite checks every value against copying the game and playing the move.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..geometry import FACING, RING8, SIDE_STEP
+from ..errors import UserError
+from ..rules.kinds import ScoreRangeError
+from .after_move import Group, add_to, local_root, subtract_from
 from .followers import one_follower, unpack_followers
 from .moves import Move
-from .scoring import adjacent_roots, at_turn, attribute_sums, end_points, feature_inputs, kind_of, majority, make_inputs
+from .scoring import adjacent_roots, attribute_sums, end_points, feature_inputs, kind_of, majority, make_inputs
 
 if TYPE_CHECKING:
     from ..rules.kinds import FeatureKind
@@ -41,8 +44,13 @@ class Lookahead:
     A score beyond ±MAX_POINTS is a :class:`~engine.errors.UserError` naming the turn weighed.
     """
 
-    @at_turn
     def __init__(self, game: "Game") -> None:
+        try:
+            self._start(game)
+        except ScoreRangeError as error:
+            raise _looking_ahead(error, game) from None
+
+    def _start(self, game: "Game") -> None:
         self.game = game
         self.kinds = game.ruleset.kinds
         self.players = game.players
@@ -82,12 +90,17 @@ class Lookahead:
             return end_points(kind, env)
         return int(kind.incomplete(env)) if kind.incomplete is not None and not env["complete"] else 0
 
-    @at_turn
     def potentials(self, pos: int, rotation: int) -> list[tuple[int | None, list[int]]]:
         """``(follower segment or None, potential per seat)`` for each legal follower
         choice of placing the current tile at ``pos``, ``rotation``."""
+        try:
+            return self._potentials(pos, rotation)
+        except ScoreRangeError as error:
+            raise _looking_ahead(error, self.game) from None
+
+    def _potentials(self, pos: int, rotation: int) -> list[tuple[int | None, list[int]]]:
         game, kinds = self.game, self.kinds
-        tile = game.tiles[game.tile]
+        tile = game.tiles[_tile(game)]
         segments = tile.segments
         orientation = tile.orientations[rotation]
         board, find, fol, open_ = game.board, game.find, game.fol, game.open
@@ -109,21 +122,24 @@ class Lookahead:
                     group_of_root[root] = j
                 else:
                     # Two new segments join one feature: they are one feature after the move.
-                    a, b = _lf(local, other), _lf(local, j)
+                    a, b = local_root(local, other), local_root(local, j)
                     if a != b:
                         local[b] = a
                         merged = True
-        reps = [_lf(local, j) for j in range(n)] if merged else local
-        groups: list[_Group | None] = [None] * n
+        reps = [local_root(local, j) for j in range(n)] if merged else local
+        groups: list[Group | None] = [None] * n
         for j, segment in enumerate(segments):
             group = groups[reps[j]]
             if group is None:
-                group = groups[reps[j]] = _Group(segment.kind)
+                group = groups[reps[j]] = Group(segment.kind)
             group.locals.append(j)
             group.open += segment.open_sides - 2 * closed_joins[j]
-        root_group = {}
+        root_group: dict[int, Group] = {}
         for root, j in group_of_root.items():
-            group = root_group[root] = groups[reps[j]]
+            joined = groups[reps[j]]
+            assert joined is not None  # every segment has a group
+            root_group[root] = joined
+            group = joined
             group.roots.append(root)
             group.open += open_[root]
             group.fol += fol[root]
@@ -158,17 +174,17 @@ class Lookahead:
             if group.fol:
                 group.value = self._group_value(group, group.fol, groups, reps, root_group, gained, pos,
                                                 neighbours_here)
-                _add(delta, group.value)
+                add_to(delta, group.value)
                 for root in group.roots:
-                    _sub(delta, self.contrib.get(root))
+                    subtract_from(delta, self.contrib.get(root))
         for s, complete in gained.items():
             if s in self.envs:
                 kind = kinds[kind_of(game, s)]
                 env = dict(self.envs[s], neighbors=self.envs[s]["neighbors"] + 1, complete=complete)
                 points = int(kind.complete(env)) if complete and kind.complete else (
                     0 if complete else self._own_end(kind, env))
-                _add(delta, self._vector(points, fol[s]))
-                _sub(delta, self.contrib[s])
+                add_to(delta, self._vector(points, fol[s]))
+                subtract_from(delta, self.contrib[s])
         if completed:
             # Farms not joined by the tile that touch a feature the tile completes.
             finished = [g for g in live if g.complete]
@@ -178,18 +194,18 @@ class Lookahead:
                 gain = sum(1 for g in finished if g.kind == kind.adjacency and touched.intersection(g.roots))
                 gain += sum(1 for s, complete in gained.items()
                             if complete and s in touched and kind_of(game, s) == kind.adjacency)
-                if gain:
+                if gain and kind.adjacency_input is not None:
                     env = dict(self.envs[root])
                     env[kind.adjacency_input] += gain
-                    _add(delta, self._vector(self._own_end(kind, env), fol[root]))
-                    _sub(delta, self.contrib[root])
+                    add_to(delta, self._vector(self._own_end(kind, env), fol[root]))
+                    subtract_from(delta, self.contrib[root])
 
         context = (groups, reps, root_group, gained, pos, neighbours_here, live)
         pool = self._pool_base
         if self._pooled and (completed or any(r in self._pool_roots for r in root_group)):
             pool = self._pool_total(context)
-            _add(delta, pool)
-            _sub(delta, self._pool_base)
+            add_to(delta, pool)
+            subtract_from(delta, self._pool_base)
 
         base = [a + b for a, b in zip(self.potential, delta)]
         options: list[tuple[int | None, list[int]]] = [(None, base)]
@@ -198,17 +214,19 @@ class Lookahead:
         bit = one_follower(game.player)
         mask = game.deploy_masks[game.player]
         for j, segment in enumerate(segments):
-            group = groups[reps[j]]
-            if not kinds[segment.kind].deployable or group.fol & mask:  # type: ignore[union-attr]
+            option = groups[reps[j]]
+            assert option is not None  # every segment has a group
+            group = option
+            if not kinds[segment.kind].deployable or group.fol & mask:
                 continue
             value = self._group_value(group, group.fol + bit, groups, reps, root_group, gained, pos,
                                       neighbours_here)
             vector = list(base)
-            _sub(vector, group.value)
-            _add(vector, value)
+            subtract_from(vector, group.value)
+            add_to(vector, value)
             if group.kind in self._pooled:
-                _sub(vector, pool)
-                _add(vector, self._pool_total(context, (group, group.fol + bit)))
+                subtract_from(vector, pool)
+                add_to(vector, self._pool_total(context, (group, group.fol + bit)))
             options.append((j, vector))
         return options
 
@@ -226,7 +244,7 @@ class Lookahead:
                 vector[p] = points
         return vector
 
-    def _group_value(self, group: "_Group", packed: int, groups, reps, root_group, gained, pos,
+    def _group_value(self, group: "Group", packed: int, groups, reps, root_group, gained, pos,
                      neighbours_here) -> list[int] | None:
         """Per-seat points of a group with followers ``packed`` after the move, or None if unoccupied."""
         if not packed:
@@ -239,13 +257,14 @@ class Lookahead:
             points = self._own_end(kind, env)
         return self._vector(points, packed)
 
-    def _pool_total(self, context, override: tuple["_Group", int] | None = None) -> list[int]:
+    def _pool_total(self, context: Any, override: tuple["Group", int] | None = None) -> list[int]:
         """Per-seat final points of the pooled kinds after the move described by ``context``
         (``None``: the current position), one group's followers replaced by ``override``.
         Mirrors :func:`engine.core.scoring.end_scores`: same features, same order."""
-        groups, reps, root_group, gained, pos, nh, live = context or (None, None, {}, {}, None, 0, [])
-        entries = []  # (kind, followers per seat, adjacent features after the move, field inputs)
-        added: list[_Group] = []
+        root_group: dict[int, Group] = context[2] if context else {}
+        gained: dict[int, bool] = context[3] if context else {}
+        entries: list[tuple[Any, ...]] = []  # (kind, followers per seat, adjacent features after the move, inputs)
+        added: list[Group] = []
         for root, kind, followers, targets in self._pool:
             group = root_group.get(root)
             if group is None:
@@ -261,44 +280,46 @@ class Lookahead:
             mine = [e for e in entries if e[0] is kind]
             if not mine:
                 continue
+            final = kind.final
+            assert final is not None  # only kinds with a final score pool
             if kind.majority == "adjacent":
                 counts: dict = {}
-                for _, followers, targets, _ in mine:
-                    for target in set(targets):
+                for _, followers, after, _ in mine:
+                    for target in set(after):
                         if self._done(target, gained):
                             pooled = counts.setdefault(target if isinstance(target, int) else id(target),
                                                        [target, [0] * self.players])
                             for p, n in enumerate(followers):
                                 pooled[1][p] += n
                 for target, followers in counts.values():
-                    points = int(kind.final(self._target_env(target, context)))
+                    points = int(final(self._target_env(target, context)))
                     for p in majority(followers):
                         total[p] += points
             else:  # adjacent_pays_once
                 paid: list[set] = [set() for _ in range(self.players)]
-                for _, followers, targets, env in mine:
-                    done = {t if isinstance(t, int) else id(t) for t in targets if self._done(t, gained)}
+                for _, followers, after, env in mine:
+                    done = {t if isinstance(t, int) else id(t) for t in after if self._done(t, gained)}
                     for p in majority(followers):
                         fresh = done - paid[p]
                         paid[p] |= done
-                        total[p] += int(kind.final({**env, kind.adjacency_input: len(fresh)}))
+                        total[p] += int(final({**env, str(kind.adjacency_input): len(fresh)}))
         return total
 
-    def _group_entry(self, kind, group: "_Group", packed: int, context):
+    def _group_entry(self, kind, group: "Group", packed: int, context):
         groups, reps, root_group, gained, pos, nh, live = context
-        tile = self.game.tiles[self.game.tile]
-        targets = [root_group.get(t, t) for root in group.roots for t in self._adjacent_of(root)]
+        tile = self.game.tiles[_tile(self.game)]
+        targets: list[Any] = [root_group.get(t, t) for root in group.roots for t in self._adjacent_of(root)]
         targets += [groups[reps[a]] for j in group.locals for a in tile.segments[j].adjacent]
         followers = unpack_followers(packed, self.players)
         env = self._group_inputs(kind, group, groups, reps, root_group, gained, pos, nh)
         return kind, followers, targets, env
 
     def _done(self, target, gained) -> bool:
-        return target.complete if isinstance(target, _Group) else self._complete_after(target, gained)
+        return target.complete if isinstance(target, Group) else self._complete_after(target, gained)
 
     def _target_env(self, target, context) -> dict:
         game = self.game
-        if isinstance(target, _Group):
+        if isinstance(target, Group):
             groups, reps, root_group, gained, pos, nh, live = context
             return self._group_inputs(self.kinds[target.kind], target, groups, reps, root_group, gained, pos, nh)
         found = self._target_envs.get(target)
@@ -306,10 +327,10 @@ class Lookahead:
             found = self._target_envs[target] = feature_inputs(game, target, self.kinds[kind_of(game, target)])
         return found
 
-    def _group_inputs(self, kind: "FeatureKind", group: "_Group", groups, reps, root_group, gained, pos,
+    def _group_inputs(self, kind: "FeatureKind", group: "Group", groups, reps, root_group, gained, pos,
                       neighbours_here) -> dict:
         game = self.game
-        tile = game.tiles[game.tile]
+        tile = game.tiles[_tile(game)]
         positions: set[int] = {pos}
         segments = len(group.locals)
         attrs = [0] * len(kind.attributes)
@@ -333,7 +354,7 @@ class Lookahead:
                 for a in tile.segments[j].adjacent:
                     targets.add(groups[reps[a]])
             for target in targets:
-                adjacent += target.complete if isinstance(target, _Group) else self._complete_after(target, gained)
+                adjacent += target.complete if isinstance(target, Group) else self._complete_after(target, gained)
         return make_inputs(kind, tiles=len(positions), segments=segments, complete=group.complete,
                            attrs=attrs, neighbours=neighbours_here, adjacent=adjacent)
 
@@ -366,34 +387,12 @@ class Lookahead:
         return found
 
 
-class _Group:
-    """A feature as it would be after the placement: new segments plus the features they join."""
-
-    __slots__ = ("kind", "locals", "roots", "open", "fol", "complete", "value")
-
-    def __init__(self, kind: int) -> None:
-        self.kind = kind
-        self.locals: list[int] = []
-        self.roots: list[int] = []
-        self.open = 0
-        self.fol = 0
-        self.complete = False
-        self.value: list[int] | None = None
+def _tile(game: "Game") -> int:
+    tile = game.tile
+    assert tile is not None, "a look-ahead needs a tile to place"
+    return tile
 
 
-def _lf(parent: list[int], j: int) -> int:
-    while parent[j] != j:
-        j = parent[j]
-    return j
-
-
-def _add(into: list[int], vector: list[int] | None) -> None:
-    if vector:
-        for p, v in enumerate(vector):
-            into[p] += v
-
-
-def _sub(into: list[int], vector: list[int] | None) -> None:
-    if vector:
-        for p, v in enumerate(vector):
-            into[p] -= v
+def _looking_ahead(error: ScoreRangeError, game: "Game") -> UserError:
+    """A score range error of a look-ahead, naming the turn being weighed: ``turn 13, looking ahead: …``."""
+    return error.at(f"turn {game.turn + 1}, looking ahead")

@@ -14,9 +14,8 @@ formula's line, naming the feature kind, the rule and the turn.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence, TypeVar, Union
+from typing import TYPE_CHECKING, NamedTuple, Sequence, Union
 
 from ..errors import UserError
 from ..geometry import RING8
@@ -238,21 +237,6 @@ def check_totals(game: "Game", events: "Sequence[Scored]", totals: list[int]) ->
                 raise UserError(f"turn {game.turn}: the {score.rule} score of {event.kind} ({event.points}) takes "
                                 f"seat {p + 1}'s total to {totals[p]}, beyond ±{MAX_POINTS:,}, the most a total may be",
                                 code="score-range", **score.items[0][1].where)
-
-
-F = TypeVar("F", bound=Callable)
-
-
-def at_turn(method: F) -> F:
-    """A method of a look-ahead (an object exploring the moves of its ``game``) whose
-    score range errors name the turn being weighed: ``turn 13, looking ahead: …``."""
-    @functools.wraps(method)
-    def checked(self, *args, **kwargs):
-        try:
-            return method(self, *args, **kwargs)
-        except ScoreRangeError as error:
-            raise error.at(f"turn {self.game.turn + 1}, looking ahead") from None
-    return checked  # type: ignore[return-value]
 
 
 def end_scores(game: "Game", explain: bool = True) -> list:
