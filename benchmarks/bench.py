@@ -28,7 +28,7 @@ from engine.rules.ruleset import load_ruleset
 
 #: Floors for ``--guard``, per build: a third of the random-play figures in the README,
 #: so only a collapse (not machine noise) fails CI.
-GUARD_GAMES_PER_S = {PURE: 459 / 3, COMPILED: 743 / 3}
+GUARD_GAMES_PER_S = {PURE: 492 / 3, COMPILED: 790 / 3}
 
 BOTS = {"random": RandomPlayer, "greedy": GreedyPlayer}
 
