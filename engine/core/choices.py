@@ -1,7 +1,7 @@
 """What the current player may do: legal placements, follower options, and why a move is refused.
 
-These are :class:`~engine.core.game.Game` methods (the class binds them), kept
-here so that the game module holds the turn loop and the feature graph only.
+:class:`~engine.core.game.Game`'s methods of the same names call these, kept
+here so that the game module holds the turn loop only.
 The current tile's placements are found once per drawn tile, in one walk of
 the frontier (:func:`placement_table`), and every question about them — how
 many, the n-th, whether there is any (the discard check), the list — is
@@ -75,9 +75,10 @@ def fits_somewhere(game: Game, tile: int) -> bool:
 def _table(game: Game, tile: int) -> PlacementTable:
     frontier = game.frontier
     if game.ruleset.constraints[tile]:
-        found = _walk(game, tile)
-        cells = list(dict.fromkeys(pos for pos, _ in found))
-        rotations = [tuple(r for pos, r in found if pos == cell) for cell in cells]
+        by_cell: dict[int, tuple[int, ...]] = {}
+        for pos, r in _walk(game, tile):  # frontier order, then rotation order
+            by_cell[pos] = by_cell.get(pos, ()) + (r,)
+        cells, rotations = list(by_cell), list(by_cell.values())
     else:
         memo = game.ruleset.fit_table(tile)
         try:  # every key seen before (all but the first games): one C-level pass

@@ -48,15 +48,20 @@ def test_viewer_page_is_self_contained_and_has_every_step(viewer) -> None:
     assert text.count('<use class="placed"') == len(record["turns"]) + 1  # + the start tile
 
 
+def dump_dom(page: Path, fragment: str, tmp_path: Path) -> str:
+    """The DOM headless Chromium builds for ``page#fragment`` once its scripts ran."""
+    return subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", f"file://{page}#{fragment}"],
+        capture_output=True, text=True, timeout=120).stdout
+
+
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
 @pytest.mark.parametrize("where, shows", [("1", "Turn 1:"), ("last", "Final scoring")])
 def test_viewer_loads_in_a_browser(viewer, tmp_path: Path, where: str, shows: str) -> None:
     page, _ = viewer
-    dom = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", f"file://{page}#turn={where}"],
-        capture_output=True, text=True, timeout=120).stdout
+    dom = dump_dom(page, f"turn={where}", tmp_path)
     step = re.search(r'<div id="step">(.*?)</div>', dom)
     assert step and shows in step.group(1)
 
@@ -169,11 +174,7 @@ def test_names_are_text_in_the_board_svg(hostile_page, tmp_path: Path) -> None:
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
 def test_a_browser_runs_the_viewer_with_hostile_names(hostile_page, tmp_path: Path) -> None:
     _, page = hostile_page
-    dom = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", f"file://{page}#turn=1"],
-        capture_output=True, text=True, timeout=120).stdout
+    dom = dump_dom(page, "turn=1", tmp_path)
     step = re.search(r'<div id="step">(.*?)</div>', dom)
     assert step and step.group(1).startswith("Turn 1: &lt;/script&gt;&lt;script&gt;")  # the script ran
     assert "data-pwned" not in dom
