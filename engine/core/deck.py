@@ -20,9 +20,16 @@ if TYPE_CHECKING:
 #: A stack: its phases in draw order, each a list popped from the end.
 Stack = list[list[int]]
 
+#: Per phase still in a stack: whether its top (the tile drawn next) is the phase's pinned
+#: ``first`` tile and whether its bottom is its pinned ``last`` tile.  Public knowledge, kept
+#: beside the stack so that a search can reshuffle everything else (engine/core/chance.py)
+#: without telling a pinned tile from a copy of its type that lies there by chance.
+Pins = list[list[bool]]
 
-def build_stacks(ruleset: "Ruleset", rng: random.Random, starts: list[int]) -> list[Stack]:
-    """One stack per map, phases in order; each phase list is drawn by ``pop()``.
+
+def build_stacks(ruleset: "Ruleset", rng: random.Random, starts: list[int]) -> tuple[list[Stack], list[Pins]]:
+    """One stack per map, phases in order (each phase list is drawn by ``pop()``),
+    and each stack's :data:`Pins`.
 
     ``starts`` are the start tiles taken out first (one copy each); the
     ruleset's ``set_aside`` tiles are removed too.  With no phases the whole
@@ -34,8 +41,10 @@ def build_stacks(ruleset: "Ruleset", rng: random.Random, starts: list[int]) -> l
     if not ruleset.phases:
         rng.shuffle(pool)
         phases = [pool]
+        ends = [(False, False)]
     else:
         phases = []
+        ends = []
         for phase in ruleset.phases:
             tiles = [t for t in pool if ruleset.tiles[t].group == phase.group]
             # Only a copy still in the pool is pinned: a tile used as the start tile,
@@ -50,10 +59,14 @@ def build_stacks(ruleset: "Ruleset", rng: random.Random, starts: list[int]) -> l
             rng.shuffle(tiles)
             order = pins[0] + tiles + pins[1]
             phases.append(order[::-1])  # drawn with pop(): the first to draw goes last
+            ends.append((bool(pins[0]), bool(pins[1])))
     maps = ruleset.maps
     if maps == 1:
-        return [phases]
-    return [[_deal(phase, m, maps) for phase in phases] for m in range(maps)]
+        return [phases], [[[first, last] for first, last in ends]]
+    # Dealt in draw order, the first card goes to map 0 and the last to map (size - 1) % maps.
+    pin_lists = [[[first and m == 0, last and m == (len(phase) - 1) % maps]
+                  for phase, (first, last) in zip(phases, ends)] for m in range(maps)]
+    return [[_deal(phase, m, maps) for phase in phases] for m in range(maps)], pin_lists
 
 
 def _deal(phase: list[int], m: int, maps: int) -> list[int]:
@@ -92,11 +105,17 @@ def reshuffle(phase: list[int], last: int | None, rng: random.Random) -> None:
         phase.insert(0, last)
 
 
-def take(stack: Stack) -> int | None:
-    """Draw from a stack: its current phase, moving on when a phase is used up; None when empty."""
+def take(stack: Stack, pins: Pins) -> int | None:
+    """Draw from a stack: its current phase, moving on when a phase is used up (and
+    dropping its :data:`Pins` with it); None when empty.  A pinned first tile is drawn
+    first, so after any draw the phase's top is no longer pinned."""
     while stack and not stack[0]:
         stack.pop(0)
-    return stack[0].pop() if stack else None
+        pins.pop(0)
+    if not stack:
+        return None
+    pins[0][0] = False
+    return stack[0].pop()
 
 
 def phase_last(ruleset: "Ruleset", stack: Stack) -> int | None:

@@ -17,7 +17,7 @@ from ..geometry import RING8, map_local, map_origin
 from ..rules.ruleset import Ruleset
 from . import choices
 from .board import Board
-from .deck import Stack, build_stacks, put_back, take
+from .deck import Pins, Stack, build_stacks, put_back, take
 from .followers import others_mask
 from .moves import Move
 from .scoring import ScoreEvent, Scored, check_totals, end_scores, end_totals, score_feature
@@ -79,12 +79,15 @@ class Game(Board):
         #: ``(tile type index, rotation)`` of each map's start tile, once placed.
         self.starts: list[tuple[int, int]] = []
         self.stacks: list[Stack]
+        #: Per map, which ends of its phases hold pinned tiles (:data:`~engine.core.deck.Pins`).
+        self.pins: list[Pins]
         if draw_order is None:
-            self.stacks = build_stacks(ruleset, self.rng, [tile for tile, _ in starts or ()])
+            self.stacks, self.pins = build_stacks(ruleset, self.rng, [tile for tile, _ in starts or ()])
             if start is None and ruleset.start_drawn:
-                self.pending_starts = [(m, _drawn(take(self.stacks[m]))) for m in range(maps)]
+                self.pending_starts = [(m, _drawn(take(self.stacks[m], self.pins[m]))) for m in range(maps)]
         else:
             self.stacks = [[list(reversed(draw_order))]] + [[] for _ in range(maps - 1)]
+            self.pins = [[[False, False]]] + [[] for _ in range(maps - 1)]
         self.deck: list[int] = []
         for m in range(maps):
             if starts is not None:
@@ -148,20 +151,43 @@ class Game(Board):
 
     # -- playing ---------------------------------------------------------------
 
-    def play(self, move: Move, *, checked: bool = False) -> list[Scored]:
+    def play(self, move: Move, *, checked: bool = False, draw: bool = True) -> list[Scored]:
         """Play ``move`` for :attr:`player`: place, deploy, score completed features,
         pass the turn and draw the next tile.  Returns this turn's score events.
 
         ``checked=True`` skips the legality check (for bots that chose from
-        :meth:`placements` and :meth:`deploy_options`).
+        :meth:`placements` and :meth:`deploy_options`).  ``draw=False`` stops
+        before the draw (:attr:`tile` is None, tiles remain): the draw is then a
+        chance event for :meth:`draw_tile` (engine/core/chance.py).
         """
         if not checked:
             self.check(move)
         scored = self.apply(move)
         self.player = (self.player + 1) % self.players
         self._next_map()
-        self._draw()
+        if draw:
+            self._draw()
+        else:
+            self.tile = None
+            self.placement_cache = None
         return scored
+
+    def draw_one(self) -> bool:
+        """After ``play(..., draw=False)``: draw the top tile of the current map's stack
+        (which :func:`engine.core.chance.draw` arranges), with no further draw.  True if
+        it is now :attr:`tile`; False if it fit nowhere and was discarded like any
+        unplaceable tile (see :meth:`discard`): the next draw is then due, maybe on
+        another map, unless the stacks are used up."""
+        self._draw_next()
+        tile = self.tile
+        if tile is None or self.fits_somewhere(tile):
+            return tile is not None
+        self._set_aside()
+        self.tile = None
+        self.placement_cache = None
+        if not any(self.stacks[self.map]) and self.remaining:
+            self._next_map()
+        return False
 
     def apply(self, move: Move) -> list[Scored]:
         """Place, deploy and score ``move`` without passing the turn or drawing
@@ -190,9 +216,7 @@ class Game(Board):
         returns fall between placements, at most K − 1 types each time
         (docs/rulesets.md, "Unplaceable tiles").
         """
-        self.history.append((_drawn(self.tile), None))
-        if self.ruleset.unplaceable == "reshuffle" and not self.forced and put_back(self):
-            self.returned += 1
+        self._set_aside()
         self._draw_next()
         if self.tile is None and self.remaining:  # this map's stack ran out mid-turn: on to the next map
             self._next_map()
@@ -236,6 +260,7 @@ class Game(Board):
         other.pending_starts = self.pending_starts.copy()
         other.starts = self.starts.copy()
         other.stacks = [[phase.copy() for phase in stack] for stack in self.stacks]
+        other.pins = [[ends.copy() for ends in pins] for pins in self.pins]
         stack = other.stacks[other.map]
         other.deck = stack[0] if stack else []
         return other
@@ -275,9 +300,15 @@ class Game(Board):
             wanted = next((m for m in (*range(wanted, maps), *range(wanted)) if any(self.stacks[m])), wanted)
         self.enter_map(wanted)
 
+    def _set_aside(self) -> None:
+        """Discard the current tile: into the history, and back into its phase or out of the game."""
+        self.history.append((_drawn(self.tile), None))
+        if self.ruleset.unplaceable == "reshuffle" and not self.forced and put_back(self):
+            self.returned += 1
+
     def _draw_next(self) -> None:
         stack = self.stacks[self.map]
-        self.tile = take(stack)
+        self.tile = take(stack, self.pins[self.map])
         self.deck = stack[0] if stack else []
         self.placement_cache = None
 

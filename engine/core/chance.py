@@ -1,0 +1,150 @@
+"""The draw as a chance event: what a player may know of the stacks, and copies that know no more.
+
+A player sees the board, the scores, the tiles already drawn and the rules,
+so they know how many tiles of each type are still to come and in which
+phase, and which tiles are pinned (the River's lake comes last), but not the
+order.  :func:`draw_outcomes` is the next draw as that player sees it, and
+:func:`determinise` gives a search a copy of the game whose hidden order is
+dealt afresh from what it may know, so no search built on it can profit from
+the real order (the issue's "never sees hidden information").
+
+With several maps (``deck.maps``) the tiles of one phase were dealt face
+down between the maps, so a tile still hidden may lie in any map's share of
+its phase: both functions pool those shares.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def draw_outcomes(game: "Game") -> list[tuple[int, float]]:
+    """The next draw on the current map: ``[(tile type index, probability), …]`` in tile
+    type order, probabilities summing to 1.  A pinned tile due now is certain (the
+    River's spring-side first tile, its lake once the other river tiles are gone).
+
+    Call it when a draw is due (after ``play(..., draw=False)``, or a draw that was
+    discarded); ``ValueError`` if the stacks are used up.
+    """
+    m = game.map
+    stack, pins = game.stacks[m], game.pins[m]
+    a = next((i for i, phase in enumerate(stack) if phase), None)
+    if a is None:
+        raise ValueError("no tile is left to draw on this map")
+    phase, (top, bottom) = stack[a], pins[a]
+    if top:
+        return [(phase[-1], 1.0)]
+    if bottom and len(phase) == 1:
+        return [(phase[0], 1.0)]
+    counts = Counter(_hidden_pool(game, _phase_number(game, m, a)))
+    total = sum(counts.values())
+    return [(tile, counts[tile] / total) for tile in sorted(counts)]
+
+
+def unseen(game: "Game") -> dict[int, int]:
+    """Tiles still to be drawn, on every map: tile type index → copies (public knowledge)."""
+    return dict(sorted(Counter(tile for stack in game.stacks for phase in stack for tile in phase).items()))
+
+
+def determinise(game: "Game", rng: random.Random) -> "Game":
+    """A copy of ``game`` in which every hidden tile has been dealt again with ``rng``:
+    within each phase, over every map's unpinned places of that phase.  Pinned tiles
+    stay where they are, and the copy's own random generator (the reshuffles of
+    ``unplaceable: reshuffle``) is drawn from ``rng`` too, so nothing in the copy
+    depends on the real order.  The copy's ``seed`` is None."""
+    other = game.copy()
+    other.seed = None
+    other.rng = random.Random(rng.getrandbits(64))
+    if other.forced:  # a replay's given order is the record's, not a secret
+        return other
+    for number in range(len(game.ruleset.phases) or 1):
+        places = [(phase, lo, hi) for phase, lo, hi in _places(other, number)]
+        pool = [tile for phase, lo, hi in places for tile in phase[lo:hi]]
+        rng.shuffle(pool)
+        i = 0
+        for phase, lo, hi in places:
+            phase[lo:hi] = pool[i:i + hi - lo]
+            i += hi - lo
+    return other
+
+
+def _phase_number(game: "Game", m: int, a: int) -> int:
+    """The ruleset phase that entry ``a`` of map ``m``'s stack is (used-up phases are dropped)."""
+    return (len(game.ruleset.phases) or 1) - len(game.stacks[m]) + a
+
+
+def _places(game: "Game", number: int) -> list[tuple[list[int], int, int]]:
+    """``(phase list, lo, hi)`` per map holding phase ``number``: the slice of hidden places."""
+    found = []
+    for m, (stack, pins) in enumerate(zip(game.stacks, game.pins)):
+        a = number - (len(game.ruleset.phases) or 1) + len(stack)
+        if 0 <= a < len(stack) and stack[a]:
+            phase, (top, bottom) = stack[a], pins[a]
+            lo = 1 if bottom else 0
+            hi = len(phase) - 1 if top else len(phase)
+            if lo < hi:
+                found.append((phase, lo, hi))
+    return found
+
+
+def _hidden_pool(game: "Game", number: int) -> list[int]:
+    return [tile for phase, lo, hi in _places(game, number) for tile in phase[lo:hi]]
+
+
+def draw(game: "Game", tile: int) -> bool:
+    """Resolve a due draw as ``tile`` (one of :func:`draw_outcomes`): the tile goes to the
+    top of the current map's stack (swapped with a hidden place of its phase holding that
+    type, on any map) and is drawn (:meth:`~engine.core.game.Game.draw_one`).  True if it
+    is the tile to place, False if it fit nowhere and was discarded (a draw is due again,
+    or the stacks are used up).  Raises ``ValueError`` if ``tile`` cannot come next."""
+    if tile not in dict(draw_outcomes(game)):
+        raise ValueError(f"tile type {tile} cannot be drawn next")
+    m = game.map
+    stack = game.stacks[m]
+    a = next(i for i, phase in enumerate(stack) if phase)
+    top = stack[a]
+    if top[-1] != tile:
+        for phase, lo, hi in _places(game, _phase_number(game, m, a)):
+            if tile in phase[lo:hi]:
+                i = lo + phase[lo:hi].index(tile)
+                phase[i], top[-1] = top[-1], phase[i]
+                break
+    return game.draw_one()
+
+
+def start_outcomes(game: "Game") -> list[tuple[int, float]]:
+    """The draw of the next start tile (``deck.start_rule: drawn``) seen as still to come:
+    the tile the game drew and every hidden tile of its map's phase are equally likely.
+    ``ValueError`` if no start tile is waiting."""
+    if not game.pending_starts:
+        raise ValueError("no start tile is waiting to be drawn")
+    m, drawn = game.pending_starts[0]
+    counts = Counter(_hidden_pool(game, _current_phase(game, m)) + [drawn])
+    total = sum(counts.values())
+    return [(tile, counts[tile] / total) for tile in sorted(counts)]
+
+
+def draw_start(game: "Game", tile: int) -> None:
+    """Make ``tile`` (one of :func:`start_outcomes`) the waiting start tile, swapping it
+    with a hidden copy; ``ValueError`` if it cannot be."""
+    m, drawn = game.pending_starts[0]
+    if tile == drawn:
+        return
+    for phase, lo, hi in _places(game, _current_phase(game, m)):
+        if tile in phase[lo:hi]:
+            i = lo + phase[lo:hi].index(tile)
+            phase[i] = drawn
+            game.pending_starts[0] = (m, tile)
+            return
+    raise ValueError(f"tile type {tile} cannot be the start tile")
+
+
+def _current_phase(game: "Game", m: int) -> int:
+    stack = game.stacks[m]
+    a = next((i for i, phase in enumerate(stack) if phase), max(len(stack) - 1, 0))
+    return _phase_number(game, m, a)
