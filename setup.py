@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent
 COMPILED = [
     "engine/geometry.py",
     "engine/core/after_move.py",
+    "engine/core/chance.py",
     "engine/core/board.py",
     "engine/core/choices.py",
     "engine/core/deck.py",
@@ -40,6 +41,7 @@ COMPILED = [
     "engine/rules/ruleset.py",
     "engine/rules/tiles.py",
     "engine/bots/greedy.py",
+    "engine/bots/mcts.py",
     "engine/bots/random_player.py",
 ]
 

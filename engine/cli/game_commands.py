@@ -23,8 +23,8 @@ def play(
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", metavar="REF", autocompletion=complete_ref,
                                          help="A ruleset reference, NAME_OR_PATH[+OPTION]…")] = "basic",
     players: Annotated[str, typer.Option("--players", "-p", metavar="LIST", autocompletion=complete_player_list,
-                                         help="Comma-separated players in seat order: bot kinds (random, greedy, …) "
-                                              "or human.")] = "random,greedy",
+                                         help="Comma-separated players in seat order: random, greedy, "
+                                              "mcts (mcts:2000, mcts:1.5s) or human.")] = "random,greedy",
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", metavar="N", min=0, max=2**63 - 1,
                                                 help="Seed for the deck and the bots (0 to 2⁶³ − 1); random if "
                                                      "left out (and printed).")] = None,
@@ -36,7 +36,7 @@ def play(
     """Play one game and print every turn, its points and the scores."""
     from rich.text import Text
 
-    from ..bots.players import PLAYER_KINDS
+    from ..bots.players import PLAYER_KINDS, parse_spec
     from ..core.scoring import points_by_kind
     from ..errors import UserError
     from ..files.output import check_writable, write_json
@@ -56,10 +56,14 @@ def play(
     if not loaded.min_players <= len(kinds) <= loaded.max_players:
         raise UserError(f"{loaded.ref} is for {loaded.min_players}–{loaded.max_players} players, "
                         f"not {len(kinds)} ({players})", code="players")
-    unknown = [k for k in kinds if k not in PLAYER_KINDS and k != "human"]
-    if unknown:
-        raise UserError(f"unknown player '{unknown[0]}' (known: {', '.join(PLAYER_KINDS)}, human)",
-                        code="players")
+    for kind in kinds:
+        if kind != "human":
+            try:
+                parse_spec(kind)
+            except ValueError as error:
+                known = f"(known: {', '.join(PLAYER_KINDS)})"
+                raise UserError(str(error).replace(known, f"(known: {', '.join(PLAYER_KINDS)}, human)"),
+                                code="players") from None
     if "human" in kinds and output.to_stdout:
         raise UserError("a human plays on the terminal, so the JSON cannot go there too: give --json a file",
                         code="usage")

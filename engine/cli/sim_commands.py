@@ -23,7 +23,8 @@ MAX_GAMES, MAX_SEED, MAX_WORKERS = 10**9, 2**63 - 1, 512
 Games = Annotated[int, typer.Option("--games", "-n", metavar="N", min=1, max=MAX_GAMES,
                                     help="Number of games (1 to 10⁹).")]
 Players = Annotated[str, typer.Option("--players", "-p", metavar="LIST", autocompletion=complete_bots,
-                                      help="Comma-separated bots in seat order.")]
+                                      help="Comma-separated bots in seat order: random, greedy, "
+                                           "mcts (mcts:2000 iterations, mcts:1.5s a move).")]
 Seed = Annotated[int, typer.Option("--seed", "-s", metavar="N", min=0, max=MAX_SEED,
                                    help="Master seed (0 to 2⁶³ − 1): game i's seed is derived from it.")]
 Workers = Annotated[Optional[int], typer.Option("--workers", "-w", metavar="N", min=1, max=MAX_WORKERS,
@@ -233,15 +234,17 @@ def _event_text(event: dict | None, names: list[str]) -> str:
 
 
 def _job(refs: list[str], players: str, seed: int, games: int):
-    from ..bots.players import PLAYER_KINDS
+    from ..bots.players import parse_spec
     from ..errors import UserError
     from ..rules.ruleset import load_ruleset
     from ..sim.simulate import Job
 
     kinds = [k.strip() for k in players.split(",") if k.strip()]
-    unknown = [k for k in kinds if k not in PLAYER_KINDS]
-    if unknown:
-        raise UserError(f"unknown player '{unknown[0]}' (known: {', '.join(PLAYER_KINDS)})", code="players")
+    for kind in kinds:
+        try:
+            parse_spec(kind)
+        except ValueError as error:
+            raise UserError(str(error), code="players") from None
     for ref in refs:
         ruleset = load_ruleset(ref)
         if not ruleset.min_players <= len(kinds) <= ruleset.max_players:

@@ -63,8 +63,9 @@ def determinise(game: "Game", rng: random.Random) -> "Game":
     if other.forced:  # a replay's given order is the record's, not a secret
         return other
     for number in range(len(game.ruleset.phases) or 1):
-        places = [(phase, lo, hi) for phase, lo, hi in _places(other, number)]
-        pool = [tile for phase, lo, hi in places for tile in phase[lo:hi]]
+        places = _places(other, number)
+        # Sorted first: the deal then depends on what is hidden, never on where it lies.
+        pool = sorted(tile for phase, lo, hi in places for tile in phase[lo:hi])
         rng.shuffle(pool)
         i = 0
         for phase, lo, hi in places:

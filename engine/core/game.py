@@ -44,7 +44,8 @@ class Game(Board):
 
     def __init__(self, ruleset: Ruleset, players: int = 2, seed: int | None = None, *,
                  draw_order: Sequence[int] | None = None,
-                 start: tuple[int, int] | list[tuple[int, int]] | None = None, explain: bool = True) -> None:
+                 start: tuple[int, int] | list[tuple[int, int]] | None = None, explain: bool = True,
+                 draw: bool = True) -> None:
         if not ruleset.min_players <= players <= ruleset.max_players:
             raise ValueError(f"{ruleset.ref} is for {ruleset.min_players}–{ruleset.max_players} players, not {players}")
         super().__init__(ruleset, players)
@@ -70,6 +71,8 @@ class Game(Board):
         self.rng = random.Random(seed)
         #: True when the draw order was given (replays, scenarios): nothing is reshuffled.
         self.forced = draw_order is not None
+        #: False: the game never draws by itself; each draw is a chance step (engine/api/turns.py).
+        self.auto_draw = draw
         maps = ruleset.maps
         #: Start tiles drawn from the stack whose rotation the first player still has to choose.
         self.pending_starts: list[tuple[int, int]] = []
@@ -98,7 +101,8 @@ class Game(Board):
                 self.frontiers[m][self.origin(m)] = 0
         if not self.pending_starts:
             self._next_map()
-            self._draw()
+            if draw:
+                self._draw()
 
     def place_start(self, rotation: int) -> None:
         """Place the next drawn start tile (``deck.start_rule: drawn``) at its map's
@@ -109,7 +113,8 @@ class Game(Board):
         self.starts.append((tile, rotation))
         if not self.pending_starts:
             self._next_map()
-            self._draw()
+            if self.auto_draw:
+                self._draw()
 
     @property
     def start_tile(self) -> int | None:
@@ -256,7 +261,7 @@ class Game(Board):
         other.turn, other.player, other.finished, other.tile = self.turn, self.player, self.finished, self.tile
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
-        other.forced = self.forced
+        other.forced, other.auto_draw = self.forced, self.auto_draw
         other.pending_starts = self.pending_starts.copy()
         other.starts = self.starts.copy()
         other.stacks = [[phase.copy() for phase in stack] for stack in self.stacks]

@@ -15,6 +15,8 @@ from engine.geometry import pack
 from engine.rules.ruleset import load_ruleset
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+#: Each kind with a budget small enough for whole games in a test.
+SPECS = {"random": "random", "greedy": "greedy", "mcts": "mcts:12"}
 
 
 def test_unknown_kind_names_the_known_ones() -> None:
@@ -25,12 +27,12 @@ def test_unknown_kind_names_the_known_ones() -> None:
 
 @pytest.mark.parametrize("ref", ["basic", "first-edition", "basic+river"])
 @pytest.mark.parametrize("kind", sorted(PLAYER_KINDS))
-@settings(max_examples=3, deadline=None)
+@settings(max_examples=2, deadline=None)
 @given(seed=SEEDS)
 def test_every_chosen_move_is_legal(ref: str, kind: str, seed: int) -> None:
     ruleset = load_ruleset(ref)
     game = Game(ruleset, 2, seed)
-    bots = [make_player(kind, seed, seat) for seat in range(2)]
+    bots = [make_player(SPECS[kind], seed, seat) for seat in range(2)]
     while game.tile is not None:
         game.play(bots[game.player].choose(game))  # checked: an illegal choice raises IllegalMove
     assert game.remaining == 0
@@ -42,7 +44,7 @@ def test_same_seed_same_choices(kind: str) -> None:
 
     def history(seed: int) -> list:
         game = Game(ruleset, 2, 11)
-        bots = [make_player(kind, seed, seat) for seat in range(2)]
+        bots = [make_player(SPECS[kind], seed, seat) for seat in range(2)]
         while game.tile is not None:
             game.play(bots[game.player].choose(game), checked=True)
         return game.history

@@ -1,0 +1,158 @@
+"""How strong the search bot is: seat-swapped two-player matches, and the seconds each move takes.
+
+    python benchmarks/strength.py --a mcts:1000 --b greedy --games 200 --workers 2
+    python benchmarks/strength.py --curve 100,300,1000,3000 --b greedy --games 60
+    python benchmarks/strength.py --a mcts:100 --b openspiel-mcts:100 --games 200   # needs the openspiel extra
+
+Game ``i`` uses deck seed ``seed + i // 2`` and swaps the seats on odd ``i``,
+so each deal is played from both seats.  A win counts 1, a tie ½.  The
+interval is a Wilson score interval (95 %).  ``openspiel-mcts:N`` is
+OpenSpiel's own ``MCTSBot`` (UCT constant 2, one random rollout per
+simulation, N simulations) playing through :mod:`engine.api.openspiel`.
+Prints one line per match and, with ``--json FILE``, writes them as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.build_info import engine_build  # noqa: E402
+
+
+def play_one(args: tuple[str, str, str, int, int]) -> dict:
+    """One game: ``(ruleset, a, b, deck seed, swap)`` → scores and seconds per move of ``a``."""
+    ref, a, b, seed, swap = args
+    from engine.rules.ruleset import load_ruleset
+
+    ruleset = load_ruleset(ref)
+    specs = [b, a] if swap else [a, b]
+    seat_a = 1 if swap else 0
+    if any(spec.startswith("openspiel-mcts") for spec in specs):
+        scores, seconds = _play_openspiel(ref, specs, seed, seat_a)
+    else:
+        scores, seconds = _play_engine(ruleset, specs, seed, seat_a)
+    return {"seed": seed, "swap": swap, "a": scores[seat_a], "b": scores[1 - seat_a], "move_seconds": seconds}
+
+
+def _play_engine(ruleset, specs: list[str], seed: int, seat_a: int) -> tuple[list[int], list[float]]:
+    from engine.bots.players import make_player
+    from engine.core.game import Game
+
+    game = Game(ruleset, 2, seed, explain=False)
+    players = [make_player(spec, seed, seat) for seat, spec in enumerate(specs)]
+    seconds = []
+    while game.start_tile is not None:
+        game.place_start(players[0].choose_start(game))
+    while game.tile is not None:
+        seat = game.player
+        start = time.perf_counter()
+        move = players[seat].choose(game)
+        if seat == seat_a:
+            seconds.append(time.perf_counter() - start)
+        game.play(move, checked=True)
+    game.finish()
+    return game.scores, seconds
+
+
+def _play_openspiel(ref: str, specs: list[str], seed: int, seat_a: int) -> tuple[list[int], list[float]]:
+    """A game through the OpenSpiel API: our bots choose from the engine game behind it."""
+    import numpy
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+
+    import engine.api.openspiel  # noqa: F401  (registers the game)
+    from engine.bots.players import make_player
+
+    game = pyspiel.load_game("python_carcassonne", {"ruleset": ref, "players": 2})
+    state = game.new_initial_state()
+    rng = numpy.random.RandomState(seed)
+    deal = numpy.random.RandomState(10**6 + seed)  # the draws, apart from any bot's generator
+    players = []
+    for seat, spec in enumerate(specs):
+        if spec.startswith("openspiel-mcts"):
+            budget = int(spec.split(":")[1]) if ":" in spec else 100
+            evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+            players.append(mcts.MCTSBot(game, 2.0, budget, evaluator, solve=False, random_state=rng))
+        else:
+            players.append(make_player(spec, seed, seat))
+    seconds = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(deal.choice(outcomes, p=probs)))
+            continue
+        seat = state.current_player()
+        bot = players[seat]
+        start = time.perf_counter()
+        inner = state.inner
+        if isinstance(bot, pyspiel.Bot):
+            action = bot.step(state)
+        elif inner.game.pending_starts:
+            action = inner.codec.start_action(bot.choose_start(inner.game))
+        else:
+            action = inner.codec.encode(bot.choose(inner.game))
+        if seat == seat_a:
+            seconds.append(time.perf_counter() - start)
+        state.apply_action(action)
+    return list(state.inner.game.scores), seconds
+
+
+def match(ref: str, a: str, b: str, games: int, seed: int, workers: int) -> dict:
+    """Play ``games`` seat-swapped games of ``a`` against ``b``; the summary row."""
+    jobs = [(ref, a, b, seed + i // 2, i % 2) for i in range(games)]
+    start = time.perf_counter()
+    with ProcessPoolExecutor(workers) as pool:
+        rows = list(pool.map(play_one, jobs))
+    wall = time.perf_counter() - start
+    wins = sum(1.0 if r["a"] > r["b"] else 0.5 if r["a"] == r["b"] else 0.0 for r in rows)
+    moves = [s for r in rows for s in r["move_seconds"]]
+    low, high = _wilson(wins, games)
+    return {"ruleset": ref, "a": a, "b": b, "games": games, "wins_a": wins, "win_rate": wins / games,
+            "interval_95": [low, high], "mean_margin": statistics.mean(r["a"] - r["b"] for r in rows),
+            "move_seconds_median": statistics.median(moves) if moves else 0.0,
+            "move_seconds_max": max(moves) if moves else 0.0, "wall_seconds": wall, "engine": engine_build()}
+
+
+def _wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--a", default="mcts:1000", help="the player measured (default mcts:1000)")
+    parser.add_argument("--b", default="greedy", help="its opponent (default greedy)")
+    parser.add_argument("--curve", help="comma-separated iteration budgets: one match of mcts:N each")
+    parser.add_argument("--ruleset", default="basic")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", type=Path, help="write the rows as JSON here")
+    args = parser.parse_args()
+    specs = [f"mcts:{n}" for n in args.curve.split(",")] if args.curve else [args.a]
+    rows = []
+    for spec in specs:
+        row = match(args.ruleset, spec, args.b, args.games, args.seed, args.workers)
+        rows.append(row)
+        low, high = row["interval_95"]
+        print(f"{spec} vs {args.b} ({args.ruleset}, {args.games} games, {row['engine']}): "
+              f"{row['win_rate']:.1%} [{low:.1%}, {high:.1%}], margin {row['mean_margin']:+.1f}, "
+              f"s/move median {row['move_seconds_median']:.3f} max {row['move_seconds_max']:.3f}, "
+              f"wall {row['wall_seconds']:.0f} s", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

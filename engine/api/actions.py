@@ -1,0 +1,82 @@
+"""A fixed action encoding for any ruleset: every legal move is one integer, and no board is clipped.
+
+A map can hold no more tiles than the ruleset has, so no tile lies more
+than ``reach`` = (tiles in the ruleset) cells from its map's start tile:
+positions run over a square of side ``2·reach + 1`` per map.  An action is
+
+    ((((map · side + y + reach) · side + x + reach) · 4 + rotation) · slots + slot)
+
+with ``slot`` 0 for no follower and ``j + 1`` for a follower on segment ``j``
+(``slots`` = 1 + the most segments any tile type has); the last four actions
+turn a start tile drawn from the stack (``deck.start_rule: drawn``) 0–3
+quarter turns.  The basic game has 145 × 145 × 4 × 9 + 4 = 756,904 actions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.moves import Move
+from ..geometry import map_local, map_origin, pack
+from ..rules.ruleset import Ruleset
+
+
+@dataclass(frozen=True)
+class ActionCodec:
+    """Moves ↔ action integers for one ruleset (module docstring).  ``ValueError`` for an
+    action or a move outside the encoding."""
+
+    maps: int
+    reach: int
+    slots: int
+
+    @classmethod
+    def for_ruleset(cls, ruleset: Ruleset) -> ActionCodec:
+        """The encoding of ``ruleset``: its maps, tile count and largest tile."""
+        tiles = sum(t.count for t in ruleset.tiles)
+        return cls(ruleset.maps, tiles, 1 + max(len(t.segments) for t in ruleset.tiles))
+
+    @property
+    def side(self) -> int:
+        """Cells per row and column of a map's square."""
+        return 2 * self.reach + 1
+
+    @property
+    def placements(self) -> int:
+        """How many actions place a tile (the start rotations come after them)."""
+        return self.maps * self.side * self.side * 4 * self.slots
+
+    @property
+    def size(self) -> int:
+        """How many actions there are in all."""
+        return self.placements + 4
+
+    def encode(self, move: Move) -> int:
+        """The action of ``move``."""
+        m, x, y = map_local(move.pos)
+        r = self.reach
+        if not (0 <= m < self.maps and -r <= x <= r and -r <= y <= r):
+            raise ValueError(f"move at {(m, x, y)} lies outside the encoding (reach {r})")
+        slot = 0 if move.follower is None else move.follower + 1
+        if not 0 <= slot < self.slots:
+            raise ValueError(f"no tile has a segment {move.follower}")
+        return (((m * self.side + y + r) * self.side + x + r) * 4 + move.rotation) * self.slots + slot
+
+    def decode(self, action: int) -> Move:
+        """The move of a placing ``action`` (not a start rotation)."""
+        if not 0 <= action < self.placements:
+            raise ValueError(f"action {action} places no tile (0 ≤ action < {self.placements})")
+        rest, slot = divmod(action, self.slots)
+        rest, rotation = divmod(rest, 4)
+        rest, x = divmod(rest, self.side)
+        m, y = divmod(rest, self.side)
+        pos = map_origin(m) + pack(x - self.reach, y - self.reach)
+        return Move(pos, rotation, None if slot == 0 else slot - 1)
+
+    def start_action(self, rotation: int) -> int:
+        """The action that turns a drawn start tile ``rotation`` quarter turns."""
+        return self.placements + rotation
+
+    def start_rotation(self, action: int) -> int | None:
+        """The rotation of a start ``action``, or None if it places a tile."""
+        return action - self.placements if action >= self.placements else None

@@ -1,0 +1,164 @@
+"""A PettingZoo AEC environment of any ruleset (the ``pettingzoo`` extra).
+
+``CarcassonneEnv(ruleset="basic+river", players=3, returns="win", render_mode=None)``:
+agents ``player_0`` … act in seat order; the environment draws the tiles itself
+(from a ``random.Random`` seeded by ``reset(seed=…)``), so every step is a
+move, or the first player's turn of a start tile drawn from the stack.  An
+observation is ``{"observation": float32 vector, "action_mask": int8 vector}``:
+the vector is :mod:`engine.api.observation`'s, the mask marks the acting
+agent's legal actions (all zero for the others), over the
+:class:`~engine.api.actions.ActionCodec`'s actions.  Rewards come at the end:
+1 to each winner and 0 otherwise (``returns="win"``), or the final points
+(``returns="points"``).  ``render_mode="ansi"`` gives text,
+``"rgb_array"`` the board picture (the ``render`` extra too).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..errors import UserError
+from ..rules.ruleset import load_ruleset
+from . import observation
+from .turns import ChanceGame
+
+try:
+    import gymnasium
+    import numpy
+    from pettingzoo import AECEnv
+except ImportError as error:  # pragma: no cover - depends on the extra
+    raise ImportError(f"the PettingZoo environment needs the 'pettingzoo' extra: "
+                      f"pip install 'carcassonne-rules[pettingzoo]' ({error})") from None
+
+
+class CarcassonneEnv(AECEnv):
+    """The AEC environment (module docstring).  ``ValueError`` for a ruleset that does
+    not load, a number of players it does not allow, an unknown ``returns`` or
+    ``render_mode``, and for an illegal action."""
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "name": "carcassonne_v0", "is_parallelizable": False}
+
+    def __init__(self, ruleset: str = "basic", players: int = 2, returns: str = "win",
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        try:
+            self.ruleset = load_ruleset(ruleset)
+        except UserError as error:
+            raise ValueError(str(error)) from None
+        self.players, self.returns_kind, self.render_mode = players, returns, render_mode
+        self.state = ChanceGame(self.ruleset, players, returns)
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        size = observation.size(self.ruleset, players)
+        actions = self.state.codec.size
+        space = gymnasium.spaces.Dict({
+            "observation": gymnasium.spaces.Box(-numpy.inf, numpy.inf, (size,), numpy.float32),
+            "action_mask": gymnasium.spaces.Box(0, 1, (actions,), numpy.int8),
+        })
+        self.observation_spaces = {agent: space for agent in self.possible_agents}
+        self.action_spaces = {agent: gymnasium.spaces.Discrete(actions) for agent in self.possible_agents}
+        self._rng = random.Random()
+        self._tensor = numpy.zeros(size, numpy.float32)
+        self._views = observation.views(self._tensor, self.ruleset, players)
+
+    def observation_space(self, agent: str) -> Any:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """A new game; ``seed`` seeds the draws (the same seed and actions give the same game)."""
+        self._rng = random.Random(seed)
+        self.state = ChanceGame(self.ruleset, self.players, self.returns_kind)
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict] = {agent: {} for agent in self.agents}
+        self._draw()
+        self.agent_selection = self.possible_agents[self.state.player]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self.possible_agents.index(agent)
+        self._tensor.fill(0)
+        observation.fill(self._views, self.state, seat)
+        mask = numpy.zeros(self.state.codec.size, numpy.int8)
+        if not self.state.over and seat == self.state.player:
+            mask[self.state.legal_actions()] = 1
+        return {"observation": self._tensor.copy(), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if int(action) not in self.state.legal_actions():
+            raise ValueError(f"action {action} is not legal for {agent} now")
+        self._cumulative_rewards[agent] = 0.0
+        self.state.apply(int(action))
+        self._draw()
+        if self.state.over:
+            for a, value in zip(self.possible_agents, self.state.returns()):
+                self.rewards[a] = value
+                self.terminations[a] = True
+        else:
+            self.agent_selection = self.possible_agents[self.state.player]
+        self._accumulate_rewards()
+        if self.render_mode == "ansi":
+            print(self.render())
+
+    def render(self) -> Any:
+        """Text (``ansi``) or an RGB array (``rgb_array``) of the board; None without a mode."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi' or 'rgb_array'")
+            return None
+        if self.render_mode == "ansi":
+            return _text(self.state)
+        return _picture(self.state, self.possible_agents)
+
+    def close(self) -> None:
+        pass
+
+    def _draw(self) -> None:
+        """Resolve every draw due now with the environment's generator."""
+        state, rng = self.state, self._rng
+        while state.chance:
+            outcomes = state.outcomes()
+            state.apply(rng.choices([t for t, _ in outcomes], [p for _, p in outcomes])[0])
+
+
+def _text(state: ChanceGame) -> str:
+    """The board as rows of tile names (``.`` for an empty cell), then the scores."""
+    from ..geometry import map_local
+
+    game = state.game
+    cells = {map_local(pos): state.ruleset.tiles[tile].name for pos, (_, _, tile) in game.board.items()}
+    lines = []
+    for m in range(state.codec.maps):
+        here = [(x, y) for (mm, x, y) in cells if mm == m]
+        if not here:
+            continue
+        width = max(len(name) for name in cells.values())
+        xs, ys = [x for x, _ in here], [y for _, y in here]
+        for y in range(min(ys), max(ys) + 1):
+            lines.append(" ".join(cells.get((m, x, y), ".").rjust(width) for x in range(min(xs), max(xs) + 1)))
+        lines.append("")
+    tile = "-" if game.tile is None else state.ruleset.tiles[game.tile].name
+    lines.append(f"scores {game.scores}  supply {game.supply}  tile {tile}  to draw {game.remaining}")
+    return "\n".join(lines)
+
+
+def _picture(state: ChanceGame, names: list[str]) -> Any:
+    """The board picture (engine/view/render.py) as an ``(height, width, 3)`` uint8 array."""
+    import io
+
+    from PIL import Image
+
+    from ..view.render import board_svg, png_renderer
+
+    png = png_renderer().svg2png(bytestring=board_svg(state.game, names).encode("utf-8"))
+    return numpy.asarray(Image.open(io.BytesIO(png)).convert("RGB"))

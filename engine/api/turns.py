@@ -1,0 +1,159 @@
+"""A game whose every draw is a chance event, stepped one action at a time.
+
+The shared core of the OpenSpiel game and the PettingZoo environment.  A
+step is a **chance** step (a start tile or a tile is drawn:
+:func:`engine.core.chance.draw_outcomes`), a player's **move** (place the
+drawn tile, maybe deploy), or the first player's **start rotation** when the
+start tile is drawn from the stack.  Tiles that fit nowhere are the engine's
+business: such a draw is discarded and the next draw is due (RULES.md §3.2
+row 4, seed 003).  The underlying game's own stacks only supply tiles to
+swap: every draw is the outcome given, so nothing hidden is kept.
+"""
+
+from __future__ import annotations
+
+from ..core import chance
+from ..core.game import Game
+from ..core.moves import Move
+from ..geometry import map_local
+from ..rules.ruleset import Ruleset
+from .actions import ActionCodec
+
+#: What ``returns`` may be: 1 to each winner (tied winners all win, RULES.md §3.1) and 0
+#: otherwise, or the final points.
+RETURNS = ("win", "points")
+
+
+class ChanceGame:
+    """``ChanceGame(ruleset, players=2, returns="win")``: a game stepped by actions.
+
+    :attr:`chance` says whether the next step is a draw (:meth:`outcomes` lists
+    ``(tile type index, probability)``); else :attr:`player` (a seat) acts with one
+    of :meth:`legal_actions` (:class:`~engine.api.actions.ActionCodec` integers).
+    :meth:`apply` takes either kind; :attr:`over` once the tiles are used up, when
+    final scoring has run.  Raises ``ValueError`` for a number of players the
+    ruleset does not allow, an unknown ``returns`` or an action not legal now.
+    """
+
+    def __init__(self, ruleset: Ruleset, players: int = 2, returns: str = "win") -> None:
+        if returns not in RETURNS:
+            raise ValueError(f"returns must be one of {', '.join(RETURNS)}, not '{returns}'")
+        self.ruleset = ruleset
+        self.returns_kind = returns
+        self.codec = ActionCodec.for_ruleset(ruleset)
+        # Seed 0 only orders the tiles the draws swap with: every draw is a chance outcome.
+        self.game = Game(ruleset, players, seed=0, draw=False)
+        #: A drawn start tile waiting to be drawn again as a chance event (its rotation comes next).
+        self.start_due = bool(self.game.pending_starts)
+        #: Every action applied, chance outcomes included (what :meth:`replay` takes).
+        self.actions: list[int] = []
+
+    # -- what the next step is -------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """True once every tile is used up (final scoring has run)."""
+        return self.game.finished
+
+    @property
+    def chance(self) -> bool:
+        """True if the next step is a draw."""
+        game = self.game
+        return not game.finished and (self.start_due or (not game.pending_starts and game.tile is None))
+
+    @property
+    def player(self) -> int:
+        """The seat to act (the first player turns a drawn start tile)."""
+        return 0 if self.game.pending_starts else self.game.player
+
+    def outcomes(self) -> list[tuple[int, float]]:
+        """The draw due now: ``(tile type index, probability)`` pairs."""
+        if self.start_due:
+            return chance.start_outcomes(self.game)
+        return chance.draw_outcomes(self.game)
+
+    def legal_moves(self) -> list[Move]:
+        """The moves of the seat to act (empty at a chance step or a start rotation)."""
+        if self.chance or self.over or self.game.pending_starts:
+            return []
+        return self.game.legal_moves()
+
+    def legal_actions(self) -> list[int]:
+        """The actions of the seat to act, ascending (empty at a chance step)."""
+        if self.chance or self.over:
+            return []
+        if self.game.pending_starts:
+            return [self.codec.start_action(r) for r in range(4)]
+        return sorted(self.codec.encode(move) for move in self.game.legal_moves())
+
+    # -- stepping ------------------------------------------------------------------
+
+    def apply(self, action: int) -> None:
+        """Apply a chance outcome (a tile type index) or the acting seat's action."""
+        game = self.game
+        if self.over:
+            raise ValueError("the game is over")
+        if self.chance:
+            if self.start_due:
+                chance.draw_start(game, action)
+                self.start_due = False
+            else:
+                chance.draw(game, action)
+        elif game.pending_starts:
+            rotation = self.codec.start_rotation(action)
+            if rotation is None:
+                raise ValueError(f"action {action} does not turn the start tile")
+            game.place_start(rotation)
+            self.start_due = bool(game.pending_starts)
+        else:
+            move = self.codec.decode(action) if action < self.codec.placements else None
+            if move is None:
+                raise ValueError(f"action {action} turns a start tile, but a tile is to be placed")
+            game.play(move, draw=False)  # checked: IllegalMove (a ValueError's kin) for a wrong one
+        self.actions.append(action)
+        if not game.finished and not self.chance and game.tile is None and not game.pending_starts:
+            game.finish()
+
+    def returns(self) -> list[float]:
+        """Per seat: 1 for a winner and 0 otherwise (``returns="win"``), or the points;
+        all zeros before the end."""
+        game = self.game
+        if not self.over:
+            return [0.0] * game.players
+        if self.returns_kind == "points":
+            return [float(points) for points in game.scores]
+        best = max(game.scores)
+        return [1.0 if points == best else 0.0 for points in game.scores]
+
+    def copy(self) -> ChanceGame:
+        """An independent copy (the game copied, the ruleset shared)."""
+        other = ChanceGame.__new__(ChanceGame)
+        other.ruleset, other.returns_kind, other.codec = self.ruleset, self.returns_kind, self.codec
+        other.game = self.game.copy()
+        other.start_due = self.start_due
+        other.actions = self.actions.copy()
+        return other
+
+    def action_to_string(self, action: int, chance_step: bool | None = None) -> str:
+        """``"draw V"``, ``"turn the start tile 1"`` or a move in the project's notation
+        (``"V (1,0) r2 road@S"``): tile type, cell, quarter turns, follower."""
+        chance_step = self.chance if chance_step is None else chance_step
+        tiles = self.ruleset.tiles
+        if chance_step:
+            return f"draw {tiles[action].name}"
+        rotation = self.codec.start_rotation(action)
+        if rotation is not None:
+            return f"turn the start tile {rotation}"
+        move = self.codec.decode(action)
+        m, x, y = map_local(move.pos)
+        where = f"({x},{y})" if self.codec.maps == 1 else f"map {m} ({x},{y})"
+        tile = self.game.tile
+        name = tiles[tile].name if tile is not None else "?"
+        follower = "" if move.follower is None or tile is None else f" {_segment_name(self, tile, move.rotation, move.follower)}"
+        return f"{name} {where} r{move.rotation}{follower}"
+
+
+def _segment_name(state: ChanceGame, tile: int, rotation: int, segment: int) -> str:
+    from ..files.notation import format_follower
+
+    return format_follower(state.ruleset, tile, rotation, segment)

@@ -1,0 +1,112 @@
+"""The OpenSpiel game (engine/api/openspiel.py), checked with OpenSpiel's own tools."""
+
+from __future__ import annotations
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
+import numpy  # noqa: E402
+
+import engine.api.openspiel  # noqa: E402,F401  (registers the game)
+from engine.rules.compose import options_dir  # noqa: E402
+from engine.rules.inspect import shipped  # noqa: E402
+from engine.rules.source import load_yaml  # noqa: E402
+
+#: Every shipped ruleset, and the basic game with each shipped option (after the options it requires).
+SHIPPED = [s.name for s in shipped() if s.kind == "ruleset"] + [
+    "+".join(["basic", *load_yaml(options_dir() / f"{s.name}.yaml").data.get("requires", ()), s.name])
+    for s in shipped() if s.kind == "option"]
+
+
+@pytest.mark.parametrize("ref", SHIPPED)
+def test_openspiel_random_simulation_of_every_shipped_ruleset(ref):
+    game = pyspiel.load_game("python_carcassonne", {"ruleset": ref, "players": 2})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_three_players_and_points_returns():
+    game = pyspiel.load_game("python_carcassonne", {"ruleset": "basic+river", "players": 3, "returns": "points"})
+    assert game.num_players() == 3
+    state = game.new_initial_state()
+    rng = numpy.random.RandomState(4)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert state.returns() == [float(s) for s in state.inner.game.scores]
+
+
+def test_the_first_draw_is_chance_over_the_whole_stack():
+    game = pyspiel.load_game("python_carcassonne")
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    outcomes = dict(state.chance_outcomes())
+    assert sum(outcomes.values()) == pytest.approx(1.0)
+    # 71 tiles to draw (the start tile D is placed); the 9 copies of V are the most common.
+    assert max(outcomes.values()) == pytest.approx(9 / 71)
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, max(outcomes, key=outcomes.get)) == "draw V"
+
+
+def test_serialize_and_clone_keep_the_state():
+    game = pyspiel.load_game("python_carcassonne", {"ruleset": "basic+river"})
+    state = game.new_initial_state()
+    rng = numpy.random.RandomState(1)
+    for _ in range(12):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    clone = state.clone()
+    _, copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    for other in (clone, copy):
+        assert str(other) == str(state)
+        assert other.legal_actions() == state.legal_actions()
+        assert other.observation_tensor(0) == state.observation_tensor(0)
+    clone.apply_action(clone.legal_actions()[0])
+    assert str(clone) != str(state)
+
+
+def test_observation_planes_show_the_board():
+    game = pyspiel.load_game("python_carcassonne")
+    state = game.new_initial_state()
+    state.apply_action(next(t for t, _ in state.chance_outcomes()))
+    tensor = numpy.array(state.observation_tensor(0))
+    observer = game.make_py_observer()
+    observer.set_from(state, 0)
+    assert numpy.array_equal(observer.tensor, tensor)
+    board = observer.dict["board"][0]
+    r = state.inner.codec.reach
+    assert board[0].sum() == 1 and board[0, r, r] == 1  # the start tile at (0, 0)
+    assert board[1].sum() == 4  # its four neighbours are the frontier
+    assert board[-1].sum() >= 1  # the drawn tile fits somewhere
+    assert observer.dict["me"].tolist() == [1, 0] and observer.dict["to_move"].tolist() == [1, 0]
+    assert observer.dict["unseen"].sum() == 70
+
+
+def test_openspiel_mcts_bot_plays_a_whole_game():
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game("python_carcassonne", {"ruleset": "basic+river"})
+    rng = numpy.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bots = [mcts.MCTSBot(game, 2.0, 4, evaluator, random_state=rng, solve=False) for _ in range(2)]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(bots[state.current_player()].step(state))
+    assert sorted(state.returns()) in ([0.0, 1.0], [1.0, 1.0])
+
+
+def test_bad_parameters_are_value_errors():
+    with pytest.raises(Exception, match="players"):
+        pyspiel.load_game("python_carcassonne", {"players": 9})
+    with pytest.raises(Exception, match="returns"):
+        pyspiel.load_game("python_carcassonne", {"returns": "money"})
+    with pytest.raises(Exception, match="no-such-ruleset"):
+        pyspiel.load_game("python_carcassonne", {"ruleset": "no-such-ruleset"})

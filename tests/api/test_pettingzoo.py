@@ -1,0 +1,62 @@
+"""The PettingZoo environment (engine/api/pettingzoo.py), checked with PettingZoo's own API test."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed")
+import numpy  # noqa: E402
+from pettingzoo.test import api_test  # noqa: E402
+
+from engine.api.pettingzoo import CarcassonneEnv  # noqa: E402
+
+
+@pytest.mark.parametrize("ref, players", [("basic", 2), ("basic+river", 3), ("basic+random-start", 2)])
+def test_pettingzoo_api_test(ref, players):
+    api_test(CarcassonneEnv(ref, players), num_cycles=30)
+
+
+def _play(env, seed):
+    env.reset(seed=seed)
+    rng = numpy.random.default_rng(seed)
+    steps = 0
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(numpy.flatnonzero(obs["action_mask"]))))
+        steps += 1
+    return steps, dict(env._cumulative_rewards), list(env.state.game.scores)
+
+
+def test_a_whole_game_ends_with_the_winner_rewarded_and_repeats_with_its_seed():
+    env = CarcassonneEnv("basic", 2)
+    steps, rewards, scores = _play(env, 5)
+    assert steps >= 60  # 71 tiles, a few maybe discarded
+    winners = {f"player_{i}" for i, s in enumerate(scores) if s == max(scores)}
+    assert {a for a, r in rewards.items() if r == 1.0} == winners
+    assert _play(CarcassonneEnv("basic", 2), 5) == (steps, rewards, scores)
+
+
+def test_renders_text_and_pictures():
+    env = CarcassonneEnv("basic", 2, render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert text.splitlines()[0].strip() == "D" and "scores [0, 0]" in text
+    pytest.importorskip("cairosvg", reason="the render extra is not installed")
+    env = CarcassonneEnv("basic", 2, render_mode="rgb_array")
+    env.reset(seed=1)
+    picture = env.render()
+    assert picture.ndim == 3 and picture.shape[2] == 3 and picture.dtype == numpy.uint8
+
+
+def test_bad_settings_and_illegal_actions_are_value_errors():
+    with pytest.raises(ValueError, match="render_mode"):
+        CarcassonneEnv(render_mode="human")
+    with pytest.raises(ValueError, match="no-such"):
+        CarcassonneEnv("no-such")
+    env = CarcassonneEnv()
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="not legal"):
+        env.step(0)

@@ -1,0 +1,113 @@
+"""The search bot (engine/bots/mcts.py): its specs, determinism, and that it never uses the real draw order."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.bots.mcts import MctsPlayer
+from engine.bots.players import make_player, parse_spec
+from engine.core import chance
+from engine.core.game import Game
+from engine.geometry import pack
+from engine.rules.ruleset import load_ruleset
+
+
+@pytest.mark.parametrize("spec, expected", [
+    ("mcts", ("mcts", {})),
+    ("mcts:2000", ("mcts", {"iterations": 2000})),
+    ("mcts:1.5s", ("mcts", {"seconds": 1.5})),
+    ("mcts:300:depth=8:playout=greedy", ("mcts", {"iterations": 300, "depth": 8, "playout": "greedy"})),
+    ("mcts:depth=end", ("mcts", {"depth": None})),
+    ("greedy", ("greedy", {})),
+])
+def test_specs(spec, expected):
+    assert parse_spec(spec) == expected
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("mcts:0", "iterations must be positive"),
+    ("mcts:-1s", "seconds must be positive"),
+    ("mcts:infs", "seconds must be positive"),
+    ("mcts:lots", "iterations must be a whole number, not 'lots'"),
+    ("mcts:depth=all", "depth must be a whole number or 'end', not 'all'"),
+    ("mcts:depth=-2", "depth must be at least 0"),
+    ("mcts:speed=3", "'mcts' takes no setting 'speed'"),
+    ("greedy:100", "'greedy' takes no setting 'iterations' (settings: none)"),
+    ("mtcs:100", "unknown player 'mtcs'"),
+])
+def test_bad_specs_say_what_is_wrong(spec, message):
+    with pytest.raises(ValueError) as error:
+        parse_spec(spec)
+    assert message in str(error.value)
+
+
+def test_a_bad_playout_is_refused():
+    with pytest.raises(ValueError, match="playout must be one of random, greedy"):
+        make_player("mcts:playout=smart", 1, 0)
+
+
+def _mid_game(ref: str, seed: int, turns: int) -> Game:
+    game = Game(load_ruleset(ref), 2, seed)
+    bots = [make_player("greedy", seed, seat) for seat in range(2)]
+    for _ in range(turns):
+        game.play(bots[game.player].choose(game))
+    return game
+
+
+@pytest.mark.parametrize("ref", ["basic", "basic+river", "basic+two-maps"])
+def test_the_choice_does_not_depend_on_the_hidden_order(ref):
+    """Two games alike in all a player can see, but with their stacks in another order:
+    a search that peeked at the order would choose differently (it does, 20 iterations in)."""
+    game = _mid_game(ref, 3, 6)
+    other = chance.determinise(game, random.Random(1))  # another order of the same hidden tiles
+    assert other.stacks != game.stacks
+    for seed in range(3):
+        assert MctsPlayer(seed, iterations=40).choose(game) == MctsPlayer(seed, iterations=40).choose(other)
+
+
+def test_same_seed_and_budget_same_game():
+    def history(seed):
+        game = Game(load_ruleset("basic"), 2, 5)
+        bots = [make_player("mcts:15", seed, 0), make_player("greedy", seed, 1)]
+        while game.tile is not None:
+            game.play(bots[game.player].choose(game))
+        return game.history
+
+    assert history(2) == history(2)
+
+
+def test_a_single_legal_move_is_played_without_search():
+    ruleset = load_ruleset("basic")
+    game = Game(ruleset, 2, draw_order=[ruleset.tile_ids["E"]])
+    game.supply = [0, 0]  # no follower to deploy: the cap has only its placements
+    player = MctsPlayer(0, iterations=50)
+    moves = game.legal_moves()
+    move = player.choose(game)
+    assert move in moves
+    assert player.last_iterations == (0 if len(moves) == 1 else 50)
+
+
+def test_search_finds_the_points_greedy_sees():
+    """Scenario S1 (RULES.md §4): a city cap as the first tile closes the start city with a
+    knight for 4 points at once, the best move; the search must keep it."""
+    ruleset = load_ruleset("basic")
+    cap = ruleset.tile_ids["E"]
+    game = Game(ruleset, 2, seed=1)
+    game.force_tile(cap)
+    move = MctsPlayer(0, iterations=300).choose(game)
+    assert (move.pos, move.rotation) == (pack(0, -1), 2)
+    assert ruleset.kinds[ruleset.tiles[cap].segments[move.follower].kind].name == "city"
+
+
+def test_a_time_budget_counts_the_clock(monkeypatch):
+    """A clock that moves 10 ms per reading: a 50 ms budget runs about five iterations."""
+    import time
+
+    clock = iter(range(10**6))
+    monkeypatch.setattr(time, "perf_counter", lambda: next(clock) * 0.01)
+    game = _mid_game("basic", 1, 4)
+    player = MctsPlayer(0, seconds=0.05)
+    player.choose(game)
+    assert 3 <= player.last_iterations <= 6
