@@ -3,6 +3,7 @@
     python benchmarks/strength.py --a mcts:1000 --b greedy --games 200 --workers 2
     python benchmarks/strength.py --curve 100,300,1000,3000 --b greedy --games 60
     python benchmarks/strength.py --a mcts:100 --b openspiel-mcts:100 --games 200   # needs the openspiel extra
+    python benchmarks/strength.py --speed 100,300,1000,3000                          # seconds a move, one core
 
 Game ``i`` uses deck seed ``seed + i // 2`` and swaps the seats on odd ``i``,
 so each deal is played from both seats.  A win counts 1, a tie ½.  The
@@ -122,6 +123,39 @@ def match(ref: str, a: str, b: str, games: int, seed: int, workers: int) -> dict
             "move_seconds_max": max(moves) if moves else 0.0, "wall_seconds": wall, "engine": engine_build()}
 
 
+def speed(budgets: list[int], ref: str, rounds: int) -> list[dict]:
+    """Seconds a move and iterations a second of ``mcts:N`` for each budget, on one core: the
+    positions after 10, 30 and 50 turns of a seeded greedy game (the board grows, and so
+    does the cost of a playout); medians of ``rounds`` runs, interleaved."""
+    from engine.bots.mcts import MctsPlayer
+    from engine.bots.players import make_player
+    from engine.core.game import Game
+    from engine.rules.ruleset import load_ruleset
+
+    ruleset = load_ruleset(ref)
+    positions = []
+    for turns in (10, 30, 50):
+        game = Game(ruleset, 2, 7)
+        bots = [make_player("greedy", 7, seat) for seat in range(2)]
+        for _ in range(turns):
+            game.play(bots[game.player].choose(game))
+        positions.append((turns, game))
+    times: dict[tuple[int, int], list[float]] = {}
+    for round_ in range(rounds):
+        for budget in budgets:
+            for turns, game in positions:
+                player = MctsPlayer(round_, iterations=budget)
+                start = time.perf_counter()
+                player.choose(game)
+                times.setdefault((budget, turns), []).append(time.perf_counter() - start)
+    rows = []
+    for budget in budgets:
+        per_turn = {turns: statistics.median(times[(budget, turns)]) for turns, _ in positions}
+        rows.append({"budget": budget, "seconds_a_move": per_turn,
+                     "iterations_a_second": {t: budget / s for t, s in per_turn.items()}, "engine": engine_build()})
+    return rows
+
+
 def _wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     p = wins / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
@@ -138,8 +172,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--speed", help="comma-separated iteration budgets: time mcts:N a move instead")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of --speed (median)")
     parser.add_argument("--json", type=Path, help="write the rows as JSON here")
     args = parser.parse_args()
+    if args.speed:
+        rows = speed([int(n) for n in args.speed.split(",")], args.ruleset, args.rounds)
+        for row in rows:
+            cells = ", ".join(f"turn {t}: {s:.3f} s ({row['iterations_a_second'][t]:.0f}/s)"
+                              for t, s in row["seconds_a_move"].items())
+            print(f"mcts:{row['budget']} ({row['engine']}): {cells}", flush=True)
+        if args.json:
+            args.json.write_text(json.dumps(rows, indent=2) + "\n")
+        return
     specs = [f"mcts:{n}" for n in args.curve.split(",")] if args.curve else [args.a]
     rows = []
     for spec in specs:

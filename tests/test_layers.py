@@ -22,6 +22,7 @@ ALLOWED = {
     "files": {"core", "rules"},
     "sim": {"bots", "files", "core", "rules"},
     "view": {"files", "core", "rules"},
+    "api": {"view", "files", "core", "rules"},
     "cli": {"sim", "view", "bots", "files", "core", "rules"},
 }
 MAX_LINES = 400

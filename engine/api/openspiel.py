@@ -125,13 +125,9 @@ class CarcassonneState(pyspiel.State):
 
     def __str__(self) -> str:
         game = self.inner.game
-        tile = "none" if game.tile is None else self.inner.ruleset.tiles[game.tile].name
+        tile = "none" if game.tile is None else self.inner.ruleset.tiles[game.tile].id
         return (f"turn {game.turn}, scores {game.scores}, supply {game.supply}, tile {tile}, "
                 f"{len(game.board)} tiles placed, {game.remaining} to draw")
-
-    def __deepcopy__(self, memo: dict) -> CarcassonneState:
-        # OpenSpiel clones a Python state with deepcopy: copy the game, share the ruleset.
-        return CarcassonneState(self.get_game(), self.inner.copy())
 
 
 class CarcassonneObserver:

@@ -136,7 +136,7 @@ def _text(state: ChanceGame) -> str:
     from ..geometry import map_local
 
     game = state.game
-    cells = {map_local(pos): state.ruleset.tiles[tile].name for pos, (_, _, tile) in game.board.items()}
+    cells = {map_local(pos): state.ruleset.tiles[tile].id for pos, (_, _, tile) in game.board.items()}
     lines = []
     for m in range(state.codec.maps):
         here = [(x, y) for (mm, x, y) in cells if mm == m]
@@ -147,7 +147,7 @@ def _text(state: ChanceGame) -> str:
         for y in range(min(ys), max(ys) + 1):
             lines.append(" ".join(cells.get((m, x, y), ".").rjust(width) for x in range(min(xs), max(xs) + 1)))
         lines.append("")
-    tile = "-" if game.tile is None else state.ruleset.tiles[game.tile].name
+    tile = "-" if game.tile is None else state.ruleset.tiles[game.tile].id
     lines.append(f"scores {game.scores}  supply {game.supply}  tile {tile}  to draw {game.remaining}")
     return "\n".join(lines)
 

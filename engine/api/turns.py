@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..core import chance
 from ..core.game import Game
-from ..core.moves import Move
+from ..core.moves import IllegalMove, Move
 from ..geometry import map_local
 from ..rules.ruleset import Ruleset
 from .actions import ActionCodec
@@ -45,8 +45,9 @@ class ChanceGame:
         self.game = Game(ruleset, players, seed=0, draw=False)
         #: A drawn start tile waiting to be drawn again as a chance event (its rotation comes next).
         self.start_due = bool(self.game.pending_starts)
-        #: Every action applied, chance outcomes included (what :meth:`replay` takes).
+        #: Every action applied, chance outcomes included (what unpickling replays).
         self.actions: list[int] = []
+        self._legal: list[int] | None = None
 
     # -- what the next step is -------------------------------------------------
 
@@ -59,7 +60,8 @@ class ChanceGame:
     def chance(self) -> bool:
         """True if the next step is a draw."""
         game = self.game
-        return not game.finished and (self.start_due or (not game.pending_starts and game.tile is None))
+        return not game.finished and (self.start_due or (not game.pending_starts and game.tile is None
+                                                         and game.remaining > 0))
 
     @property
     def player(self) -> int:
@@ -84,7 +86,9 @@ class ChanceGame:
             return []
         if self.game.pending_starts:
             return [self.codec.start_action(r) for r in range(4)]
-        return sorted(self.codec.encode(move) for move in self.game.legal_moves())
+        if self._legal is None:  # OpenSpiel asks several times a step: listed once per position
+            self._legal = sorted(self.codec.encode(move) for move in self.game.legal_moves())
+        return list(self._legal)
 
     # -- stepping ------------------------------------------------------------------
 
@@ -93,6 +97,7 @@ class ChanceGame:
         game = self.game
         if self.over:
             raise ValueError("the game is over")
+        self._legal = None
         if self.chance:
             if self.start_due:
                 chance.draw_start(game, action)
@@ -109,7 +114,10 @@ class ChanceGame:
             move = self.codec.decode(action) if action < self.codec.placements else None
             if move is None:
                 raise ValueError(f"action {action} turns a start tile, but a tile is to be placed")
-            game.play(move, draw=False)  # checked: IllegalMove (a ValueError's kin) for a wrong one
+            try:
+                game.play(move, draw=False)
+            except IllegalMove as error:
+                raise ValueError(f"action {action} is not legal now: {error}") from None
         self.actions.append(action)
         if not game.finished and not self.chance and game.tile is None and not game.pending_starts:
             game.finish()
@@ -132,7 +140,26 @@ class ChanceGame:
         other.game = self.game.copy()
         other.start_due = self.start_due
         other.actions = self.actions.copy()
+        other._legal = self._legal
         return other
+
+    def __deepcopy__(self, memo: dict) -> ChanceGame:
+        # OpenSpiel clones a Python state by deep-copying its attributes: copy, sharing the ruleset.
+        return self.copy()
+
+    def __getstate__(self) -> dict:
+        # Pickled (OpenSpiel serialises states so) as what it is made of: the ruleset
+        # reference, the seats, the returns and the actions, replayed on unpickling.
+        return {"ref": self.ruleset.ref, "players": self.game.players, "returns": self.returns_kind,
+                "actions": list(self.actions)}
+
+    def __setstate__(self, data: dict) -> None:
+        from ..rules.ruleset import load_ruleset
+
+        fresh = ChanceGame(load_ruleset(data["ref"]), data["players"], data["returns"])
+        for action in data["actions"]:
+            fresh.apply(action)
+        self.__dict__.update(fresh.__dict__)
 
     def action_to_string(self, action: int, chance_step: bool | None = None) -> str:
         """``"draw V"``, ``"turn the start tile 1"`` or a move in the project's notation
@@ -140,7 +167,7 @@ class ChanceGame:
         chance_step = self.chance if chance_step is None else chance_step
         tiles = self.ruleset.tiles
         if chance_step:
-            return f"draw {tiles[action].name}"
+            return f"draw {tiles[action].id}"
         rotation = self.codec.start_rotation(action)
         if rotation is not None:
             return f"turn the start tile {rotation}"
@@ -148,7 +175,7 @@ class ChanceGame:
         m, x, y = map_local(move.pos)
         where = f"({x},{y})" if self.codec.maps == 1 else f"map {m} ({x},{y})"
         tile = self.game.tile
-        name = tiles[tile].name if tile is not None else "?"
+        name = tiles[tile].id if tile is not None else "?"
         follower = "" if move.follower is None or tile is None else f" {_segment_name(self, tile, move.rotation, move.follower)}"
         return f"{name} {where} r{move.rotation}{follower}"
 

@@ -17,6 +17,7 @@ from .output import JsonOption, Output, ref_inputs
     "carcassonne play --seed 7",
     "carcassonne play -r first-edition+river -p greedy,greedy,random -s 3 --record game.json",
     "carcassonne play -p human,greedy",
+    "carcassonne play -p mcts,greedy -s 7 --record game.json",
     "carcassonne play -s 7 --json - | jq .scores",
 ]))
 def play(

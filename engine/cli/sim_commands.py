@@ -37,6 +37,7 @@ Scheduler = Annotated[Optional[str], typer.Option("--scheduler", metavar="ADDRES
     "carcassonne simulate basic --games 1000",
     "carcassonne simulate basic+river -n 500 -p greedy,random --out games.jsonl",
     "carcassonne simulate first-edition -n 200 --json - | jq '.rulesets[].mean_score'",
+    "carcassonne simulate basic -n 20 -p mcts:100,greedy",
 ]))
 def simulate(
     ref: RefArgument,
@@ -80,6 +81,7 @@ def simulate(
     "carcassonne compare basic first-edition second-edition -n 2000 -p greedy,greedy --plot farms.png",
     "carcassonne compare basic basic+tiny-city -n 500 --json results.json",
     "carcassonne compare basic first-edition -n 300 --scheduler tcp://10.0.0.5:8786",
+    "carcassonne compare basic first-edition -n 40 -p mcts:100,mcts:100",
 ]))
 def compare(
     refs: Annotated[list[str], typer.Argument(metavar="REF", autocompletion=complete_ref,

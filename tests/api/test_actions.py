@@ -47,3 +47,22 @@ def test_the_far_corners_are_inside_and_beyond_them_is_refused():
     with pytest.raises(ValueError, match="places no tile"):
         codec.decode(codec.placements)
     assert codec.start_rotation(codec.start_action(2)) == 2 and codec.start_rotation(0) is None
+
+
+def test_the_stepped_game_refuses_what_is_not_legal_now():
+    from engine.api.turns import ChanceGame
+
+    state = ChanceGame(load_ruleset("basic"))
+    assert state.chance and state.legal_actions() == []
+    with pytest.raises(ValueError, match="cannot be drawn next"):
+        state.apply(load_ruleset("basic").tile_ids["D"] + 1000)
+    state.apply(state.outcomes()[0][0])
+    assert not state.chance
+    legal = set(state.legal_actions())
+    wrong = next(a for a in range(state.codec.placements) if a not in legal)
+    with pytest.raises(ValueError, match="not legal now"):
+        state.apply(wrong)
+    with pytest.raises(ValueError, match="turns a start tile"):
+        state.apply(state.codec.start_action(0))
+    with pytest.raises(ValueError, match="returns must be one of win, points"):
+        ChanceGame(load_ruleset("basic"), returns="money")

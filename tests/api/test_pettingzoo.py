@@ -19,15 +19,16 @@ def test_pettingzoo_api_test(ref, players):
 def _play(env, seed):
     env.reset(seed=seed)
     rng = numpy.random.default_rng(seed)
-    steps = 0
+    steps, rewards = 0, {}
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, _ = env.last()
         if terminated or truncated:
+            rewards[agent] = reward
             env.step(None)
             continue
         env.step(int(rng.choice(numpy.flatnonzero(obs["action_mask"]))))
         steps += 1
-    return steps, dict(env._cumulative_rewards), list(env.state.game.scores)
+    return steps, rewards, list(env.state.game.scores)
 
 
 def test_a_whole_game_ends_with_the_winner_rewarded_and_repeats_with_its_seed():

@@ -100,3 +100,19 @@ def test_png_without_cairosvg_says_which_extra_and_writes_nothing(tmp_path: Path
 def test_scheduler_without_distributed_says_which_extra(tmp_path: Path) -> None:
     result = run(tmp_path, "simulate", "basic", "-n", "100000", "--scheduler", "tcp://127.0.0.1:8786")
     assert result.returncode == 2 and "carcassonne-rules[dask]" in result.stderr and not result.stdout
+
+
+def test_the_search_bot_plays_and_its_record_replays(tmp_path: Path) -> None:
+    played = ok(tmp_path, "play", "-p", "mcts:20,greedy", "-s", "3", "--quiet", "--record", "g.json")
+    assert "mcts" in played.stdout
+    assert json.loads((tmp_path / "g.json").read_text())["players"][0]["kind"] == "mcts:20"
+    assert "agree with the record" in ok(tmp_path, "replay", "g.json").stdout
+
+
+@pytest.mark.parametrize("module, library, extra", [("engine.api.openspiel", "pyspiel", "openspiel"),
+                                                    ("engine.api.pettingzoo", "pettingzoo", "pettingzoo")])
+def test_the_game_apis_say_which_extra_they_need(module: str, library: str, extra: str) -> None:
+    if find_spec(library) is not None:
+        pytest.skip(f"{library} is installed")
+    result = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1 and f"carcassonne-rules[{extra}]" in result.stderr
