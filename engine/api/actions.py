@@ -65,7 +65,8 @@ class ActionCodec:
     def decode(self, action: int) -> Move:
         """The move of a placing ``action`` (not a start rotation)."""
         if not 0 <= action < self.placements:
-            raise ValueError(f"action {action} places no tile (0 ≤ action < {self.placements})")
+            raise ValueError(f"action {action} places no tile (those are 0 ≤ action < {self.placements}; "
+                             f"the last 4 of the {self.size} turn a start tile)")
         rest, slot = divmod(action, self.slots)
         rest, rotation = divmod(rest, 4)
         rest, x = divmod(rest, self.side)
@@ -78,5 +79,5 @@ class ActionCodec:
         return self.placements + rotation
 
     def start_rotation(self, action: int) -> int | None:
-        """The rotation of a start ``action``, or None if it places a tile."""
-        return action - self.placements if action >= self.placements else None
+        """The rotation of a start ``action``, or None if it places a tile or is no action."""
+        return action - self.placements if self.placements <= action < self.size else None

@@ -9,8 +9,9 @@ the vector is :mod:`engine.api.observation`'s, the mask marks the acting
 agent's legal actions (all zero for the others), over the
 :class:`~engine.api.actions.ActionCodec`'s actions.  Rewards come at the end:
 1 to each winner and 0 otherwise (``returns="win"``), or the final points
-(``returns="points"``).  ``render_mode="ansi"`` gives text,
-``"rgb_array"`` the board picture (the ``render`` extra too).
+(``returns="points"``).  :meth:`render` gives text with ``render_mode="ansi"``
+and the board picture with ``"rgb_array"`` (the ``render`` extra too); the
+environment never renders by itself.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ class CarcassonneEnv(AECEnv):
             self.ruleset = load_ruleset(ruleset)
         except UserError as error:
             raise ValueError(str(error)) from None
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError(f"players is a number of seats, not {players!r}")
         self.players, self.returns_kind, self.render_mode = players, returns, render_mode
         self.state = ChanceGame(self.ruleset, players, returns)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
@@ -83,6 +86,8 @@ class CarcassonneEnv(AECEnv):
         self.agent_selection = self.possible_agents[self.state.player]
 
     def observe(self, agent: str) -> dict[str, Any]:
+        if agent not in self.possible_agents:
+            raise ValueError(f"no agent {agent!r} (agents: {', '.join(self.possible_agents)})")
         seat = self.possible_agents.index(agent)
         self._tensor.fill(0)
         observation.fill(self._views, self.state, seat)
@@ -92,10 +97,14 @@ class CarcassonneEnv(AECEnv):
         return {"observation": self._tensor.copy(), "action_mask": mask}
 
     def step(self, action: Any) -> None:
+        if not hasattr(self, "agent_selection"):
+            raise ValueError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if not isinstance(action, (int, numpy.integer)) or isinstance(action, bool):
+            raise ValueError(f"an action is an integer, not {action!r}")
         if int(action) not in self.state.legal_actions():
             raise ValueError(f"action {action} is not legal for {agent} now")
         self._cumulative_rewards[agent] = 0.0
@@ -108,8 +117,6 @@ class CarcassonneEnv(AECEnv):
         else:
             self.agent_selection = self.possible_agents[self.state.player]
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            print(self.render())
 
     def render(self) -> Any:
         """Text (``ansi``) or an RGB array (``rgb_array``) of the board; None without a mode."""

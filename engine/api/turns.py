@@ -69,7 +69,10 @@ class ChanceGame:
         return 0 if self.game.pending_starts else self.game.player
 
     def outcomes(self) -> list[tuple[int, float]]:
-        """The draw due now: ``(tile type index, probability)`` pairs."""
+        """The draw due now: ``(tile type index, probability)`` pairs; ``ValueError`` if
+        no draw is due."""
+        if not self.chance:
+            raise ValueError("no draw is due: a seat is to act" if not self.over else "the game is over")
         if self.start_due:
             return chance.start_outcomes(self.game)
         return chance.draw_outcomes(self.game)
@@ -97,6 +100,8 @@ class ChanceGame:
         game = self.game
         if self.over:
             raise ValueError("the game is over")
+        if not self.chance and not 0 <= action < self.codec.size:
+            raise ValueError(f"action {action} is outside the actions (0 ≤ action < {self.codec.size})")
         self._legal = None
         if self.chance:
             if self.start_due:
@@ -107,7 +112,7 @@ class ChanceGame:
         elif game.pending_starts:
             rotation = self.codec.start_rotation(action)
             if rotation is None:
-                raise ValueError(f"action {action} does not turn the start tile")
+                raise ValueError(f"action {action} does not turn the start tile (a tile is to be turned)")
             game.place_start(rotation)
             self.start_due = bool(game.pending_starts)
         else:
@@ -167,7 +172,9 @@ class ChanceGame:
         chance_step = self.chance if chance_step is None else chance_step
         tiles = self.ruleset.tiles
         if chance_step:
-            return f"draw {tiles[action].id}"
+            return f"draw {tiles[action].id}" if 0 <= action < len(tiles) else f"no tile type {action}"
+        if not 0 <= action < self.codec.size:
+            return f"no action {action}"
         rotation = self.codec.start_rotation(action)
         if rotation is not None:
             return f"turn the start tile {rotation}"

@@ -10,12 +10,14 @@ the same seed and the same line-up always give the same game (DESIGN.md,
 from __future__ import annotations
 
 import math
+import re
+from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 from ..core.game import Game
 from ..core.moves import Move
 from .greedy import GreedyPlayer
-from .mcts import MctsPlayer
+from .mcts import PLAYOUTS, MctsPlayer
 from .random_player import RandomPlayer
 
 
@@ -40,29 +42,69 @@ PLAYER_KINDS: dict[str, Callable[..., Player]] = {
     "mcts": MctsPlayer,
 }
 
-def _turns(value: str) -> int | None:
-    """A number of turns, or ``end`` (None: to the end of the game)."""
-    return None if value == "end" else int(value)
+@dataclass(frozen=True)
+class Setting:
+    """A setting a bot kind takes in a player spec: a whole ``count`` or a decimal
+    ``number`` within ``low``–``high``, or one of ``choices``; ``end`` also allows the
+    word ``end`` (read as None: no limit)."""
+
+    what: str
+    low: float = 0
+    high: float = math.inf
+    choices: tuple[str, ...] = ()
+    end: bool = False
+
+    def read(self, name: str, value: str) -> Any:
+        """The value of ``value``; ``ValueError`` saying what it must be."""
+        if self.choices:
+            if value not in self.choices:
+                raise ValueError(f"{name} must be one of {', '.join(self.choices)}, not '{value}'")
+            return value
+        if self.end and value == "end":
+            return None
+        pattern = r"[0-9]+" if self.what == "count" else r"[0-9]+(\.[0-9]*)?|\.[0-9]+"
+        if not re.fullmatch(pattern, value):
+            shape = "a whole number" if self.what == "count" else "a decimal number"
+            raise ValueError(f"{name} must be {shape}{' or end' if self.end else ''}, not '{value}'")
+        number = int(value) if self.what == "count" else float(value)
+        if not self.low <= number <= self.high:
+            bounds = f"{_figure(self.low)} or more" if self.high == math.inf else \
+                f"{_figure(self.low)} to {_figure(self.high)}"
+            raise ValueError(f"{name} must be {bounds}, not {value}")
+        return number
 
 
-#: The settings each kind takes after its name, with how to read each (``mcts:depth=10``).
-SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
+def _figure(x: float) -> str:
+    """``10000000`` → ``10,000,000``; ``0.001`` → ``0.001``."""
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
+
+
+#: The settings each kind takes after its name (``mcts:500:depth=10``).
+SETTINGS: dict[str, dict[str, Setting]] = {
     "random": {},
     "greedy": {},
-    "mcts": {"iterations": int, "seconds": float, "depth": _turns, "playout": str, "width": int, "widen": float,
-             "explore": float, "scale": float},
+    "mcts": {
+        "iterations": Setting("count", 1, 10_000_000),
+        "seconds": Setting("number", 0.001, 3600),
+        "depth": Setting("count", 0, 10_000, end=True),
+        "playout": Setting("word", choices=PLAYOUTS),
+        "width": Setting("count", 0, 10_000),
+        "widen": Setting("number", 0.01, 1000),
+        "explore": Setting("number", 0, 100),
+        "scale": Setting("number", 0.01, 10_000),
+    },
 }
-#: How each reader is named in an error message.
-_READS = {int: "a whole number", float: "a number", str: "a word", _turns: "a whole number or 'end'"}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``"mcts:1.5s:depth=10"`` → ``("mcts", {"seconds": 1.5, "depth": 10})``.
 
-    After the kind, ``:``-separated settings: a bare integer is ``iterations``,
-    a number ending in ``s`` is ``seconds``, else ``name=value``.  Raises
-    ``ValueError`` naming the part that is wrong (an unknown kind or setting, a
-    value of the wrong type, a budget below 1 or 0.001 s).
+    After the kind, ``:``-separated settings: a bare whole number is
+    ``iterations``, a number ending in ``s`` is ``seconds``, else
+    ``name=value`` (:data:`SETTINGS` gives each kind's, with their ranges).
+    Raises ``ValueError`` naming the part that is wrong: an unknown kind or
+    setting, a value of the wrong shape or out of range, a setting given twice,
+    both iterations and seconds.
     """
     kind, *parts = spec.split(":")
     if kind not in PLAYER_KINDS:
@@ -79,17 +121,14 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         if name not in allowed:
             known = ", ".join(allowed) or "none"
             raise ValueError(f"player '{spec}': '{kind}' takes no setting '{name}' (settings: {known})")
+        if name in settings:
+            raise ValueError(f"player '{spec}': {name} is given twice")
         try:
-            number = allowed[name](value)
-        except ValueError:
-            raise ValueError(f"player '{spec}': {name} must be {_READS[allowed[name]]}, not '{value}'") from None
-        if number is None or isinstance(number, str):
-            settings[name] = number
-            continue
-        out_of_range = number < 0 if name in ("depth", "width") else not (number > 0 and math.isfinite(number))
-        if out_of_range:
-            raise ValueError(f"player '{spec}': {name} must be {'at least 0' if name in ('depth', 'width') else 'positive'}")
-        settings[name] = number
+            settings[name] = allowed[name].read(name, value)
+        except ValueError as error:
+            raise ValueError(f"player '{spec}': {error}") from None
+    if "iterations" in settings and "seconds" in settings:
+        raise ValueError(f"player '{spec}': give iterations or seconds, not both")
     return kind, settings
 
 

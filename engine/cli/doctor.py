@@ -59,8 +59,9 @@ def doctor(json_target: JsonOption = None) -> None:
     output.echo(f"python      {report['python']['version']} ({sys.executable})")
     output.echo(f"core        {report['core']}")
     output.echo(f"rulesets    {report['rulesets_dir']} ({len(rulesets)} rulesets, {len(options)} options)")
+    width = max(map(len, report["extras"]), default=0)
     for extra, packages in report["extras"].items():
         missing = [name for name, version in packages.items() if version is None]
         state = "installed" if not missing else f"missing {', '.join(missing)}: pip install '{DISTRIBUTION}[{extra}]'"
-        output.echo(f"extra       {extra:<8} {state}")
+        output.echo(f"extra       {extra:<{width}} {state}")
     output.json("doctor", report)

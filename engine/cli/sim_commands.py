@@ -276,7 +276,7 @@ def _run_with_progress(console, job, workers, scheduler, games):
     elapsed = time.perf_counter() - start
     plays = games * len(job.refs)
     each = f" × {len(job.refs)} rulesets = {plays} plays" if len(job.refs) > 1 else ""
-    console.print(f"{games} games{each} in {elapsed:.1f} s ({plays / elapsed:.0f} plays/s)")
+    console.print(f"{games} games{each} in {elapsed:.1f} s ({_rate(plays / elapsed)} plays/s)")
 
 
 def _with_bar(console, games: int, start: float, play):
@@ -328,3 +328,8 @@ def _print_differences(output: Output, differences: list[dict]) -> None:
             table.add_row(f"{kind} points (all players)", f"{x['mean']:+.2f}",
                           f"[{x['ci95'][0]:+.2f}, {x['ci95'][1]:+.2f}]")
         output.console.print(table)
+
+
+def _rate(per_second: float) -> str:
+    """A rate with two significant figures below 10 (search players play a game in seconds)."""
+    return f"{per_second:.0f}" if per_second >= 10 else f"{per_second:.2g}"

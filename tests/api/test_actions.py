@@ -64,5 +64,23 @@ def test_the_stepped_game_refuses_what_is_not_legal_now():
         state.apply(wrong)
     with pytest.raises(ValueError, match="turns a start tile"):
         state.apply(state.codec.start_action(0))
+    for outside in (state.codec.size, 10**7, -1):
+        with pytest.raises(ValueError, match="outside the actions"):
+            state.apply(outside)
+    with pytest.raises(ValueError, match="no draw is due"):
+        state.outcomes()
+    assert state.action_to_string(10**7) == "no action 10000000"
+
+
+def test_a_start_rotation_out_of_range_leaves_the_state_alone():
+    from engine.api.turns import ChanceGame
+
+    state = ChanceGame(load_ruleset("basic+random-start"))
+    state.apply(state.outcomes()[0][0])  # the start tile is drawn; the first player turns it
+    assert state.legal_actions() == [state.codec.start_action(r) for r in range(4)]
+    for bad in (state.codec.size, 0):
+        with pytest.raises(ValueError):
+            state.apply(bad)
+    assert state.legal_actions() == [state.codec.start_action(r) for r in range(4)]
     with pytest.raises(ValueError, match="returns must be one of win, points"):
         ChanceGame(load_ruleset("basic"), returns="money")

@@ -61,3 +61,19 @@ def test_bad_settings_and_illegal_actions_are_value_errors():
     env.reset(seed=0)
     with pytest.raises(ValueError, match="not legal"):
         env.step(0)
+
+
+def test_misuse_is_a_clear_value_error():
+    env = CarcassonneEnv()
+    with pytest.raises(ValueError, match="reset"):
+        env.step(0)
+    env.reset(seed=3)
+    legal = int(numpy.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+    for bad in (None, legal + 0.5, True):
+        with pytest.raises(ValueError, match="an action is an integer"):
+            env.step(bad)
+    with pytest.raises(ValueError, match="no agent 'player_9'"):
+        env.observe("player_9")
+    with pytest.raises(ValueError, match="number of seats"):
+        CarcassonneEnv(players=True)
+    env.step(numpy.int64(legal))  # numpy integers are integers
