@@ -28,6 +28,7 @@ unseen     (tile types,)                     copies still to be drawn
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from ..core import chance
@@ -53,22 +54,14 @@ def pieces(ruleset: "Ruleset", players: int) -> list[tuple[str, tuple[int, ...]]
 
 def size(ruleset: "Ruleset", players: int) -> int:
     """Length of the flat tensor."""
-    total = 0
-    for _, shape in pieces(ruleset, players):
-        n = 1
-        for d in shape:
-            n *= d
-        total += n
-    return total
+    return sum(math.prod(shape) for _, shape in pieces(ruleset, players))
 
 
 def views(tensor: "numpy.ndarray", ruleset: "Ruleset", players: int) -> dict[str, "numpy.ndarray"]:
     """Named, reshaped views into a flat ``tensor`` (writing them writes the tensor)."""
     found, at = {}, 0
     for name, shape in pieces(ruleset, players):
-        n = 1
-        for d in shape:
-            n *= d
+        n = math.prod(shape)
         found[name] = tensor[at:at + n].reshape(shape)
         at += n
     return found

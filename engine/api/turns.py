@@ -15,6 +15,7 @@ from __future__ import annotations
 from ..core import chance
 from ..core.game import Game
 from ..core.moves import IllegalMove, Move
+from ..files.notation import format_follower
 from ..geometry import map_local
 from ..rules.ruleset import Ruleset
 from .actions import ActionCodec
@@ -183,11 +184,5 @@ class ChanceGame:
         where = f"({x},{y})" if self.codec.maps == 1 else f"map {m} ({x},{y})"
         tile = self.game.tile
         name = tiles[tile].id if tile is not None else "?"
-        follower = "" if move.follower is None or tile is None else f" {_segment_name(self, tile, move.rotation, move.follower)}"
+        follower = "" if move.follower is None or tile is None else f" {format_follower(self.ruleset, tile, move.rotation, move.follower)}"
         return f"{name} {where} r{move.rotation}{follower}"
-
-
-def _segment_name(state: ChanceGame, tile: int, rotation: int, segment: int) -> str:
-    from ..files.notation import format_follower
-
-    return format_follower(state.ruleset, tile, rotation, segment)
