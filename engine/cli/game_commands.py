@@ -173,7 +173,7 @@ def replay(
 
 @app.command(epilog=epilog([
     "carcassonne render game.json --svg board.svg",
-    "carcassonne render game.json --turn 20 --png board.png",
+    "carcassonne render game.json --turn 20 --png board.png --coordinates",
 ]))
 def render(
     record: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record.")],
@@ -183,8 +183,13 @@ def render(
     svg: Annotated[Optional[Path], typer.Option("--svg", metavar="FILE", help="Write the board as SVG to FILE.")] = None,
     png: Annotated[Optional[Path], typer.Option("--png", metavar="FILE",
                                                 help="Write the board as PNG to FILE (needs the render extra).")] = None,
+    coordinates: Annotated[bool, typer.Option("--coordinates", help="Label the columns with x and the rows with y, "
+                                                                    "as the turn log names positions.")] = False,
 ) -> None:
-    """Draw a recorded game's board: tiles, followers, scores."""
+    """Draw a recorded game's board: tiles, followers, scores.
+
+    The tile placed last has a thick outline.
+    """
     from ..errors import UserError
     from ..files.output import check_distinct
     from ..files.record import load_record
@@ -202,7 +207,7 @@ def render(
     names = [p["name"] for p in doc.data["players"]]
     when = f"after turn {turn}" if turn is not None else (
         "final" if doc.data.get("finished", True) else f"stopped after turn {len(doc.data['turns'])}")
-    write_picture(board_svg(game, names, title=f"{doc.data['ruleset']}, {when}"), svg, png)
+    write_picture(board_svg(game, names, title=f"{doc.data['ruleset']}, {when}", coordinates=coordinates), svg, png)
 
 
 @scenario_app.command("check", epilog=epilog([

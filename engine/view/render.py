@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from ..core.game import Game
 from ..errors import UserError
@@ -26,8 +26,12 @@ from ..rules.tiles import HALF
 from .markup import xml_text
 from .tile_svg import segment_anchor, svg_num, tile_group
 
-#: Follower colours by seat (up to six players).
-PLAYER_COLOURS: tuple[str, ...] = ("#d62828", "#1d4ed8", "#f2c200", "#2a9d3f", "#222222", "#c026d3")
+#: Follower colours by seat (up to six players): the Okabe–Ito colours (Okabe & Ito, "Color
+#: Universal Design", 2008), which stay apart under the common colour-vision deficiencies,
+#: in the order of the game's red, blue, yellow, green, black and a sixth.
+PLAYER_COLOURS: tuple[str, ...] = ("#d55e00", "#0072b2", "#f0e442", "#009e73", "#222222", "#cc79a7")
+#: The outline that marks the tile placed last: a colour no player and no feature has.
+LAST_MARK = "#ff00c8"
 
 
 def _document(width: float, height: float, body: list[str], title: str) -> str:
@@ -83,58 +87,83 @@ def _meeple(x: float, y: float, s: float, colour: str, lying: bool) -> str:
     return f'<path d="{d}" fill="{colour}" stroke="#111111" stroke-width="{svg_num(s * 0.015)}" stroke-linejoin="round"/>'
 
 
-def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60) -> str:
+def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60, coordinates: bool = False,
+              spots: Iterable[tuple[int, int, int]] = ()) -> str:
     """A complete SVG document of ``game``'s board, followers and scores.
 
     Every placed tile is drawn with :func:`tile_group` at ``game.local(pos)`` (x east,
     y south, ``size`` units a tile).  Each map of a multi-map game (``deck.maps``) is
-    drawn in its own panel, side by side left to right, labelled "map N"; the start
-    tile of each map has a dashed outline.  Followers are ``<g class="follower"
-    data-player="SEAT" data-kind="KIND">`` meeples in the seat's colour at the anchor
-    of their segment (a farmer, on a ``half`` kind, lies down).  To the right, a score
-    table: one ``<text class="score">`` row per seat with ``names[seat]`` and the score,
-    beside a swatch of the seat's colour.  ``title`` goes above the board.
+    drawn in its own panel, side by side left to right, labelled "map N" with N counted
+    from 0 as records and the turn log count it; each panel is a ``<g class="map"
+    data-map="N" data-x0 data-y0 data-size>``: the SVG position of its cell (0, 0) and the
+    tile size, so a page can put things on cells.  The start tile of each map has a
+    dashed outline; the tile placed last has a thick ``<rect class="last">`` outline in
+    :data:`LAST_MARK`.  With ``coordinates``, each panel's columns are labelled with their
+    x above and its rows with their y on the left, as the log names positions.
+    ``spots`` are extra ``(map, x, y)`` cells (a page's legal placements): each is a
+    ``<rect class="spot" data-map data-x data-y>`` and the panel grows to hold it.
+    Followers are ``<g class="follower" data-player="SEAT" data-kind="KIND">`` meeples
+    in the seat's colour at the anchor of their segment (a farmer, on a ``half`` kind,
+    lies down).  To the right, a score table: one ``<text class="score">`` row per seat
+    with ``names[seat]`` and the score, beside a swatch of the seat's colour.  ``title``
+    goes above the board.
     """
     ruleset = game.ruleset
-    margin = size * 0.5
-    head = size * (0.8 if title else 0.2) + size * 0.4
+    margin = size * (0.8 if coordinates else 0.5)
+    head = size * (0.8 if title else 0.2) + size * (0.7 if coordinates else 0.4)
     by_map: dict[int, list[tuple[int, int, int]]] = {}
     for pos in game.board:
         m, x, y = game.local(pos)
         by_map.setdefault(m, []).append((pos, x, y))
+    extent: dict[int, list[tuple[int, int]]] = {m: [(x, y) for _, x, y in cells] for m, cells in by_map.items()}
+    spot_cells = sorted(set(spots))
+    for m, x, y in spot_cells:
+        extent.setdefault(m, []).append((x, y))
     body: list[str] = []
     if title:
         body.append(f'<text class="title" x="{svg_num(margin)}" y="{svg_num(size * 0.6)}" font-size="{svg_num(size * 0.3)}" '
                     f'font-weight="bold">{xml_text(title)}</text>')
+    origins: dict[int, tuple[float, float]] = {}
     left = margin
     panel_h = 0.0
-    for m in sorted(by_map):
-        cells = by_map[m]
-        x0, x1 = min(c[1] for c in cells), max(c[1] for c in cells)
-        y0, y1 = min(c[2] for c in cells), max(c[2] for c in cells)
+    for m in sorted(extent):
+        x0, x1 = min(c[0] for c in extent[m]), max(c[0] for c in extent[m])
+        y0, y1 = min(c[1] for c in extent[m]), max(c[1] for c in extent[m])
         ox, oy = left - x0 * size, head - y0 * size
+        origins[m] = (ox, oy)
+        label_y = head - size * (0.42 if coordinates else 0.12)
         if ruleset.maps > 1:
-            body.append(f'<text class="map-label" x="{svg_num(left)}" y="{svg_num(head - size * 0.12)}" '
-                        f'font-size="{svg_num(size * 0.22)}">map {m + 1}</text>')
-        body.append(f'<g class="map" data-map="{m}">')
-        for pos, x, y in sorted(cells, key=lambda c: (c[2], c[1])):
+            body.append(f'<text class="map-label" x="{svg_num(left)}" y="{svg_num(label_y)}" '
+                        f'font-size="{svg_num(size * 0.22)}">map {m}</text>')
+        body.append(f'<g class="map" data-map="{m}" data-x0="{svg_num(ox)}" data-y0="{svg_num(oy)}" '
+                    f'data-size="{svg_num(size)}">')
+        for pos, x, y in sorted(by_map.get(m, ()), key=lambda c: (c[2], c[1])):
             orientation, _, tile_index = game.board[pos]
             body.append(f'<g transform="translate({svg_num(ox + x * size)},{svg_num(oy + y * size)})">'
                         + tile_group(ruleset, tile_index, orientation.rotation, size) + "</g>")
         body.append(f'<rect class="origin" x="{svg_num(ox)}" y="{svg_num(oy)}" width="{svg_num(size)}" height="{svg_num(size)}" '
                     f'fill="none" stroke="#000000" stroke-dasharray="{svg_num(size * 0.08)}" '
                     f'stroke-width="{svg_num(size * 0.02)}"/>')
+        if coordinates:
+            body.extend(_coordinates(x0, x1, y0, y1, ox, oy, size))
         body.append("</g>")
         left += (x1 - x0 + 1) * size + margin
         panel_h = max(panel_h, (y1 - y0 + 1) * size)
+    for m, x, y in spot_cells:
+        ox, oy = origins[m]
+        body.append(f'<rect class="spot" data-map="{m}" data-x="{x}" data-y="{y}" x="{svg_num(ox + x * size)}" '
+                    f'y="{svg_num(oy + y * size)}" width="{svg_num(size)}" height="{svg_num(size)}" '
+                    f'fill="#ffffff" fill-opacity="0.35" stroke="#333333" stroke-dasharray="{svg_num(size * 0.1)}" '
+                    f'stroke-width="{svg_num(size * 0.025)}"/>')
+    last = next((move.pos for _, move in reversed(game.history) if move is not None), None)
+    if last is not None:
+        m, x, y = game.local(last)
+        ox, oy = origins[m]
+        width = size * 0.07
+        body.append(f'<rect class="last" data-map="{m}" data-x="{x}" data-y="{y}" x="{svg_num(ox + x * size + width / 2)}" '
+                    f'y="{svg_num(oy + y * size + width / 2)}" width="{svg_num(size - width)}" '
+                    f'height="{svg_num(size - width)}" fill="none" stroke="{LAST_MARK}" stroke-width="{svg_num(width)}"/>')
     # Followers last, so no neighbouring tile covers them.
-    origins = {}
-    left = margin
-    for m in sorted(by_map):
-        cells = by_map[m]
-        x0, y0 = min(c[1] for c in cells), min(c[2] for c in cells)
-        origins[m] = (left - x0 * size, head - y0 * size)
-        left += (max(c[1] for c in cells) - x0 + 1) * size + margin
     for segment, seat in game.on_board:
         pos = game.seg_pos[segment]
         orientation, base, tile_index = game.board[pos]
@@ -166,6 +195,20 @@ def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60
     width = left + table_w + margin
     height = head + max(panel_h, row * (game.players + 2)) + margin
     return _document(width, height, body, title or f"{ruleset.name} board")
+
+
+def _coordinates(x0: int, x1: int, y0: int, y1: int, ox: float, oy: float, size: float) -> list[str]:
+    """Column labels (x) above a panel and row labels (y) left of it, in board positions."""
+    font = size * 0.2
+    out = [f'<g class="coordinates" font-size="{svg_num(font)}" fill="#555555">']
+    for x in range(x0, x1 + 1):
+        out.append(f'<text x="{svg_num(ox + (x + 0.5) * size)}" y="{svg_num(oy + y0 * size - font * 0.5)}" '
+                   f'text-anchor="middle">{x}</text>')
+    for y in range(y0, y1 + 1):
+        out.append(f'<text x="{svg_num(ox + x0 * size - font * 0.4)}" y="{svg_num(oy + (y + 0.5) * size + font * 0.35)}" '
+                   f'text-anchor="end">{y}</text>')
+    out.append("</g>")
+    return out
 
 
 def board_after(record: dict[str, Any] | Document, ruleset: Ruleset | None = None,
@@ -224,4 +267,4 @@ def to_png(svg_text: str, path: str | Path, *, scale: float = 2.0) -> None:
 
 
 
-__all__ = ["PLAYER_COLOURS", "atlas_svg", "board_svg", "board_after", "png_renderer", "to_png"]
+__all__ = ["LAST_MARK", "PLAYER_COLOURS", "atlas_svg", "board_svg", "board_after", "png_renderer", "to_png"]

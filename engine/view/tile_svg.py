@@ -56,6 +56,8 @@ PALETTE: dict[str, tuple[str, str]] = {
 #: Painting order by ``ports`` type: later layers cover earlier ones.
 _LAYERS = (HALF, CENTRE_KIND, SIDE, NONE)
 _NEUTRAL_GROUND = "#e8e2cf"
+#: A pennant's (fill, stroke): white with a dark edge, far from every player colour.
+PENNANT = ("#ffffff", "#333333")
 
 
 def svg_num(x: float) -> str:
@@ -154,23 +156,32 @@ def _side_mid(side: int) -> Point:
 
 class _Shape:
     """One segment at one rotation, in unit-square coordinates: its ``ports`` type,
-    board ports, and (for ``none`` kinds) its place among the tile's icons.  Gives
-    the follower anchor and the pennant position; :func:`_segment_body` draws it."""
+    board ports, and its place in the tile's layout (:func:`_shapes` works it out):
+    ``icon_at`` where a ``none`` kind's icon sits, ``end`` where a one-port line
+    stops and ``end_mark`` what it ends in, ``avoid`` the icons a field's follower
+    must stand clear of.  Gives the follower anchor and the pennant position;
+    :func:`_segment_body` draws it."""
 
-    def __init__(self, kind_ports: str, ports: Sequence[int], n_none: int, i_none: int) -> None:
+    def __init__(self, kind_ports: str, ports: Sequence[int], *, icon_at: Point = (0.5, 0.5),
+                 end: Point = (0.5, 0.5), end_mark: str = "junction", avoid: tuple[Point, ...] = ()) -> None:
         self.kind_ports = kind_ports
         self.ports = tuple(ports)
-        self.n_none, self.i_none = n_none, i_none
+        self.icon_at, self.end, self.end_mark, self.avoid = icon_at, end, end_mark, avoid
 
     def anchor(self) -> Point:
         """Where a follower on this segment stands (unit coordinates)."""
         ports = self.ports
         if self.kind_ports == HALF:
-            # The middle of the longest border run, pulled towards the centre: inside
-            # the field and clear of a centre icon even when the field is the whole tile.
+            # Along the longest border run, pulled towards the centre: inside the field and
+            # clear of a centre icon even when the field is the whole tile; the run's middle
+            # unless an icon stands there (a cloister on a river bank), then a quarter along.
             u0, u1 = max(_half_runs(ports), key=lambda r: r[1] - r[0])
-            bx, by = _perimeter((u0 + u1) / 2)
-            return 0.5 + (bx - 0.5) * 0.65, 0.5 + (by - 0.5) * 0.65
+            candidates = []
+            for share in (0.5, 0.25, 0.75):
+                bx, by = _perimeter(u0 + (u1 - u0) * share)
+                candidates.append((0.5 + (bx - 0.5) * 0.65, 0.5 + (by - 0.5) * 0.65))
+            clear = [c for c in candidates if all(math.dist(c, icon) > 0.25 for icon in self.avoid)]
+            return (clear or candidates)[0]
         if self.kind_ports == SIDE:
             sides = sorted({p // 3 for p in ports})
             mids = [_side_mid(s) for s in sides]
@@ -178,19 +189,12 @@ class _Shape:
             return 0.5 + (ax - 0.5) * 0.7, 0.5 + (ay - 0.5) * 0.7
         if self.kind_ports == CENTRE_KIND:
             ends = [_side_mid(p // 3) for p in ports]
-            if len(ends) == 1:  # a dead end: halfway out, clear of whatever sits in the centre
-                return 0.5 + (ends[0][0] - 0.5) * 0.55, 0.5 + (ends[0][1] - 0.5) * 0.55
+            if len(ends) == 1:  # a dead end: halfway out, clear of whatever sits where it ends
+                return ends[0][0] + (self.end[0] - ends[0][0]) * 0.45, ends[0][1] + (self.end[1] - ends[0][1]) * 0.45
             if len(ends) == 2:  # the middle of the curve (the centre on a straight road)
                 return (ends[0][0] + ends[1][0] + 1) / 4, (ends[0][1] + ends[1][1] + 1) / 4
             return 0.5, 0.5
-        return self.icon_centre()
-
-    def icon_centre(self) -> Point:
-        """Where a ``none`` kind's icon sits: the centre, or spread across it when a
-        tile has several."""
-        if self.n_none <= 1:
-            return 0.5, 0.5
-        return 0.5 + (self.i_none - (self.n_none - 1) / 2) * 0.28, 0.5
+        return self.icon_at
 
     def shield_at(self) -> Point:
         """Where a pennant shield goes: beside the anchor (a quarter turn clockwise from
@@ -243,15 +247,19 @@ def _segment_body(shape: _Shape, fill: str, stroke: str, size: float) -> list[st
             (ax, ay), (bx, by) = scale(ends)
             d = f"M{svg_num(ax)},{svg_num(ay)} Q{svg_num(s / 2)},{svg_num(s / 2)} {svg_num(bx)},{svg_num(by)}"
         else:
-            d = " ".join(f"M{svg_num(x * s)},{svg_num(y * s)} L{svg_num(s / 2)},{svg_num(s / 2)}" for x, y in ends)
+            ex, ey = shape.end
+            d = " ".join(f"M{svg_num(x * s)},{svg_num(y * s)} L{svg_num(ex * s)},{svg_num(ey * s)}" for x, y in ends)
         # A dark casing under a lighter line: reads as a road on both field and city.
         out.append(f'<path d="{d}" fill="none" stroke="{stroke}" stroke-width="{svg_num(s * 0.15)}"/>')
         out.append(f'<path d="{d}" fill="none" stroke="{fill}" stroke-width="{svg_num(s * 0.1)}"/>')
-        if len(ends) == 1:
-            out.append(f'<circle class="junction" cx="{svg_num(s / 2)}" cy="{svg_num(s / 2)}" r="{svg_num(s * 0.09)}" '
-                       f'fill="{stroke}"/>')
+        if len(ends) == 1 and shape.end_mark == "junction":
+            out.append(f'<circle class="junction" cx="{svg_num(shape.end[0] * s)}" cy="{svg_num(shape.end[1] * s)}" '
+                       f'r="{svg_num(s * 0.09)}" fill="{stroke}"/>')
+        elif len(ends) == 1 and shape.end_mark == "pool":
+            out.append(f'<circle class="pool" cx="{svg_num(s / 2)}" cy="{svg_num(s / 2)}" r="{svg_num(s * 0.2)}" '
+                       f'fill="{fill}" stroke="{stroke}" stroke-width="{svg_num(s * 0.025)}"/>')
     else:
-        out.append(_icon(shape.icon_centre(), fill, stroke, s))
+        out.append(_icon(shape.icon_at, fill, stroke, s))
     return out
 
 
@@ -268,21 +276,62 @@ def _icon(at: Point, fill: str, stroke: str, s: float) -> str:
 
 
 def _shield(at: Point, s: float) -> str:
-    """A pennant: a small blue-and-white shield, 0.12 tiles wide."""
+    """A pennant: a small white shield edged in dark grey, 0.12 tiles wide (:data:`PENNANT`:
+    white is no player's colour, and reads on city, field and every meeple colour)."""
     x, y, w = at[0] * s, at[1] * s, 0.12 * s
     d = (f"M{svg_num(x - w / 2)},{svg_num(y - w / 2)} L{svg_num(x + w / 2)},{svg_num(y - w / 2)} L{svg_num(x + w / 2)},{svg_num(y)} "
          f"Q{svg_num(x + w / 2)},{svg_num(y + w / 2)} {svg_num(x)},{svg_num(y + w * 0.7)} "
          f"Q{svg_num(x - w / 2)},{svg_num(y + w / 2)} {svg_num(x - w / 2)},{svg_num(y)} Z")
-    return f'<path class="pennant" d="{d}" fill="#1f4aa8" stroke="#ffffff" stroke-width="{svg_num(s * 0.015)}"/>'
+    return f'<path class="pennant" d="{d}" fill="{PENNANT[0]}" stroke="{PENNANT[1]}" stroke-width="{svg_num(s * 0.015)}"/>'
 
 
 def _shapes(ruleset: Ruleset, tile: int, rotation: int) -> list[_Shape]:
-    """The :class:`_Shape` of every segment of tile type ``tile`` turned ``rotation``."""
+    """The :class:`_Shape` of every segment of tile type ``tile`` turned ``rotation``.
+
+    The layout is read from the ports alone: when a line runs straight through the
+    centre (a river W–E), a one-port line from a side across it is a bridge (RB, RH),
+    drawn to the far bank, and on into the far side when a city holds that side; an
+    icon on such a tile stands on that far bank, where the bridge leads.  A lone
+    one-port line on a tile with no city or icon to cover its end (the spring, the
+    lake) ends in a pool.  Otherwise icons share the centre and one-port lines meet at a junction.
+    """
     tile_type = ruleset.tiles[tile]
     ports_by_seg = tile_type.orientations[rotation % 4].segment_ports
-    kinds = [ruleset.kinds[seg.kind] for seg in tile_type.segments]
-    nones = [j for j, k in enumerate(kinds) if k.ports == NONE]
-    return [_Shape(k.ports, ports_by_seg[j], len(nones), nones.index(j) if j in nones else 0)
+    kinds = [ruleset.kinds[seg.kind].ports for seg in tile_type.segments]
+    nones = [j for j, k in enumerate(kinds) if k == NONE]
+    lines = [j for j, k in enumerate(kinds) if k == CENTRE_KIND]
+    through = {frozenset(p // 3 for p in ports_by_seg[j]) for j in lines if len(ports_by_seg[j]) == 2
+               and abs(ports_by_seg[j][0] // 3 - ports_by_seg[j][1] // 3) == 2}
+    city_sides = {p // 3 for j, k in enumerate(kinds) if k == SIDE for p in ports_by_seg[j]}
+    ends: dict[int, tuple[Point, str]] = {}
+    icon_spots: list[Point] = []
+    for j in lines:
+        if len(ports_by_seg[j]) != 1:
+            continue
+        side = ports_by_seg[j][0] // 3
+        far = (side + 2) % 4
+        if any(side not in sides for sides in through):
+            bank = _perimeter(far + 0.5)
+            bank = (0.5 + (bank[0] - 0.5) * 0.55, 0.5 + (bank[1] - 0.5) * 0.55)
+            if far in city_sides:
+                ends[j] = (_side_mid(far), "none")
+            else:
+                ends[j] = (bank, "none" if nones else "junction")
+                icon_spots.append(bank)
+        elif len(lines) == 1 and not nones and not city_sides:  # nothing covers where it ends
+            ends[j] = ((0.5, 0.5), "pool")
+    icons: dict[int, Point] = {}
+    for i, j in enumerate(nones):
+        if i < len(icon_spots):
+            icons[j] = icon_spots[i]
+        elif len(nones) > 1:
+            icons[j] = (0.5 + (i - (len(nones) - 1) / 2) * 0.28, 0.5)
+        else:
+            icons[j] = (0.5, 0.5)
+    off_centre = tuple(at for at in icons.values() if at != (0.5, 0.5))
+    return [_Shape(k, ports_by_seg[j], icon_at=icons.get(j, (0.5, 0.5)),
+                   end=ends.get(j, ((0.5, 0.5), "junction"))[0], end_mark=ends.get(j, ((0.5, 0.5), "junction"))[1],
+                   avoid=off_centre)
             for j, k in enumerate(kinds)]
 
 
@@ -326,4 +375,4 @@ def tile_group(ruleset: Ruleset, tile: int, rotation: int = 0, size: float = 60)
     return "".join(parts)
 
 
-__all__ = ["PALETTE", "kind_colours", "segment_anchor", "svg_num", "tile_group"]
+__all__ = ["PALETTE", "PENNANT", "kind_colours", "segment_anchor", "svg_num", "tile_group"]

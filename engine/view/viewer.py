@@ -18,7 +18,7 @@ from ..geometry import PORTS
 from ..rules.ruleset import Ruleset, load_ruleset
 from ..rules.source import Document
 from .markup import script_json, xml_text
-from .render import PLAYER_COLOURS
+from .render import LAST_MARK, PLAYER_COLOURS
 from .tile_svg import tile_group
 
 CELL = 60  # pixels per tile
@@ -121,8 +121,18 @@ def _page(ruleset: Ruleset, names: list[str], placed, stays, steps, ref: str) ->
     legend = "".join(f'<span class="who" style="color:{PLAYER_COLOURS[p % len(PLAYER_COLOURS)]}">■</span> '
                      f"{xml_text(n)} " for p, n in enumerate(names))
     payload = script_json({"steps": steps, "names": names})
-    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-10 -10 {width * CELL + 20} {height * CELL + 20}" '
-           f'width="{width * CELL + 20}" height="{height * CELL + 20}"><defs>{defs}</defs>{uses}{"".join(marks)}</svg>')
+    # Coordinates as the turn log gives them (hidden until asked for), and the outline the
+    # script moves onto the tile placed last.
+    labels = [f'<text x="{(x + offsets[m]) * CELL + CELL / 2}" y="-8" text-anchor="middle">{x}</text>'
+              for m, (lo_x, _, hi_x, _) in spans.items() for x in range(lo_x, hi_x + 1)]
+    labels += [f'<text x="-8" y="{(y - top) * CELL + CELL / 2 + 4}" text-anchor="end">{y}</text>'
+               for y in range(top, top + height)]
+    coords = f'<g id="coords" font-size="12" fill="#555" style="display:none">{"".join(labels)}</g>'
+    last_mark = (f'<rect id="last-tile" class="last" width="{CELL - 4}" height="{CELL - 4}" fill="none" '
+                 f'stroke="{LAST_MARK}" stroke-width="4" style="display:none"/>')
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-30 -30 {width * CELL + 40} {height * CELL + 40}" '
+           f'width="{width * CELL + 40}" height="{height * CELL + 40}"><defs>{defs}</defs>{uses}{last_mark}'
+           f'{"".join(marks)}{coords}</svg>')
     return _TEMPLATE.format(title=xml_text(f"Carcassonne replay — {ref}"), legend=legend, svg=svg,
                             payload=payload)
 
@@ -141,7 +151,8 @@ body {{ font-family: sans-serif; margin: 1em; }}
 <h1>{title}</h1>
 <div id="controls"><button id="first">« first</button><button id="prev">‹ back</button>
 <button id="next">next ›</button><button id="last">last »</button>
-<span id="where"></span></div>
+<span id="where"></span>
+<label><input type="checkbox" id="coords-on"> coordinates</label></div>
 <div id="step"></div>
 <div id="side"><div>{legend}</div><div id="scores"></div><ul id="events"></ul></div>
 <div id="board">{svg}</div>
@@ -164,6 +175,14 @@ function show(t) {{
   const tileTurn = Math.min(turn, last - 1);
   document.querySelectorAll("use.placed").forEach(el => {{
     el.style.display = Number(el.dataset.turn) <= tileTurn ? "" : "none"; }});
+  const mark = document.getElementById("last-tile");
+  const placed = [...document.querySelectorAll("use.placed")].filter(
+    el => Number(el.dataset.turn) <= tileTurn && Number(el.dataset.turn) > 0).pop();
+  mark.style.display = placed ? "" : "none";
+  if (placed) {{
+    mark.setAttribute("x", Number(placed.getAttribute("x")) + 2);
+    mark.setAttribute("y", Number(placed.getAttribute("y")) + 2);
+  }}
   document.querySelectorAll(".follower").forEach(el => {{
     el.style.display = Number(el.dataset.from) <= turn && turn <= Number(el.dataset.to) ? "" : "none"; }});
   history.replaceState(null, "", `#turn=${{turn === last ? "last" : turn}}`);
@@ -172,6 +191,8 @@ document.getElementById("first").onclick = () => show(0);
 document.getElementById("prev").onclick = () => show(turn - 1);
 document.getElementById("next").onclick = () => show(turn + 1);
 document.getElementById("last").onclick = () => show(last);
+document.getElementById("coords-on").onchange = e => {{
+  document.getElementById("coords").style.display = e.target.checked ? "" : "none"; }};
 document.addEventListener("keydown", e => {{
   if (e.key === "ArrowRight") show(turn + 1);
   if (e.key === "ArrowLeft") show(turn - 1);

@@ -1,0 +1,273 @@
+"""The picture defects of issue 16, one test each: the last tile is marked, coordinates
+are optional, bridges and springs are drawn where the ports put them, pennants and
+player colours stay apart (also for colour-blind eyes), and maps are counted from 0
+everywhere.  Each expected value is worked out from the tile data, not from a drawing."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import math
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from rich.console import Console
+
+from engine.cli.turn_log import turn_logger
+from engine.rules.inspect import shipped
+from engine.rules.ruleset import load_ruleset
+from engine.rules.tiles import CENTRE_KIND
+from engine.sim.play import play_game
+from engine.view.render import LAST_MARK, PLAYER_COLOURS, board_after, board_svg
+from engine.view.tile_svg import PALETTE, PENNANT, tile_group
+
+SIZE = 60
+
+
+def _classed(root: ET.Element, cls: str) -> list[ET.Element]:
+    return [e for e in root.iter() if e.get("class") == cls]
+
+
+@pytest.fixture(scope="module")
+def river_game():
+    return play_game(load_ruleset("basic+river"), ["random", "greedy"], 3)
+
+
+# -- the last tile -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("turn", [1, 5, 20])
+def test_the_last_tile_placed_is_outlined(river_game, turn) -> None:
+    record = river_game.record
+    game = board_after(record, turn=turn)
+    root = ET.fromstring(board_svg(game, ["a", "b"]))
+    marks = _classed(root, "last")
+    placed = [t for t in record["turns"][:turn] if not t.get("discarded")]
+    assert len(marks) == 1
+    assert [int(marks[0].get("data-x")), int(marks[0].get("data-y"))] == placed[-1]["at"]
+    assert marks[0].get("stroke") == LAST_MARK
+
+
+def test_no_tile_is_marked_before_the_first_turn(river_game) -> None:
+    game = board_after(river_game.record, turn=0)
+    assert _classed(ET.fromstring(board_svg(game, ["a", "b"])), "last") == []
+
+
+# -- coordinates -------------------------------------------------------------------------
+
+def test_coordinates_label_every_column_and_row_only_when_asked(river_game) -> None:
+    game = board_after(river_game.record, turn=12)
+    cells = [game.local(pos)[1:] for pos in game.board]
+    xs = range(min(x for x, _ in cells), max(x for x, _ in cells) + 1)
+    ys = range(min(y for _, y in cells), max(y for _, y in cells) + 1)
+    root = ET.fromstring(board_svg(game, ["a", "b"], coordinates=True))
+    (group,) = _classed(root, "coordinates")
+    labels = [int(t.text) for t in group]
+    assert labels == [*xs, *ys]
+    assert _classed(ET.fromstring(board_svg(game, ["a", "b"])), "coordinates") == []
+
+
+def test_spots_widen_the_panel_and_carry_their_cell(river_game) -> None:
+    game = board_after(river_game.record, turn=3)
+    far = (0, 40, -7)  # well outside the board
+    root = ET.fromstring(board_svg(game, ["a", "b"], spots=[far]))
+    (spot,) = _classed(root, "spot")
+    (panel,) = _classed(root, "map")
+    assert (int(spot.get("data-x")), int(spot.get("data-y"))) == far[1:]
+    x0, y0 = float(panel.get("data-x0")), float(panel.get("data-y0"))
+    assert float(spot.get("x")) == pytest.approx(x0 + 40 * SIZE, abs=0.01)
+    assert float(spot.get("y")) == pytest.approx(y0 - 7 * SIZE, abs=0.01)
+    assert float(spot.get("y")) >= 0  # inside the picture
+
+
+# -- river tiles -------------------------------------------------------------------------
+
+def _segment(root: ET.Element, kind: str) -> ET.Element:
+    (found,) = [g for g in _classed(root, "segment") if g.get("data-kind") == kind]
+    return found
+
+
+def _line_ends(group: ET.Element) -> list[tuple[float, float]]:
+    d = group.find("{http://www.w3.org/2000/svg}path").get("d")
+    return [(float(x), float(y)) for x, y in re.findall(r"(-?[\d.]+),(-?[\d.]+)", d)]
+
+
+def _tile(ruleset, tile_id: str, rotation: int = 0) -> ET.Element:
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg">{tile_group(ruleset, ruleset.tile_ids[tile_id], rotation, SIZE)}</svg>'
+    return ET.fromstring(svg)
+
+
+def test_rb_road_crosses_the_river_into_the_city_gate() -> None:
+    """RB (river W–E, city N, road S): the road runs from S across the river to the city
+    side N, where the wall covers its end; no junction is drawn in the water."""
+    root = _tile(load_ruleset("basic+river"), "RB")
+    assert _line_ends(_segment(root, "road")) == [(30, 60), (30, 0)]
+    assert _classed(root, "junction") == []
+
+
+def test_rh_cloister_stands_on_the_north_bank_where_its_bridge_leads() -> None:
+    """RH (river W–E, cloister, road S): the cloister is north of the river and the
+    road crosses from S to it."""
+    root = _tile(load_ruleset("basic+river"), "RH")
+    roof_and_walls = [float(y) for e in _classed(root, "icon")[0].iter()
+                      for y in re.findall(r",(-?[\d.]+)", e.get("points") or "")]
+    assert max(roof_and_walls) < 30 - 0.075 * SIZE  # wholly above the river's casing (0.15 wide)
+    (start, end) = _line_ends(_segment(root, "road"))
+    assert start == (30, 60) and end[1] < 30
+
+
+@pytest.mark.parametrize("tile_id", ["RA", "RL"])
+def test_spring_and_lake_end_in_a_pool(tile_id: str) -> None:
+    root = _tile(load_ruleset("basic+river"), tile_id)
+    (pool,) = _classed(root, "pool")
+    assert (float(pool.get("cx")), float(pool.get("cy"))) == (30, 30)
+    assert pool.get("fill") == PALETTE["river"][0]
+    assert _classed(root, "junction") == []
+
+
+def _every_shipped_tile():
+    refs = ["basic", *(f"basic+{s.name}" for s in shipped() if s.kind == "option")]
+    seen = set()
+    for ref in refs:
+        try:
+            ruleset = load_ruleset(ref)
+        except Exception:  # an option that needs another first is covered where it applies
+            continue
+        for index, tile_type in enumerate(ruleset.tiles):
+            if tile_type.id not in seen:
+                seen.add(tile_type.id)
+                yield ruleset, index
+
+
+def test_nothing_is_drawn_in_the_water_on_any_shipped_tile() -> None:
+    """The whole kind of RB's and RH's defect: on every shipped tile in every rotation, when
+    a line runs straight through the centre, no junction mark and no icon sits on it."""
+    checked = 0
+    for ruleset, index in _every_shipped_tile():
+        tile_type = ruleset.tiles[index]
+        for rotation in range(4):
+            ports = tile_type.orientations[rotation].segment_ports
+            through = [p for j, p in enumerate(ports) if ruleset.kinds[tile_type.segments[j].kind].ports == CENTRE_KIND
+                       and len(p) == 2 and abs(p[0] // 3 - p[1] // 3) == 2]
+            if not through:
+                continue
+            checked += 1
+            root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{tile_group(ruleset, index, rotation, SIZE)}</svg>')
+            marks = [(float(c.get("cx")), float(c.get("cy"))) for c in _classed(root, "junction")]
+            for icon in _classed(root, "icon"):
+                (body, *_) = list(icon)
+                points = [tuple(map(float, p.split(","))) for p in body.get("points").split()]
+                marks.append((sum(p[0] for p in points) / 4, sum(p[1] for p in points) / 4))
+            for line in through:
+                horizontal = line[0] // 3 in (1, 3)
+                for x, y in marks:
+                    off_axis = abs((y if horizontal else x) - SIZE / 2)
+                    assert off_axis > 0.12 * SIZE, (tile_type.id, rotation, (x, y))
+    assert checked >= 5  # RB, RC, RD, RF, RH, RK at least
+
+
+# -- colours -----------------------------------------------------------------------------
+
+#: Colour-vision deficiency simulation matrices on linear RGB, severity 1 (Machado, Oliveira
+#: and Fernandes, "A Physiologically-based Model for Simulation of Color Vision
+#: Deficiency", IEEE TVCG 15(6), 2009, table 1).
+VISIONS = {
+    "normal": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881)),
+    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602), (0.004733, 0.691367, 0.303900)),
+}
+
+
+def _lab(colour: str, vision: str) -> tuple[float, float, float]:
+    """CIE L*a*b* (D65) of an sRGB hex colour as seen with ``vision``."""
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    rgb = [linear(int(colour[i:i + 2], 16) / 255) for i in (1, 3, 5)]
+    m = VISIONS[vision]
+    r, g, b = [min(1.0, max(0.0, sum(m[row][k] * rgb[k] for k in range(3)))) for row in range(3)]
+    x, y, z = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, 0.2126 * r + 0.7152 * g + 0.0722 * b, \
+        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def _distance(a: str, b: str, vision: str) -> float:
+    """CIE76 ΔE between two colours as ``vision`` sees them."""
+    return math.dist(_lab(a, vision), _lab(b, vision))
+
+
+#: How far apart colours must be (ΔE): a pennant from any meeple, and meeples from one another.
+PENNANT_APART = {"normal": 40, "protanopia": 20, "deuteranopia": 20, "tritanopia": 20}
+SEATS_APART = {"normal": 40, "protanopia": 15, "deuteranopia": 15, "tritanopia": 15}
+
+
+def _pennant_problems(pennant: str, seats: tuple[str, ...]) -> list[str]:
+    return [f"{vision}: pennant {pennant} ~ {seat}" for vision, least in PENNANT_APART.items()
+            for seat in seats if _distance(pennant, seat, vision) < least]
+
+
+def _seat_problems(seats: tuple[str, ...]) -> list[str]:
+    return [f"{vision}: {a} ~ {b}" for vision, least in SEATS_APART.items()
+            for a, b in itertools.combinations(seats, 2) if _distance(a, b, vision) < least]
+
+
+def test_pennants_are_apart_from_every_player_colour() -> None:
+    assert _pennant_problems(PENNANT[0], PLAYER_COLOURS) == []
+
+
+def test_player_colours_stay_apart_for_colour_blind_eyes() -> None:
+    assert _seat_problems(PLAYER_COLOURS) == []
+
+
+def test_the_colour_checks_catch_the_old_colours() -> None:
+    """The colours before issue 16: the pennant's blue next to seat 2's, and seats 2 and 6
+    alike under protanopia.  The checks above must fail on them."""
+    old_seats = ("#d62828", "#1d4ed8", "#f2c200", "#2a9d3f", "#222222", "#c026d3")
+    assert "normal: pennant #1f4aa8 ~ #1d4ed8" in _pennant_problems("#1f4aa8", old_seats)
+    assert "protanopia: #1d4ed8 ~ #c026d3" in _seat_problems(old_seats)
+
+
+def test_a_drawn_pennant_uses_the_pennant_colour() -> None:
+    ruleset = load_ruleset("basic")
+    root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{tile_group(ruleset, ruleset.tile_ids["C"])}</svg>')
+    (shield,) = _classed(root, "pennant")
+    assert shield.get("fill") == PENNANT[0]
+
+
+# -- map numbering -----------------------------------------------------------------------
+
+def test_maps_are_numbered_from_0_in_picture_record_and_log() -> None:
+    ruleset = load_ruleset("basic+two-maps")
+    console = Console(file=io.StringIO(), width=120)
+    played = play_game(ruleset, ["random", "random"], 5, on_turn=turn_logger(console, ruleset, ["a", "b"]))
+    in_record = {t["map"] for t in played.record["turns"] if "map" in t}
+    in_log = {int(n) for n in re.findall(r"map (\d+)", console.file.getvalue())}
+    root = ET.fromstring(board_svg(played.game, ["a", "b"]))
+    in_picture = {int(e.text.split()[1]) for e in _classed(root, "map-label")}
+    panels = {int(g.get("data-map")) for g in _classed(root, "map")}
+    assert in_record == in_log == in_picture == panels == {0, 1}
+
+
+def test_the_viewer_marks_the_last_tile_and_can_show_coordinates(river_game, tmp_path) -> None:
+    """The replay page carries the outline its script moves onto each step's last tile,
+    and coordinate labels for every column and row of the board (hidden until asked)."""
+    import json
+
+    from engine.files.record import load_record
+    from engine.view.viewer import replay_html
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(river_game.record))
+    page = replay_html(load_record(path))
+    assert f'<rect id="last-tile" class="last" width="56" height="56" fill="none" stroke="{LAST_MARK}"' in page
+    cells = [river_game.game.local(pos)[1:] for pos in river_game.game.board]
+    (coords,) = re.findall(r'<g id="coords"[^>]*>(.*?)</g>', page)
+    labels = [int(n) for n in re.findall(r">(-?\d+)</text>", coords)]
+    xs = range(min(x for x, _ in cells), max(x for x, _ in cells) + 1)
+    ys = range(min(y for _, y in cells), max(y for _, y in cells) + 1)
+    assert labels == [*xs, *ys]
