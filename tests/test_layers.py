@@ -23,7 +23,8 @@ ALLOWED = {
     "sim": {"bots", "files", "core", "rules"},
     "view": {"files", "core", "rules"},
     "api": {"view", "files", "core", "rules"},
-    "cli": {"sim", "view", "bots", "files", "core", "rules"},
+    "web": {"view", "bots", "files", "core", "rules"},
+    "cli": {"sim", "web", "view", "bots", "files", "core", "rules"},
 }
 MAX_LINES = 400
 

@@ -16,6 +16,7 @@ from typing import Any, Callable, Protocol
 
 from ..core.game import Game
 from ..core.moves import Move
+from ..errors import UserError
 from .greedy import GreedyPlayer
 from .mcts import PLAYOUTS, MctsPlayer
 from .random_player import RandomPlayer
@@ -130,6 +131,27 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     if "iterations" in settings and "seconds" in settings:
         raise ValueError(f"player '{spec}': give iterations or seconds, not both")
     return kind, settings
+
+
+def check_seats(specs: list[str], min_players: int, max_players: int, ref: str) -> None:
+    """:class:`~engine.errors.UserError` (code ``players``) unless every spec is a bot
+    :func:`parse_spec` reads or a bare ``human``, and their number is one the ruleset
+    ``ref`` seats (``min_players`` to ``max_players``).  Each spec is checked before the
+    count, so "mcts:abc" is a wrong spec, not one player too few."""
+    for spec in specs:
+        if spec.split(":")[0] == "human":
+            if spec != "human":
+                raise UserError(f"player '{spec}': a human takes no settings", code="players")
+            continue
+        try:
+            parse_spec(spec)
+        except ValueError as error:
+            known = f"(known: {', '.join(PLAYER_KINDS)})"
+            raise UserError(str(error).replace(known, f"(known: {', '.join(PLAYER_KINDS)}, human)"),
+                            code="players") from None
+    if not min_players <= len(specs) <= max_players:
+        raise UserError(f"{ref} is for {min_players}–{max_players} players, not {len(specs)} ({','.join(specs)})",
+                        code="players")
 
 
 def make_player(spec: str, seed: int | None, seat: int) -> Player:

@@ -3,7 +3,7 @@
 Exit codes: 0 success, 1 a check failed (a scenario expectation, a replay
 that disagrees), 2 bad input (``file:line:col: error: …`` on stderr, never a
 traceback).  ``app`` holds the typer application; ``game_commands``,
-``ruleset_commands`` and ``sim_commands`` register their commands on it;
+``ruleset_commands``, ``sim_commands`` and ``serve_command`` register their commands on it;
 ``human`` (with ``screen`` and ``move_input``) is the terminal player.  Engine
 modules are imported inside the commands so that ``carcassonne --help``
 starts fast.  It may import every other layer.
@@ -16,7 +16,7 @@ import sys
 
 import typer
 
-from . import doctor, game_commands, ruleset_commands, sim_commands  # noqa: F401  (register their commands)
+from . import doctor, game_commands, ruleset_commands, serve_command, sim_commands  # noqa: F401  (register their commands)
 from .app import Failed, app
 
 __all__ = ["app", "main"]

@@ -37,7 +37,7 @@ def play(
     """Play one game and print every turn, its points and the scores."""
     from rich.text import Text
 
-    from ..bots.players import PLAYER_KINDS, parse_spec
+    from ..bots.players import check_seats
     from ..core.scoring import points_by_kind
     from ..errors import UserError
     from ..files.output import check_writable, write_json
@@ -54,20 +54,7 @@ def play(
     loaded = load_ruleset(ruleset)
     for warning in loaded.warnings:  # the game is played all the same
         output.echo(warning.render(), err=True)
-    for kind in kinds:  # each spec first: "mcts:abc" is a wrong spec, not one player too few
-        if kind.split(":")[0] == "human":
-            if kind != "human":
-                raise UserError(f"player '{kind}': a human takes no settings", code="players")
-            continue
-        try:
-            parse_spec(kind)
-        except ValueError as error:
-            known = f"(known: {', '.join(PLAYER_KINDS)})"
-            raise UserError(str(error).replace(known, f"(known: {', '.join(PLAYER_KINDS)}, human)"),
-                            code="players") from None
-    if not loaded.min_players <= len(kinds) <= loaded.max_players:
-        raise UserError(f"{loaded.ref} is for {loaded.min_players}–{loaded.max_players} players, "
-                        f"not {len(kinds)} ({players})", code="players")
+    check_seats(kinds, loaded.min_players, loaded.max_players, loaded.ref)
     if "human" in kinds and output.to_stdout:
         raise UserError("a human plays on the terminal, so the JSON cannot go there too: give --json a file",
                         code="usage")

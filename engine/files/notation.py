@@ -9,6 +9,8 @@ the kind touch is ambiguous and must be given as a half-side.
 
 from __future__ import annotations
 
+import math
+
 from ..geometry import PORT_INDEX, PORTS, SIDES
 from ..rules.ruleset import Ruleset
 
@@ -24,6 +26,40 @@ def format_follower(ruleset: Ruleset, tile: int, rotation: int, segment: int) ->
     if kind.ports == "half":
         return f"{kind.name}@{PORTS[ports[0]]}"
     return f"{kind.name}@{SIDES[next(p for p in ports if p % 3 == 1) // 3]}"
+
+
+#: Where each port's middle lies on a tile of side 1, x east and y south (a half-side is
+#: left or right as seen from the centre looking out: NL is the west half of N).
+_PORT_POINTS = ((0.25, 0), (0.5, 0), (0.75, 0), (1, 0.25), (1, 0.5), (1, 0.75),
+                (0.75, 1), (0.5, 1), (0.25, 1), (0, 0.75), (0, 0.5), (0, 0.25))
+_DIRECTIONS = ("east", "south-east", "south", "south-west", "west", "north-west", "north", "north-east")
+_SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
+def place_name(ruleset: Ruleset, tile: int, rotation: int, segment: int) -> str:
+    """Where segment ``segment`` of tile type ``tile`` turned ``rotation`` lies, in words a
+    player reads at a glance: ``city (north, east)``, ``road (south to north)``, ``road
+    (dead end, south)``, ``field (north-west)`` (the compass point of the half-sides it
+    touches), ``field (all round)``, ``cloister`` (a port-less segment, numbered as in
+    :func:`format_follower` when the tile has several).  Board orientation, after turning.
+    """
+    tile_type = ruleset.tiles[tile]
+    kind = ruleset.kinds[tile_type.segments[segment].kind]
+    ports = tile_type.orientations[rotation].segment_ports[segment]
+    if not ports:
+        return format_follower(ruleset, tile, rotation, segment)
+    sides = [SIDES[side] for side in sorted({p // 3 for p in ports})]
+    if kind.ports == "side":
+        return f"{kind.name} ({', '.join(_SIDE_WORDS[s] for s in sides)})"
+    if kind.ports == "centre":
+        if len(sides) == 1:
+            return f"{kind.name} (dead end, {_SIDE_WORDS[sides[0]]})"
+        return f"{kind.name} ({' to '.join(_SIDE_WORDS[s] for s in sides)})"
+    x = sum(_PORT_POINTS[p][0] for p in ports) / len(ports) - 0.5
+    y = sum(_PORT_POINTS[p][1] for p in ports) / len(ports) - 0.5
+    if math.hypot(x, y) < 0.1:
+        return f"{kind.name} (all round)"
+    return f"{kind.name} ({_DIRECTIONS[round(math.atan2(y, x) / (math.pi / 4)) % 8]})"
 
 
 def parse_follower(ruleset: Ruleset, tile: int, rotation: int, text: str) -> int:

@@ -87,7 +87,13 @@ def load_record(path: str | Path) -> Document:
     (:data:`RECORD_SHAPE`) before its schema is checked.
     """
     file = str(path)
-    text = decode_text(read_bytes(path), file)
+    return record_from_text(decode_text(read_bytes(path), file), file)
+
+
+def record_from_text(text: str, file: str) -> Document:
+    """The schema-checked record in ``text`` (what :func:`load_record` reads from a file),
+    with errors located in ``file`` (a name for messages, e.g. an uploaded file's);
+    :class:`UserError` on any problem."""
     try:
         json.loads(text)
     except json.JSONDecodeError as error:  # say what is wrong in JSON's own terms
@@ -98,7 +104,7 @@ def load_record(path: str | Path) -> Document:
         raise UserError(f"not valid JSON: {error}", file=file, code="json-syntax") from None
     except RecursionError:  # json recurses once a level, and gives no position
         raise _too_deep(text, file) from None
-    doc = load_yaml(path, text=text, shape=RECORD_SHAPE)  # JSON is YAML: one reader keeps line/column marks
+    doc = load_yaml(file, text=text, shape=RECORD_SHAPE)  # JSON is YAML: one reader keeps line/column marks
     check(doc, "record")
     return doc
 

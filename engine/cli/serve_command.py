@@ -1,0 +1,73 @@
+"""``carcassonne serve``: the local web table (:mod:`engine.web`), served by uvicorn."""
+
+from __future__ import annotations
+
+import random
+import socket
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .app import app, epilog
+from .completion import complete_ref
+
+
+@app.command(epilog=epilog([
+    "carcassonne serve",
+    "carcassonne serve --ruleset basic+river --players human,mcts:1s",
+    "carcassonne serve --players human,human,greedy --port 8080 --records games/",
+], "0 the server was stopped (Ctrl-C); 2 bad input, a missing web extra or a port in use."))
+def serve(
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", metavar="REF", autocompletion=complete_ref,
+                                         help="The first table's ruleset (the start page opens others).")] = "basic",
+    players: Annotated[str, typer.Option("--players", "-p", metavar="LIST",
+                                         help="The first table's seats: human (played in the page), random, "
+                                              "greedy, mcts (mcts:2000, mcts:1.5s).")] = "human,mcts",
+    seed: Annotated[Optional[int], typer.Option("--seed", metavar="N", min=0, help="The first table's seed "
+                                                "(default: random, shown on the page).")] = None,
+    port: Annotated[int, typer.Option("--port", metavar="N", min=1, max=65535, help="The port to listen on.")] = 8000,
+    records: Annotated[Path, typer.Option("--records", metavar="DIR",
+                                          help="The folder each table's record is saved in, after every turn "
+                                               "(created if missing).")] = Path("carcassonne-games"),
+) -> None:
+    """Play in the browser: a local web table on 127.0.0.1.
+
+    Opens a first table with --ruleset and --players, prints its address and serves
+    until Ctrl-C. Needs the web extra: pip install 'carcassonne-rules[web]'.
+    """
+    from ..bots.players import check_seats
+    from ..errors import UserError
+    from ..rules.ruleset import load_ruleset
+
+    try:
+        import uvicorn
+
+        from ..web.app import Tables, create_app
+    except ImportError:
+        raise UserError("serve needs the web extra: pip install 'carcassonne-rules[web]'", code="dependency") from None
+    if records.exists() and not records.is_dir():
+        raise UserError(f"{records} is not a folder", code="usage")
+    specs = [p.strip() for p in players.split(",") if p.strip()]
+    loaded = load_ruleset(ruleset)  # the ruleset, the players and the port before anything is written
+    check_seats(specs, loaded.min_players, loaded.max_players, loaded.ref)
+    _check_port(port)
+    records.mkdir(parents=True, exist_ok=True)
+    tables = Tables(records)
+    first = tables.open(ruleset, specs, seed if seed is not None else random.SystemRandom().randrange(10**9))
+    typer.echo(f"Open http://127.0.0.1:{port}/table/{first} in a browser to play "
+               f"(start page http://127.0.0.1:{port}/; records in {records}/). Ctrl-C stops the server.")
+    uvicorn.run(create_app(tables, defaults={"ruleset": ruleset, "players": players}), host="127.0.0.1", port=port,
+                log_level="warning")
+
+
+def _check_port(port: int) -> None:
+    """:class:`UserError` now, before any work, if ``port`` on 127.0.0.1 is taken."""
+    from ..errors import UserError
+
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as error:
+            raise UserError(f"port {port} on 127.0.0.1 cannot be used ({error.strerror}): give another with --port",
+                            code="usage") from None

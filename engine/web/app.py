@@ -1,0 +1,228 @@
+"""The web table's HTTP side: pages and a JSON API over :class:`~engine.web.table.Table`, on Starlette.
+
+Routes (``{id}`` is a table's id):
+
+* ``GET /`` — start a game (ruleset, players, seed) and the tables in progress;
+* ``GET /table/{id}`` — the table page (its script asks the API for everything);
+* ``POST /api/tables`` ``{"ruleset", "players", "seed"?}`` → ``{"id", "url"}``;
+* ``GET /api/tables/{id}`` → the table's state (:meth:`Table.state`);
+* ``POST /api/tables/{id}/move`` ``{"turn", "map", "x", "y", "rotation", "follower"}``
+  and ``POST /api/tables/{id}/start`` ``{"turn", "rotation"}`` → the new state;
+* ``GET /api/tables/{id}/record`` — the record as a download;
+* ``GET /rulesets``, ``GET /rulesets/atlas?ref=REF`` — shipped rulesets and options, a ruleset's tiles;
+* ``GET /replay``, ``GET /replay/{name}``, ``POST /api/replay`` (a record's text) — replay
+  viewer pages for the saved records and for any record uploaded.
+
+Every error is JSON ``{"error": message}`` with a 4xx status (a bad ruleset or record
+gives its ``file:line:col: error: …`` lines); an unexpected one is 500 with no traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..errors import UserError
+from ..files.record import load_record, record_from_text
+from ..rules.ruleset import load_ruleset
+from ..view.render import atlas_svg
+from ..view.viewer import replay_html
+from . import pages
+from .table import Refused, Table
+
+STATIC = Path(__file__).resolve().parent / "static"
+#: The largest request body taken (a record upload; moves are a few bytes).
+MAX_BODY = 16 * 2**20
+
+
+class Tables:
+    """The tables of one server, by id, and the folder their records are saved in."""
+
+    def __init__(self, records: Path | None) -> None:
+        self.records = records
+        self.by_id: dict[str, Table] = {}
+
+    def open(self, ref: str, specs: list[str], seed: int) -> str:
+        """A new table's id; :class:`UserError` for a bad ruleset reference or players."""
+        ruleset = load_ruleset(ref)
+        table_id = secrets.token_hex(4)
+        save = self.records / f"table-{table_id}.json" if self.records is not None else None
+        self.by_id[table_id] = Table(ruleset, ref, specs, seed, save=save)
+        return table_id
+
+    def get(self, table_id: str) -> Table:
+        table = self.by_id.get(table_id)
+        if table is None:
+            raise HTTPException(404, f"no table '{table_id}' (the server keeps its tables until it stops)")
+        return table
+
+    def saved(self) -> list[Path]:
+        """The records in the records folder, newest first."""
+        if self.records is None or not self.records.is_dir():
+            return []
+        return sorted(self.records.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+
+
+def _error(message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise Refused(f"the request is over {MAX_BODY // 2**20} MiB", 413)
+    try:
+        data = json.loads(body or b"null")
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
+        raise Refused(f"the request body is not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise Refused("the request body must be a JSON object")
+    return data
+
+
+def _whole(data: dict[str, Any], key: str, *, low: int = -10**6, high: int = 10**6, none: bool = False) -> Any:
+    """``data[key]`` as a whole number in ``[low, high]`` (or None when ``none``); :class:`Refused` if not."""
+    value = data.get(key)
+    if value is None and none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        wanted = f"a whole number from {low} to {high}" + (" or null" if none else "")
+        raise Refused(f"'{key}' must be {wanted}, not {json.dumps(value)}")
+    return value
+
+
+def create_app(tables: Tables, *, defaults: dict[str, str] | None = None) -> Starlette:
+    """The Starlette app serving ``tables``; ``defaults`` pre-fill the new-game form
+    (``ruleset``, ``players``)."""
+    form = {"ruleset": "basic", "players": "human,greedy"} | (defaults or {})
+
+    async def index(request: Request) -> Response:
+        return HTMLResponse(pages.index_page(form, tables.by_id))
+
+    async def table_page(request: Request) -> Response:
+        table_id = request.path_params["id"]
+        tables.get(table_id)
+        return HTMLResponse(pages.table_page(table_id))
+
+    async def open_table(request: Request) -> Response:
+        data = await _json_body(request)
+        ref, players = data.get("ruleset"), data.get("players")
+        if not isinstance(ref, str) or not ref.strip():
+            raise Refused("'ruleset' must be a ruleset reference such as \"basic+river\"")
+        if not isinstance(players, str) or not players.strip():
+            raise Refused("'players' must be a comma-separated list such as \"human,mcts\"")
+        seed = _whole(data, "seed", low=0, high=10**18, none=True)
+        if seed is None:
+            seed = secrets.randbelow(10**9)
+        specs = [p.strip() for p in players.split(",") if p.strip()]
+        table_id = await _in_thread(tables.open, ref.strip(), specs, seed)
+        return JSONResponse({"id": table_id, "url": f"/table/{table_id}"}, status_code=201)
+
+    def state(request: Request) -> Response:  # plain functions run in a worker thread
+        return JSONResponse(tables.get(request.path_params["id"]).state())
+
+    async def move(request: Request) -> Response:
+        table = tables.get(request.path_params["id"])
+        data = await _json_body(request)
+        args = (_whole(data, "turn", low=0), _whole(data, "map", low=0, high=64), _whole(data, "x"), _whole(data, "y"),
+                _whole(data, "rotation", low=0, high=3), _whole(data, "follower", low=0, high=10**4, none=True))
+        await _in_thread(table.place, *args)
+        return JSONResponse(await _in_thread(table.state))
+
+    async def start(request: Request) -> Response:
+        table = tables.get(request.path_params["id"])
+        data = await _json_body(request)
+        await _in_thread(table.turn_start, _whole(data, "turn", low=0), _whole(data, "rotation", low=0, high=3))
+        return JSONResponse(await _in_thread(table.state))
+
+    def record(request: Request) -> Response:
+        table_id = request.path_params["id"]
+        text = json.dumps(tables.get(table_id).record(), indent=1, ensure_ascii=False) + "\n"
+        return Response(text, media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="table-{table_id}.json"'})
+
+    async def rulesets(request: Request) -> Response:
+        return HTMLResponse(pages.rulesets_page())
+
+    def atlas(request: Request) -> Response:
+        ref = request.query_params.get("ref", "").strip()
+        if not ref:
+            raise Refused("say which ruleset: /rulesets/atlas?ref=basic+river")
+        return HTMLResponse(pages.atlas_page(ref, atlas_svg(load_ruleset(ref))))
+
+    async def replay_index(request: Request) -> Response:
+        return HTMLResponse(pages.replay_page([p.name for p in tables.saved()]))
+
+    def replay_saved(request: Request) -> Response:
+        name = request.path_params["name"]
+        found = next((p for p in tables.saved() if p.name == name), None)
+        if found is None:
+            raise HTTPException(404, f"no saved record '{name}'")
+        return HTMLResponse(replay_html(load_record(found)))
+
+    async def replay_upload(request: Request) -> Response:
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            raise Refused(f"the record is over {MAX_BODY // 2**20} MiB", 413)
+        name = request.query_params.get("name", "upload.json")
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Refused(f"{name}: not UTF-8 text") from None
+        return HTMLResponse(await _in_thread(lambda: replay_html(record_from_text(text, name))))
+
+    async def refused(request: Request, error: Exception) -> Response:
+        assert isinstance(error, Refused)
+        return _error(str(error), error.status)
+
+    async def user_error(request: Request, error: Exception) -> Response:
+        assert isinstance(error, UserError)
+        return _error(error.render(), 400)
+
+    async def http_error(request: Request, error: Exception) -> Response:
+        assert isinstance(error, HTTPException)
+        detail = f"no page {request.url.path}" if error.detail == "Not Found" else str(error.detail)
+        return _error(detail, error.status_code)
+
+    async def server_error(request: Request, error: Exception) -> Response:
+        traceback.print_exception(error, file=sys.stderr)  # for whoever runs the server, not for the page
+        return _error(f"internal error: {type(error).__name__} (the server's log has the details)", 500)
+
+    routes = [
+        Route("/", index),
+        Route("/table/{id}", table_page),
+        Route("/api/tables", open_table, methods=["POST"]),
+        Route("/api/tables/{id}", state),
+        Route("/api/tables/{id}/move", move, methods=["POST"]),
+        Route("/api/tables/{id}/start", start, methods=["POST"]),
+        Route("/api/tables/{id}/record", record),
+        Route("/rulesets", rulesets),
+        Route("/rulesets/atlas", atlas),
+        Route("/replay", replay_index),
+        Route("/replay/{name}", replay_saved),
+        Route("/api/replay", replay_upload, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    handlers = {Refused: refused, UserError: user_error, HTTPException: http_error, Exception: server_error}
+    return Starlette(routes=routes, exception_handlers=handlers)  # type: ignore[arg-type]
+
+
+async def _in_thread(function: Any, *args: Any) -> Any:
+    """Run a blocking call (a bot's move, a replay) off the event loop, so pages stay responsive."""
+    from starlette.concurrency import run_in_threadpool
+
+    return await run_in_threadpool(function, *args)
+
+
+__all__ = ["Tables", "create_app", "MAX_BODY"]

@@ -1,0 +1,106 @@
+"""The web table's HTML pages: small documents around the shared style and script.
+
+Every name from a file or a request is escaped with :func:`~engine.view.markup.xml_text`;
+the table page holds no game data at all (its script asks the API), so a reload
+shows the game as the server has it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+from urllib.parse import urlencode
+
+from ..rules.inspect import shipped
+from ..view.markup import xml_text
+
+if TYPE_CHECKING:
+    from .table import Table
+
+_NAV = ('<nav><a href="/">new game</a> · <a href="/rulesets">rulesets</a> · '
+        '<a href="/replay">replays</a></nav>')
+
+
+def _page(title: str, body: str, *, script: str = "", data: str = "") -> str:
+    scripts = f'<script src="/static/{script}" defer></script>' if script else ""
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<title>{xml_text(title)}</title><link rel="stylesheet" href="/static/table.css">{scripts}</head>'
+            f'<body{data}>{_NAV}<h1>{xml_text(title)}</h1>\n{body}\n</body></html>\n')
+
+
+def index_page(form: dict[str, str], tables: dict[str, Table]) -> str:
+    """The start page: a form for a new game (``form`` pre-fills ruleset and players) and
+    links to the tables in progress."""
+    names = [s.name for s in shipped()]
+    options = "".join(f'<option value="{xml_text(n)}">' for n in names)
+    rows = "".join(f'<li><a href="/table/{xml_text(i)}">{xml_text(t.ref)}: {xml_text(", ".join(t.names))}</a>'
+                   f'{" (over)" if t.game.finished else ""}</li>' for i, t in tables.items())
+    body = f"""<form id="new-game">
+<label>Ruleset <input name="ruleset" list="shipped" value="{xml_text(form['ruleset'])}" size="40"></label>
+<datalist id="shipped">{options}</datalist>
+<label>Players <input name="players" value="{xml_text(form['players'])}" size="30"></label>
+<label>Seed <input name="seed" inputmode="numeric" placeholder="random" size="10"></label>
+<button type="submit">Start</button>
+<p class="hint">Players in seat order, comma-separated: <code>human</code>, <code>random</code>, <code>greedy</code>,
+<code>mcts</code> (<code>mcts:2000</code>, <code>mcts:1.5s</code>). A ruleset is a name or path with options:
+<code>basic+river</code>, <code>first-edition+farm-points-4</code>.</p>
+<p id="error" class="error" role="alert"></p>
+</form>
+<h2>Tables</h2><ul id="tables">{rows or "<li>none yet</li>"}</ul>"""
+    return _page("Carcassonne table", body, script="index.js")
+
+
+def table_page(table_id: str) -> str:
+    """The page of table ``table_id``: panels the script fills from ``/api/tables/ID``."""
+    body = """<div id="layout">
+<div id="board-panel"><div id="board" aria-label="the board"></div></div>
+<aside id="side">
+<div id="status" role="status"></div>
+<div id="players"></div>
+<div id="hand">
+<div id="tile-preview"></div>
+<div id="controls">
+<button id="rotate" title="R">turn ↻ (R)</button>
+<button id="undo" title="Escape">undo (Esc)</button>
+<button id="confirm" title="Enter">confirm (Enter)</button>
+</div>
+<p id="choice"></p>
+<ul id="spots"></ul>
+</div>
+<p id="error" class="error" role="alert"></p>
+<p id="links"></p>
+<h2>Scores</h2><ol id="events" reversed></ol>
+<h2>Turns</h2><ol id="log" reversed></ol>
+</aside>
+</div>"""
+    return _page("Carcassonne", body, script="table.js", data=f' data-table="{xml_text(table_id)}"')
+
+
+def rulesets_page() -> str:
+    """Every shipped ruleset and option with its description, and a form for a ruleset's atlas."""
+    rows = "".join(f'<tr><td>{xml_text(s.kind)}</td><td><a href="/rulesets/atlas?'
+                   f'{xml_text(urlencode({"ref": s.name if s.kind == "ruleset" else "basic+" + s.name}))}">'
+                   f'{xml_text(s.name)}</a></td><td>{xml_text(s.description)}</td></tr>' for s in shipped())
+    body = f"""<form action="/rulesets/atlas"><label>Show the tiles of
+<input name="ref" value="basic+river" size="40"></label> <button>show</button></form>
+<table class="rulesets"><thead><tr><th>kind</th><th>name</th><th>what it is</th></tr></thead>
+<tbody>{rows}</tbody></table>"""
+    return _page("Rulesets and options", body)
+
+
+def atlas_page(ref: str, svg: str) -> str:
+    """Ruleset ``ref``'s tile types drawn by :func:`~engine.view.render.atlas_svg`."""
+    return _page(f"Tiles of {ref}", f'<div class="atlas">{svg}</div>')
+
+
+def replay_page(saved: list[str]) -> str:
+    """Links to the saved records' replays, and an upload for any record file."""
+    rows = "".join(f'<li><a href="/replay/{xml_text(name)}">{xml_text(name)}</a></li>' for name in saved)
+    body = f"""<p>Choose a record file (from <code>carcassonne play --record</code> or this table) to step
+through it: <input type="file" id="record-file" accept=".json,application/json"></p>
+<p id="error" class="error" role="alert"></p>
+<h2>Saved here</h2><ul>{rows or "<li>none yet</li>"}</ul>"""
+    return _page("Replays", body, script="replay.js")
+
+
+__all__ = ["atlas_page", "index_page", "replay_page", "rulesets_page", "table_page"]

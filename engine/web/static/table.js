@@ -1,0 +1,250 @@
+// The table page. Everything shown comes from GET /api/tables/ID; a human's choice (cell,
+// rotation, follower) stays on the page until it is confirmed, so "undo" only forgets it.
+// Names and explanations are put in as text, never as markup; the SVG comes from the server.
+"use strict";
+const TABLE = document.body.dataset.table;
+const SVG_NS = "http://www.w3.org/2000/svg";
+let state = null;
+let pick = null; // {cell, rotation, follower} while a human chooses; null otherwise
+let busy = false;
+
+const $ = (id) => document.getElementById(id);
+
+function element(tag, text, attrs = {}) {
+  const el = document.createElement(tag);
+  if (text !== undefined) el.textContent = text;
+  for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, value);
+  return el;
+}
+
+function svgElement(tag, attrs) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, value);
+  return el;
+}
+
+async function call(path, body) {
+  const answer = await fetch(path, body === undefined ? {} : {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const data = await answer.json();
+  if (!answer.ok) throw new Error(data.error);
+  return data;
+}
+
+async function load() {
+  try {
+    state = await call(`/api/tables/${TABLE}`);
+    $("error").textContent = "";
+  } catch (error) {
+    $("error").textContent = error.message;
+    return;
+  }
+  pick = null;
+  draw();
+}
+
+async function send(path, body) {
+  if (busy) return;
+  busy = true;
+  $("status").textContent = "Playing your move; the bots answer…";
+  try {
+    state = await call(path, body);
+    pick = null;
+    $("error").textContent = "";
+  } catch (error) {
+    $("error").textContent = error.message;
+  }
+  busy = false;
+  draw();
+}
+
+function legalRotations(cell) {
+  return Object.keys(cell.rotations).map(Number).sort((a, b) => a - b);
+}
+
+function panel(map) {
+  const g = document.querySelector(`#board g.map[data-map="${map}"]`);
+  return g && {x0: Number(g.dataset.x0), y0: Number(g.dataset.y0), size: Number(g.dataset.size)};
+}
+
+function draw() {
+  $("board").innerHTML = state.board;
+  drawPlayers();
+  drawStatus();
+  drawHand();
+  drawEvents();
+  drawLog();
+  drawLinks();
+}
+
+function drawPlayers() {
+  $("players").replaceChildren(...state.players.map((p, seat) => {
+    const row = element("div", undefined, {"data-player": seat});
+    if (seat === state.to_play) row.className = "to-play";
+    const swatch = element("span", undefined, {class: "swatch"});
+    swatch.style.background = p.colour;
+    row.append(swatch, ` ${p.name}: ${p.score} points, ${p.followers} follower${p.followers === 1 ? "" : "s"} left`);
+    return row;
+  }));
+}
+
+function drawStatus() {
+  let text;
+  if (state.finished) {
+    const best = Math.max(...state.players.map((p) => p.score));
+    const winners = state.players.filter((p) => p.score === best).map((p) => p.name);
+    text = `Game over after ${state.turn} turns: ${winners.join(" and ")} ${winners.length > 1 ? "share" : "wins"} with ${best}.`;
+  } else if (state.start) {
+    text = `Turn the start tile ${state.start.tile}: pick a rotation.`;
+  } else if (state.tile) {
+    text = `Turn ${state.turn + 1}: ${state.players[state.to_play].name}, place tile ${state.tile.id} ` +
+      `(${state.remaining} left to draw). Click a dashed cell.`;
+  } else {
+    text = "Waiting for the bots.";
+  }
+  $("status").textContent = text;
+}
+
+function drawHand() {
+  const hand = $("hand");
+  hand.hidden = !(state.tile || state.start);
+  $("tile-preview").replaceChildren();
+  $("spots").replaceChildren();
+  $("choice").textContent = "";
+  if (state.start) return drawStart();
+  if (!state.tile) return;
+  const rotation = pick ? pick.rotation : 0;
+  $("tile-preview").append(tileSvg(state.tile.svg[rotation], 1.5));
+  for (const rect of document.querySelectorAll("#board rect.spot")) {
+    rect.addEventListener("click", () => choose(rect));
+  }
+  $("rotate").disabled = !pick || legalRotations(pick.cell).length < 2;
+  $("undo").disabled = !pick;
+  $("confirm").disabled = !pick;
+  if (!pick) return;
+  const cell = pick.cell;
+  const spot = document.querySelector(`#board rect.spot[data-map="${cell.map}"][data-x="${cell.x}"][data-y="${cell.y}"]`);
+  spot.classList.add("picked");
+  const x = Number(spot.getAttribute("x")), y = Number(spot.getAttribute("y"));
+  const size = state.tile_size;
+  const g = svgElement("g", {class: "preview", transform: `translate(${x},${y})`});
+  g.innerHTML = state.tile.svg[pick.rotation];
+  spot.ownerSVGElement.append(g);
+  const spots = cell.rotations[String(pick.rotation)];
+  const none = element("button", "no follower", {"aria-pressed": String(pick.follower === null)});
+  none.onclick = () => { pick.follower = null; draw(); };
+  $("spots").append(element("li"));
+  $("spots").lastChild.append(none);
+  for (const s of spots) {
+    const circle = svgElement("circle", {class: "follower-spot", cx: x + s.anchor[0] * size, cy: y + s.anchor[1] * size,
+      r: size * 0.11, "data-segment": s.segment});
+    if (pick.follower === s.segment) circle.classList.add("chosen");
+    circle.append(svgElement("title", {}));
+    circle.firstChild.textContent = `${s.follower} on ${s.name}`;
+    circle.addEventListener("click", () => { pick.follower = pick.follower === s.segment ? null : s.segment; draw(); });
+    g.after(circle);
+    const button = element("button", `${s.follower} on ${s.name}  (${s.notation})`,
+      {"aria-pressed": String(pick.follower === s.segment), "data-segment": s.segment});
+    button.onclick = () => { pick.follower = s.segment; draw(); };
+    $("spots").append(element("li"));
+    $("spots").lastChild.append(button);
+  }
+  const chosen = spots.find((s) => s.segment === pick.follower);
+  $("choice").textContent = `${state.tile.id} at (${cell.x},${cell.y})${state.maps > 1 ? ` on map ${cell.map}` : ""}, ` +
+    `turned ${pick.rotation * 90}°, ${chosen ? `${chosen.follower} on ${chosen.name}` : "no follower"}. Confirm or undo.`;
+}
+
+function drawStart() {
+  $("rotate").disabled = $("undo").disabled = $("confirm").disabled = true;
+  state.start.svg.forEach((svg, rotation) => {
+    const button = element("button", undefined, {"data-rotation": rotation, title: `${rotation * 90}°`});
+    button.append(tileSvg(svg, 1));
+    button.onclick = () => send(`/api/tables/${TABLE}/start`, {turn: state.turn, rotation});
+    $("tile-preview").append(button);
+  });
+}
+
+function tileSvg(markup, scale) {
+  const size = state.tile_size;
+  const svg = svgElement("svg", {width: size * scale, height: size * scale, viewBox: `0 0 ${size} ${size}`});
+  svg.innerHTML = markup;
+  return svg;
+}
+
+function choose(rect) {
+  const [map, x, y] = ["map", "x", "y"].map((k) => Number(rect.dataset[k]));
+  const cell = state.options.find((c) => c.map === map && c.x === x && c.y === y);
+  const same = pick && pick.cell === cell;
+  pick = same ? {...pick, rotation: nextRotation(cell, pick.rotation), follower: null}
+    : {cell, rotation: legalRotations(cell)[0], follower: null};
+  draw();
+}
+
+function nextRotation(cell, rotation) {
+  const legal = legalRotations(cell);
+  return legal[(legal.indexOf(rotation) + 1) % legal.length];
+}
+
+function rotate() {
+  if (!pick) return;
+  pick.rotation = nextRotation(pick.cell, pick.rotation);
+  pick.follower = null;
+  draw();
+}
+
+function undo() { pick = null; draw(); }
+
+function confirm() {
+  if (!pick) return;
+  const {cell, rotation, follower} = pick;
+  send(`/api/tables/${TABLE}/move`, {turn: state.turn, map: cell.map, x: cell.x, y: cell.y, rotation, follower});
+}
+
+function drawEvents() {
+  const items = state.events.map((e) => {
+    const li = element("li", `turn ${e.turn}${e.phase === "final" ? " (final)" : ""}: ${e.text}`);
+    li.addEventListener("mouseenter", () => highlight(e));
+    li.addEventListener("mouseleave", () => highlight(null));
+    return li;
+  });
+  $("events").replaceChildren(...items.reverse());
+}
+
+function highlight(event) {
+  document.querySelectorAll("#board .highlight").forEach((el) => el.remove());
+  if (!event) return;
+  const where = panel(event.map);
+  const svg = document.querySelector("#board svg");
+  if (!where || !svg) return;
+  for (const [x, y] of event.tiles) {
+    svg.append(svgElement("rect", {class: "highlight", x: where.x0 + x * where.size, y: where.y0 + y * where.size,
+      width: where.size, height: where.size}));
+  }
+}
+
+function drawLog() {
+  $("log").replaceChildren(...state.log.map((line) => element("li", line)).reverse());  // newest first
+}
+
+function drawLinks() {
+  const links = $("links");
+  links.replaceChildren();
+  const record = element("a", state.finished ? "download the record" : "download the record so far",
+    {href: `/api/tables/${TABLE}/record`});
+  links.append(record);
+  if (state.finished && state.saved_as) {
+    links.append(" · ", element("a", "replay it", {href: `/replay/${encodeURIComponent(state.saved_as)}`}));
+  }
+  if (state.finished) links.append(" · ", element("a", "new game", {href: "/"}));
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.target.tagName === "INPUT") return;
+  if (event.key === "r" || event.key === "R") rotate();
+  else if (event.key === "Escape") undo();
+  else if (event.key === "Enter" && pick) { event.preventDefault(); confirm(); }
+});
+$("rotate").onclick = rotate;
+$("undo").onclick = undo;
+$("confirm").onclick = confirm;
+load();

@@ -1,0 +1,247 @@
+"""One game at the web table: humans who answer through the page, bots who answer at once.
+
+A :class:`Table` holds a :class:`~engine.core.game.Game`, its seats and the record
+it keeps on disk.  The page asks for :meth:`Table.state` (what a player may see:
+the board as SVG, scores, the drawn tile and, on a human's turn, every legal
+placement with its follower spots) and sends a human's move with
+:meth:`Table.place` or a drawn start tile's rotation with :meth:`Table.turn_start`;
+bots then play until a human must answer again or the game is over.  Nothing
+here serves HTTP (that is :mod:`engine.web.app`); everything is plain data.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..bots.players import Player, check_seats, make_player
+from ..core.game import Game
+from ..core.moves import IllegalMove, Move
+from ..errors import UserError
+from ..files.notation import format_follower, place_name
+from ..files.output import write_json
+from ..files.record import build_record
+from ..rules.ruleset import Ruleset
+from ..view.render import PLAYER_COLOURS, board_svg
+from ..view.tile_svg import segment_anchor, tile_group
+
+#: Units of a tile in the board picture the page shows (SVG units, as :func:`board_svg` draws).
+TILE = 60
+
+
+class Refused(Exception):
+    """A request the game cannot take now (``status`` 409: not your turn, stale turn,
+    game over) or at all (400: a move the rules refuse, a malformed move)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat at the table: its name (``greedy-2``), spec (``greedy``, ``human``) and bot."""
+
+    name: str
+    spec: str
+    bot: Player | None
+
+    @property
+    def human(self) -> bool:
+        return self.bot is None
+
+
+class Table:
+    """A game of ``ruleset`` (reference ``ref``, as the record names it) between ``specs``
+    (bot specs or ``human``, in seat order) with ``seed``.  ``save`` is the file the record
+    is written to after every turn (``finished: false`` until final scoring), or None.
+
+    Raises :class:`UserError` (code ``players``) for a wrong spec or seat count.  The
+    methods that change the game take a lock: two requests at once play one move.
+    """
+
+    def __init__(self, ruleset: Ruleset, ref: str, specs: list[str], seed: int, *, save: Path | None = None) -> None:
+        check_seats(specs, ruleset.min_players, ruleset.max_players, ruleset.ref)
+        self.ruleset, self.ref, self.seed, self.save = ruleset, ref, seed, save
+        self.seats = [Seat(f"{spec}-{i + 1}", spec, None if spec == "human" else make_player(spec, seed, i))
+                      for i, spec in enumerate(specs)]
+        self.game = Game(ruleset, len(specs), seed)
+        self.in_game: list[int] | None = None
+        self._lock = threading.Lock()
+        with self._lock:
+            self._advance()
+
+    # -- what the page sees ------------------------------------------------------------
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    def state(self) -> dict[str, Any]:
+        """Everything the page shows, as JSON-ready data: never the order of the stack.
+
+        Keys: ``ruleset``, ``seed``, ``players`` (name, spec, human, colour, score,
+        followers left), ``turn`` (turns played), ``remaining`` (tiles left to draw),
+        ``finished``, ``to_play`` (the seat to answer, or None), ``board`` (the SVG of
+        :func:`board_svg` with coordinates and, on a human's turn, the legal cells as
+        spots), ``log`` (a line per turn), ``events`` (every score: text, turn, phase,
+        kind, points, players, map, tiles), ``saved_as`` (the record's file name, or None), and on a
+        human's turn ``tile`` (id and its
+        SVG in each rotation) with ``options`` (per legal cell: map, x, y, and per legal
+        rotation the follower spots: segment index, notation, name, follower word,
+        anchor in tile units), or ``start`` (the drawn start tile to turn).
+        """
+        with self._lock:
+            return self._state()
+
+    def record(self) -> dict[str, Any]:
+        """The game's record as far as it has gone (``finished: false`` until the end)."""
+        with self._lock:
+            return self._record()
+
+    # -- what the page sends -----------------------------------------------------------
+
+    def place(self, turn: int, map_index: int, x: int, y: int, rotation: int, follower: int | None) -> None:
+        """Play the human's move for turn ``turn`` (the state's ``turn``, so a move sent twice
+        is not played twice): the drawn tile at ``(x, y)`` on map ``map_index`` turned
+        ``rotation`` quarter turns clockwise, a follower on segment ``follower`` (an index
+        into the tile type's segments, as the state's options give) or none.  Then the
+        bots play.  Raises :class:`Refused`."""
+        with self._lock:
+            self._expect_human(turn)
+            if self.game.start_tile is not None:
+                raise Refused("the start tile is to be turned first", 409)
+            local = self.game.local
+            match = [pos for pos, r in self.game.placements() if local(pos) == (map_index, x, y) and r == rotation]
+            if not match:
+                raise Refused(f"tile {self._tile_id()} does not fit at map {map_index} ({x},{y}) turned {rotation}")
+            try:
+                self.game.play(Move(match[0], rotation, follower))
+            except IllegalMove as error:
+                raise Refused(str(error)) from None
+            self._advance()
+
+    def turn_start(self, turn: int, rotation: int) -> None:
+        """Turn the drawn start tile ``rotation`` quarter turns and place it (a human in seat
+        0, as the rules have the first player do); then the bots play.  Raises :class:`Refused`."""
+        with self._lock:
+            self._expect_human(turn)
+            if self.game.start_tile is None:
+                raise Refused("there is no start tile to turn", 409)
+            self.game.place_start(rotation)
+            self._advance()
+
+    # -- the game ----------------------------------------------------------------------
+
+    def _seat_to_answer(self) -> int | None:
+        game = self.game
+        if game.finished:
+            return None
+        return 0 if game.start_tile is not None else game.player
+
+    def _expect_human(self, turn: int) -> None:
+        seat = self._seat_to_answer()
+        if seat is None:
+            raise Refused("the game is over", 409)
+        if not self.seats[seat].human:
+            raise Refused(f"it is {self.seats[seat].name}'s turn", 409)
+        if turn != self.game.turn:
+            raise Refused(f"that move was for turn {turn + 1}, but turn {self.game.turn + 1} is being played "
+                          "(reload the page)", 409)
+
+    def _advance(self) -> None:
+        """Let the bots play until a human must answer or the tiles run out; then final scoring."""
+        game = self.game
+        while not game.finished:
+            if game.start_tile is not None:
+                if self.seats[0].human:
+                    break
+                game.place_start(self.seats[0].bot.choose_start(game))  # type: ignore[union-attr]
+                continue
+            if game.tile is None:
+                self.in_game = list(game.scores)
+                game.finish()
+                break
+            seat = self.seats[game.player]
+            if seat.human:
+                break
+            game.play(seat.bot.choose(game), checked=True)  # type: ignore[union-attr]
+        if self.save is not None:
+            write_json(self.save, self._record())
+
+    def _record(self) -> dict[str, Any]:
+        players = [{"name": seat.name, "kind": seat.spec} for seat in self.seats]
+        return build_record(self.game, self.ref, players, self.in_game or list(self.game.scores))
+
+    def _tile_id(self) -> str:
+        return self.ruleset.tiles[self.game.tile].id if self.game.tile is not None else "—"
+
+    def _state(self) -> dict[str, Any]:
+        game, ruleset = self.game, self.ruleset
+        seat = self._seat_to_answer()
+        human_turn = seat is not None and self.seats[seat].human
+        options = self._options() if human_turn and game.start_tile is None else []
+        spots = [(o["map"], o["x"], o["y"]) for o in options]
+        state: dict[str, Any] = {
+            "ruleset": self.ref, "seed": self.seed, "turn": game.turn, "remaining": game.remaining,
+            "finished": game.finished, "to_play": seat, "maps": ruleset.maps, "tile_size": TILE,
+            "players": [{"name": s.name, "spec": s.spec, "human": s.human, "colour": PLAYER_COLOURS[i % len(PLAYER_COLOURS)],
+                         "score": game.scores[i], "followers": game.supply[i]} for i, s in enumerate(self.seats)],
+            "board": board_svg(game, self.names, size=TILE, coordinates=True, spots=spots),
+            "log": self._log(), "events": self._events(), "saved_as": self.save.name if self.save else None,
+        }
+        if human_turn and game.start_tile is not None:
+            tile = game.start_tile
+            state["start"] = {"tile": ruleset.tiles[tile].id,
+                              "svg": [tile_group(ruleset, tile, r, TILE) for r in range(4)]}
+        elif human_turn and game.tile is not None:
+            tile = game.tile
+            state["tile"] = {"id": ruleset.tiles[tile].id, "svg": [tile_group(ruleset, tile, r, TILE) for r in range(4)]}
+            state["options"] = options
+        return state
+
+    def _options(self) -> list[dict[str, Any]]:
+        """Per legal cell of the drawn tile, its legal rotations and their follower spots."""
+        game, ruleset, tile = self.game, self.ruleset, self.game.tile
+        assert tile is not None
+        cells: dict[tuple[int, int, int], dict[str, Any]] = {}
+        for pos, rotation in game.placements():
+            m, x, y = game.local(pos)
+            cell = cells.setdefault((m, x, y), {"map": m, "x": x, "y": y, "rotations": {}})
+            spots = []
+            for segment in game.deploy_options(pos, rotation):
+                kind = ruleset.kinds[ruleset.tiles[tile].segments[segment].kind]
+                ax, ay = segment_anchor(ruleset, tile, rotation, segment, 1.0)
+                spots.append({"segment": segment, "notation": format_follower(ruleset, tile, rotation, segment),
+                              "name": place_name(ruleset, tile, rotation, segment), "follower": kind.follower,
+                              "anchor": [round(ax, 3), round(ay, 3)]})
+            cell["rotations"][str(rotation)] = spots
+        return sorted(cells.values(), key=lambda c: (c["map"], c["y"], c["x"]))
+
+    def _log(self) -> list[str]:
+        """A line per history entry: who placed what where, with the follower, or a discard."""
+        game, ruleset, lines, seat = self.game, self.ruleset, [], 0
+        for n, (tile, move) in enumerate(game.history, start=1):
+            tile_id = ruleset.tiles[tile].id
+            if move is None:
+                lines.append(f"{tile_id} fits nowhere: set aside; {self.names[seat]} draws again")
+                continue
+            m, x, y = game.local(move.pos)
+            where = f"map {m} " if ruleset.maps > 1 else ""
+            follower = ""
+            if move.follower is not None:
+                kind = ruleset.kinds[ruleset.tiles[tile].segments[move.follower].kind]
+                follower = f", {kind.follower} on {place_name(ruleset, tile, move.rotation, move.follower)}"
+            lines.append(f"{self.names[seat]} placed {tile_id} at {where}({x},{y}) turned {move.rotation * 90}°{follower}")
+            seat = (seat + 1) % game.players
+        return lines
+
+    def _events(self) -> list[dict[str, Any]]:
+        return [{"text": e.explain(self.names), "turn": e.turn, "phase": e.phase, "kind": e.kind, "points": e.points,
+                 "players": list(e.players), "map": e.map or 0, "tiles": [list(t) for t in e.tiles]}
+                for e in self.game.events]
+
+
+__all__ = ["Refused", "Seat", "Table", "TILE"]

@@ -1,0 +1,182 @@
+"""A whole game in a real browser: headless Chromium, driven by Selenium through Debian's
+ChromeDriver, plays ``basic`` against the greedy bot through the table page.
+
+It starts a game from the start page, picks cells, turns tiles, puts followers on
+spots, undoes a choice once, reloads the page mid-game (the game goes on where it
+was), and checks screenshots: the outlined last tile is where the log says, in the
+mark's colour, and the board holds one tile per placement.  Skipped, saying what to
+install, where Chromium or ChromeDriver is missing.  Set CARCASSONNE_SCREENSHOTS to
+a folder to keep the screenshots.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import socket
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM and DRIVER),
+    reason="the browser test needs Chromium and ChromeDriver (Debian: apt-get install chromium chromium-driver)")
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="the browser test needs selenium (the dev extra)")
+uvicorn = pytest.importorskip("uvicorn", reason="the web table needs the web extra")
+Image = pytest.importorskip("PIL.Image", reason="the screenshot checks need pillow (the dev extra)")
+
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+from engine.files.record import replay  # noqa: E402
+from engine.rules.source import Document  # noqa: E402
+from engine.view.render import LAST_MARK  # noqa: E402
+from engine.web.app import Tables, create_app  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The web table on a free port of 127.0.0.1, in a thread; yields its address."""
+    records = tmp_path_factory.mktemp("records")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(create_app(Tables(records)), host="127.0.0.1", port=port, log_level="warning")
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not running.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    running.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    # The flags a closed network needs (no background connections), and a fresh profile.
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-quic", "--window-size=1500,1000", "--force-device-scale-factor=1",
+                 f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def _wait_for_turn(driver) -> str:
+    """Wait until the page offers a human turn or says the game is over; the status text."""
+    def ready(d):
+        text = d.find_element(By.ID, "status").text
+        return text if ("Click a dashed cell" in text or "Game over" in text) else False
+    return WebDriverWait(driver, 60).until(ready)
+
+
+def _placed_tiles(driver) -> int:
+    return len(driver.find_elements(By.CSS_SELECTOR, "#board g.map > g > g.tile"))
+
+
+def _log(driver) -> list[str]:
+    """The turn log in the order played (the page lists the newest first)."""
+    return [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#log li")][::-1]
+
+
+def _check_screenshot(driver, name: str) -> None:
+    """The screenshot shows the last-tile outline where the log's last placement is, in
+    :data:`LAST_MARK`; the board holds the start tile plus one tile per placement."""
+    placements = [line for line in _log(driver) if " placed " in line]
+    assert _placed_tiles(driver) == 1 + len(placements)
+    if not placements:
+        return
+    x, y = map(int, re.search(r"at \((-?\d+),(-?\d+)\)", placements[-1]).groups())
+    mark = driver.find_element(By.CSS_SELECTOR, "#board rect.last")
+    assert (int(mark.get_attribute("data-x")), int(mark.get_attribute("data-y"))) == (x, y)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", mark)
+    box = driver.execute_script("const r = arguments[0].getBoundingClientRect();"
+                                "return [r.left, r.top, r.right, r.bottom];", mark)
+    png = driver.get_screenshot_as_png()
+    folder = os.environ.get("CARCASSONNE_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        (Path(folder) / f"{name}.png").write_bytes(png)
+    picture = Image.open(io.BytesIO(png)).convert("RGB")
+    crop = picture.crop(tuple(round(v) for v in box))
+    want = tuple(int(LAST_MARK[i:i + 2], 16) for i in (1, 3, 5))
+    close = sum(1 for pixel in crop.get_flattened_data() if sum(abs(a - b) for a, b in zip(pixel, want)) < 60)
+    # The box is the outline's centre line; the half of its 0.07-tile stroke inside it, on all
+    # four sides, is about an eighth of the box's pixels.
+    assert close > 0.08 * crop.width * crop.height, (name, close, crop.size)
+
+
+def test_a_whole_game_in_the_browser(server, browser) -> None:
+    driver = browser
+    driver.get(server + "/")
+    driver.find_element(By.NAME, "players").clear()
+    driver.find_element(By.NAME, "players").send_keys("human,greedy")
+    driver.find_element(By.NAME, "seed").send_keys("11")
+    driver.find_element(By.CSS_SELECTOR, "#new-game button").click()
+    WebDriverWait(driver, 30).until(lambda d: "/table/" in d.current_url)
+    table_id = driver.current_url.rsplit("/", 1)[1]
+    turns = reloaded = undone = followers = 0
+    while "Game over" not in _wait_for_turn(driver):
+        spots = driver.find_elements(By.CSS_SELECTOR, "#board rect.spot")
+        assert spots, "a human turn shows the legal cells"
+        spots[turns % len(spots)].click()
+        if not undone:  # choose, then take it back: the page forgets it, the server never heard of it
+            assert driver.find_elements(By.CSS_SELECTOR, "#board g.preview")
+            driver.find_element(By.ID, "undo").click()
+            assert not driver.find_elements(By.CSS_SELECTOR, "#board g.preview")
+            assert driver.find_element(By.ID, "choice").text == ""
+            undone = 1
+            driver.find_elements(By.CSS_SELECTOR, "#board rect.spot")[turns % len(spots)].click()
+        if turns % 3 == 1 and driver.find_element(By.ID, "rotate").is_enabled():
+            driver.find_element(By.ID, "rotate").click()
+        circles = driver.find_elements(By.CSS_SELECTOR, "#board circle.follower-spot")
+        if circles and turns % 4 == 0:
+            circles[0].click()
+            assert "on " in driver.find_element(By.ID, "choice").text
+            followers += 1
+        driver.find_element(By.ID, "confirm").click()
+        turns += 1
+        WebDriverWait(driver, 60).until(lambda d: not d.find_element(By.ID, "status").text.startswith("Playing"))
+        if turns == 10:
+            _check_screenshot(driver, "turn-10")
+            before = (_placed_tiles(driver), _log(driver))
+            driver.refresh()
+            _wait_for_turn(driver)
+            assert (_placed_tiles(driver), _log(driver)) == before  # the game survived the reload
+            reloaded = 1
+        assert driver.find_element(By.ID, "error").text == ""
+    assert turns >= 30 and reloaded and followers
+    _check_screenshot(driver, "final")
+    placements = [line for line in _log(driver) if " placed " in line]
+    assert 1 + len(placements) + sum(" fits nowhere" in line for line in _log(driver)) == 72  # basic's 72 tiles
+    # Every score is explained on the board: hovering an event outlines its feature's tiles.
+    events = driver.find_elements(By.CSS_SELECTOR, "#events li")
+    assert events and "(final)" in events[0].text
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    state = json.load(urllib.request.urlopen(f"{server}/api/tables/{table_id}"))
+    newest = state["events"][-1]
+    ActionChains(driver).move_to_element(events[0]).perform()
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#board rect.highlight")) == len(newest["tiles"])
+    # The record the page offers replays with every score agreeing.
+    record = json.load(urllib.request.urlopen(f"{server}/api/tables/{table_id}/record"))
+    game, problems = replay(Document(record, "<record>", {}))
+    assert problems == [] and game.scores == [p["score"] for p in state["players"]]
