@@ -9,14 +9,14 @@ import importlib.machinery
 import importlib.util
 from pathlib import Path
 
-#: Modules that import an optional extra's library at the top, by that library.
-NEEDS = {"openspiel.py": "pyspiel", "pettingzoo.py": "pettingzoo"}
+#: Modules that import an optional extra's library at the top, by (folder, file): that library.
+NEEDS = {("api", "openspiel.py"): "pyspiel", ("api", "pettingzoo.py"): "pettingzoo", ("web", "app.py"): "starlette"}
 
 
 def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
     if collection_path.suffix != ".py":
         return None
-    library = NEEDS.get(collection_path.name) if collection_path.parent.name == "api" else None
+    library = NEEDS.get((collection_path.parent.name, collection_path.name))
     if library is not None and importlib.util.find_spec(library) is None:
         return True
     stem = str(collection_path.with_suffix(""))

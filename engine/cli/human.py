@@ -31,6 +31,7 @@ from rich.text import Text
 from ..core.game import Game
 from ..core.moves import Move
 from ..errors import UserError
+from ..files.notation import place_name
 from ..files.output import check_writable
 from ..sim.play import QuitGame  # the play loop catches it and stops the game where it stands
 from .move_input import MoveInputError, move_notation, parse_move
@@ -55,12 +56,12 @@ class HumanPlayer:
     ``input`` is called with a prompt and returns the answer (``builtins.input``
     at a terminal, a script in tests); output goes to ``console`` (a new
     :func:`~engine.cli.output.terminal_console` by default).  ``max_listed`` caps the
-    placements listed each turn (the rest are one ``?`` away), so a turn with
-    100+ legal moves still fits a screen.
+    lines of moves listed each turn (the rest are one ``?`` away), so a turn with 100+
+    legal moves still leaves the board on screen.
     """
 
     def __init__(self, name: str, *, input: Callable[[str], str] = builtins.input,
-                 console: Console | None = None, max_listed: int = 24,
+                 console: Console | None = None, max_listed: int = 16,
                  seat_names: list[str] | None = None) -> None:
         self.name = name
         self.seat_names = seat_names  # every seat's name, to label the score line; else P1, P2, …
@@ -167,46 +168,49 @@ class HumanPlayer:
         self.console.print(self._move_list(game, choices, limit=None))
 
     def _move_list(self, game: Game, choices: list[Choice], limit: int | None) -> Text:
-        """Numbered moves, one group per placement: ``1) 3,-1 r2   2) +city@N   3) +road@E``.
+        """Numbered moves grouped by cell, a line per rotation, the cell named on its first:
+        ``3,-1  r0: 1) —  2) +city@N  3) +field@NL (north)`` then ``       r2: 4) — …``.
 
-        Groups are laid out in as many columns as the console is wide for
-        (bare placements are short, so a 100-move turn late in the game takes a
-        few rows), and at most ``limit`` rows are shown.
+        A field is also named by where it lies on the tile, since its half-side
+        port alone is hard to picture.  Whole cells are shown up to ``limit``
+        lines (the rest are one ``?`` away), so a 100-move turn late in the game
+        leaves the board on screen.
         """
-        groups: list[list[Choice]] = []
+        ruleset, tile = game.ruleset, game.tile
+        cells: dict[tuple[int, int, int], list[Choice]] = {}
         for choice in choices:
-            if choice.move.follower is None:
-                groups.append([choice])
-            else:
-                groups[-1].append(choice)
+            cells.setdefault(game.local(choice.move.pos), []).append(choice)
         number_w = len(str(len(choices)))
-        head_w = max((len(g[0].text) for g in groups), default=0)
-        chunks = []
-        for group in groups:
-            chunk = Text()
-            chunk.append(f"{group[0].number:>{number_w}}) ", style="bold cyan")
-            chunk.append(f"{group[0].text:<{head_w}}")
-            for choice in group[1:]:
-                spot = choice.text.split(" ", 2)[2]
-                chunk.append(f"  {choice.number:>{number_w}}) ", style="cyan")
-                chunk.append(f"+{spot}", style=self._spot_style(game, choice.move))
-            chunks.append(chunk)
+        several = ruleset.maps > 1
+        head_w = max((len(f"{'m%d ' % m if several else ''}{x},{y}") for m, x, y in cells), default=0)
         out = Text()
-        out.append(f"Legal moves ({len(choices)} in {len(groups)} placements):\n", style="bold")
-        chunk_w = max((len(c) for c in chunks), default=0) + 3
-        per_row = max(1, (self.console.width - 2) // chunk_w)
-        rows = [chunks[i:i + per_row] for i in range(0, len(chunks), per_row)]
-        for row in rows[:limit]:
-            out.append("  ")
-            for chunk in row:
-                out.append_text(chunk)
-                out.append(" " * (chunk_w - len(chunk)))
-            out.rstrip()
-            out.append("\n")
-        if limit is not None and len(rows) > limit:
-            hidden = groups[limit * per_row:]
-            out.append(f"  … {len(hidden)} more placements ({sum(map(len, hidden))} moves): "
-                       f"? lists all; any legal move may be typed\n", style="yellow")
+        out.append(f"Legal moves ({len(choices)} in {len(cells)} cells; — is no follower):\n", style="bold")
+        lines = 0
+        for shown, ((m, x, y), group) in enumerate(cells.items()):
+            rotations = sorted({c.move.rotation for c in group})
+            if limit is not None and shown and lines + len(rotations) > limit:
+                hidden = list(cells.values())[shown:]
+                out.append(f"  … {len(hidden)} more cells ({sum(map(len, hidden))} moves): "
+                           f"? lists all; any legal move may be typed\n", style="yellow")
+                break
+            lines += len(rotations)
+            label = f"{f'm{m} ' if several else ''}{x},{y}"
+            for rotation in rotations:
+                out.append("  ")
+                out.append(label.ljust(head_w), style="bold")
+                label = ""  # the cell is named on its first line only
+                out.append(f"  r{rotation}:")
+                for choice in (c for c in group if c.move.rotation == rotation):
+                    move = choice.move
+                    out.append(f" {choice.number:>{number_w}}) ", style="bold cyan" if move.follower is None else "cyan")
+                    if move.follower is None:
+                        out.append("—")
+                        continue
+                    spot = choice.text.split(" ", 2)[2]
+                    if ruleset.kinds[ruleset.tiles[tile].segments[move.follower].kind].ports == "half":
+                        spot += " " + place_name(ruleset, tile, move.rotation, move.follower).split(" ", 1)[1]
+                    out.append(f"+{spot}", style=self._spot_style(game, move))
+                out.append("\n")
         out.rstrip()
         return out
 

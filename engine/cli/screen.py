@@ -51,10 +51,16 @@ def kind_style(ruleset: Ruleset, kind: int) -> str:
     return KIND_STYLES.get(name) or _FALLBACK_STYLES[kind % len(_FALLBACK_STYLES)]
 
 
+#: The mark of a port-less kind (cloisters, gardens): a building, as the pictures draw
+#: it, so a cloister never reads as the city's C.
+PORTLESS_MARK = "⌂"
+
+
 def kind_letter(ruleset: Ruleset, kind: int) -> str:
-    """The kind's edge letter (C, R, F, I …), or its initial for a kind without one."""
+    """The kind's edge letter (C, R, F, I …); :data:`PORTLESS_MARK` for a port-less kind;
+    else its initial."""
     k = ruleset.kinds[kind]
-    return k.edge or k.name[:1].upper()
+    return k.edge or (PORTLESS_MARK if k.ports == "none" else k.name[:1].upper())
 
 
 def rotated_edges(ruleset: Ruleset, tile: int, rotation: int) -> str:
@@ -190,12 +196,40 @@ def board_text(game: Game, *, max_width: int = 120) -> Text:
     return out
 
 
+#: The inner cells of the 5×5 tile drawing next to each side, and between two sides.
+_INNER = {0: (1, 2), 1: (2, 3), 2: (3, 2), 3: (2, 1)}
+_CORNERS = {frozenset({0, 1}): (1, 3), frozenset({1, 2}): (3, 3), frozenset({2, 3}): (3, 1), frozenset({3, 0}): (1, 1)}
+
+
+def _inside(ruleset: Ruleset, tile: int, rotation: int) -> dict[tuple[int, int], int]:
+    """The kind shown in each inner cell of the tile drawing: a segment over several sides
+    (a city, a road) runs through the centre, so a city joined N–S (F turned once) and
+    two city caps N and S (H) look different; a port-less segment sits in the centre.
+    Painted as the pictures are: roads, then cities over them, then port-less kinds."""
+    tile_type = ruleset.tiles[tile]
+    ports = tile_type.orientations[rotation].segment_ports
+    cells: dict[tuple[int, int], int] = {}
+    for layer in ("centre", "side", "none"):
+        for j, segment in enumerate(tile_type.segments):
+            if ruleset.kinds[segment.kind].ports != layer:
+                continue
+            sides = {p // 3 for p in ports[j]}
+            for side in sides:
+                cells[_INNER[side]] = segment.kind
+            if layer == "side":
+                for pair, corner in _CORNERS.items():
+                    if pair <= sides:
+                        cells[corner] = segment.kind
+            if len(sides) != 1:  # joined through the middle (or a port-less segment's place)
+                cells[(2, 2)] = segment.kind
+    return cells
+
+
 def tile_text(ruleset: Ruleset, tile: int, rotations: tuple[int, ...] = (0, 1, 2, 3),
               legal: set[int] | None = None) -> Text:
     """The drawn tile side by side in ``rotations``: a 5×5 drawing each (ports on the edge,
-    a port-less segment in the middle), its edges ``NESW`` under it, and, when ``legal``
-    is given, whether that rotation fits anywhere."""
-    tile_type = ruleset.tiles[tile]
+    inside them how its segments join, :func:`_inside`), its edges ``NESW`` under it,
+    and, when ``legal`` is given, whether that rotation fits anywhere."""
     width = 9
     drawings = []
     for r in rotations:
@@ -208,9 +242,8 @@ def tile_text(ruleset: Ruleset, tile: int, rotations: tuple[int, ...] = (0, 1, 2
         for row in (1, 2, 3):
             for col in (1, 2, 3):
                 grid[row][col] = (" ", "on grey23")
-        portless = [s.kind for s in tile_type.segments if not s.ports]
-        if portless:
-            grid[2][2] = (kind_letter(ruleset, portless[0]), kind_style(ruleset, portless[0]))
+        for (row, col), kind in _inside(ruleset, tile, r).items():
+            grid[row][col] = (kind_letter(ruleset, kind), kind_style(ruleset, kind))
         drawings.append(grid)
     out = Text()
     out.append("".join(f"{'r%d' % r:<{width}}" for r in rotations).rstrip() + "\n", style="bold")

@@ -26,12 +26,16 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from starlette.applications import Starlette
-from starlette.exceptions import HTTPException
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+try:
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.exceptions import HTTPException
+    from starlette.requests import Request
+    from starlette.responses import HTMLResponse, JSONResponse, Response
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
+except ImportError as error:  # pragma: no cover - depends on the extra
+    raise ImportError(f"the web table needs the 'web' extra: pip install 'carcassonne-rules[web]' ({error})") from None
 
 from ..errors import UserError
 from ..files.record import load_record, record_from_text
@@ -220,8 +224,6 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None) -> Sta
 
 async def _in_thread(function: Any, *args: Any) -> Any:
     """Run a blocking call (a bot's move, a replay) off the event loop, so pages stay responsive."""
-    from starlette.concurrency import run_in_threadpool
-
     return await run_in_threadpool(function, *args)
 
 

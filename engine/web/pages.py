@@ -55,6 +55,7 @@ def table_page(table_id: str) -> str:
     body = """<div id="layout">
 <div id="board-panel"><div id="board" aria-label="the board"></div></div>
 <aside id="side">
+<p id="about" class="hint"></p>
 <div id="status" role="status"></div>
 <div id="players"></div>
 <div id="hand">

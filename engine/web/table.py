@@ -19,7 +19,6 @@ from typing import Any
 from ..bots.players import Player, check_seats, make_player
 from ..core.game import Game
 from ..core.moves import IllegalMove, Move
-from ..errors import UserError
 from ..files.notation import format_follower, place_name
 from ..files.output import write_json
 from ..files.record import build_record

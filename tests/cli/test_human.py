@@ -8,6 +8,8 @@ with a traceback.
 
 from __future__ import annotations
 
+import re
+
 import io
 import random
 from pathlib import Path
@@ -129,8 +131,10 @@ def test_the_turn_screen_shows_board_scores_tile_and_numbered_moves() -> None:
     assert "Scores" in screen and "7 followers left" in screen
     assert "r0       r1       r2       r3" in screen and "CRFR" in screen
     first = player.choices(game)[0]
-    assert f"1) {first.text}" in screen
+    x, y = first.move.at
+    assert re.search(rf"^  {x},{y} +r{first.move.rotation}: +1\) —", screen, re.M)  # one line per cell
     assert "+road@E" in screen or "+city@" in screen  # follower spots are numbered too
+    assert re.search(r"\+field@\w+ \((north|south|east|west|all round)", screen)  # fields say where they lie
     assert "→ " + first.text in screen
 
 
@@ -152,7 +156,7 @@ def test_many_moves_are_capped_and_question_mark_lists_them_all() -> None:
     player.choose(game)
     screen = text(out)
     listed = screen[screen.index("Legal moves ("):screen.index("How to answer")]
-    assert "more placements" in listed and "? lists all" in listed
+    assert "more cells" in listed and "? lists all" in listed
     assert f"{choices[-1].number}) " not in listed
     help_part = screen[screen.index("How to answer"):]
     for choice in choices:

@@ -116,3 +116,18 @@ def test_the_game_apis_say_which_extra_they_need(module: str, library: str, extr
         pytest.skip(f"{library} is installed")
     result = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, timeout=120)
     assert result.returncode == 1 and f"carcassonne-rules[{extra}]" in result.stderr
+
+
+@pytest.mark.skipif(find_spec("uvicorn") is not None, reason="the web extra is installed")
+def test_serve_without_the_web_extra_says_which_extra_and_writes_nothing(tmp_path: Path) -> None:
+    result = run(tmp_path, "serve", "--port", "8799")
+    assert result.returncode == 2 and "carcassonne-rules[web]" in result.stderr and not result.stdout
+    assert list(tmp_path.iterdir()) == []  # no records folder
+
+
+def test_the_web_table_page_files_are_installed() -> None:
+    """The page's script and style ship in the package (``pip install .`` takes package data)."""
+    import engine
+
+    static = Path(engine.__file__).parent / "web" / "static"
+    assert {p.name for p in static.iterdir()} >= {"table.js", "table.css", "index.js", "replay.js"}

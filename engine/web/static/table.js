@@ -68,6 +68,8 @@ function panel(map) {
 }
 
 function draw() {
+  $("about").textContent = `${state.ruleset} · seed ${state.seed}`;
+  document.title = `Carcassonne · ${state.ruleset} · turn ${state.turn}`;
   $("board").innerHTML = state.board;
   drawPlayers();
   drawStatus();

@@ -1,0 +1,165 @@
+"""The web table over HTTP (Starlette's test client): pages, the JSON API, and every bad
+request answered with a JSON error and a 4xx status, never a traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web table needs the web extra")
+try:
+    from starlette.testclient import TestClient
+except (ImportError, RuntimeError):
+    pytest.skip("Starlette's test client needs httpx2 (the dev extra)", allow_module_level=True)
+
+from engine.rules.inspect import shipped  # noqa: E402
+from engine.sim.play import play_game  # noqa: E402
+from engine.rules.ruleset import load_ruleset  # noqa: E402
+from engine.web.app import MAX_BODY, Tables, create_app  # noqa: E402
+from engine.web.table import Table  # noqa: E402
+
+
+@pytest.fixture()
+def records(tmp_path: Path) -> Path:
+    return tmp_path
+
+
+@pytest.fixture()
+def client(records: Path) -> TestClient:
+    return TestClient(create_app(Tables(records)), raise_server_exceptions=False)
+
+
+def _open(client: TestClient, **body) -> str:
+    answer = client.post("/api/tables", json={"ruleset": "basic", "players": "human,greedy", "seed": 7} | body)
+    assert answer.status_code == 201, answer.text
+    return answer.json()["id"]
+
+
+def _error(answer, status: int) -> str:
+    assert answer.status_code == status, answer.text
+    assert answer.headers["content-type"].startswith("application/json")
+    assert "Traceback" not in answer.text
+    return answer.json()["error"]
+
+
+def test_a_move_through_the_api(client: TestClient, records: Path) -> None:
+    table = _open(client)
+    page = client.get(f"/table/{table}")
+    assert page.status_code == 200 and f'data-table="{table}"' in page.text and "/static/table.js" in page.text
+    state = client.get(f"/api/tables/{table}").json()
+    cell = state["options"][0]
+    rotation = min(cell["rotations"], key=int)
+    moved = client.post(f"/api/tables/{table}/move", json={"turn": state["turn"], "map": cell["map"], "x": cell["x"],
+                                                           "y": cell["y"], "rotation": int(rotation), "follower": None})
+    assert moved.status_code == 200, moved.text
+    assert moved.json()["turn"] == state["turn"] + 2  # the human's tile and the bot's
+    assert (records / f"table-{table}.json").is_file()
+    record = client.get(f"/api/tables/{table}/record")
+    assert "attachment" in record.headers["content-disposition"]
+    assert len(record.json()["turns"]) == 2
+    assert client.get(f"/api/tables/{table}").json() == moved.json()  # a reload sees the same game
+
+
+def test_the_start_page_and_static_files(client: TestClient) -> None:
+    table = _open(client)
+    page = client.get("/")
+    assert page.status_code == 200 and f'href="/table/{table}"' in page.text
+    for name in ("table.js", "table.css", "index.js", "replay.js"):
+        assert client.get(f"/static/{name}").status_code == 200
+
+
+@pytest.mark.parametrize("body, status, says", [
+    (b"not json", 400, "not JSON"),
+    (b"[1, 2]", 400, "JSON object"),
+    (b'{"turn": 0}', 400, "'map' must be a whole number"),
+    (b'{"turn": true, "map": 0, "x": 0, "y": 1, "rotation": 0}', 400, "'turn' must be a whole number"),
+    (b'{"turn": 0, "map": 0, "x": 0, "y": 1, "rotation": 7}', 400, "'rotation' must be a whole number from 0 to 3"),
+    (b'{"turn": 0, "map": 0, "x": 0.5, "y": 1, "rotation": 0}', 400, "'x' must be a whole number"),
+    (b'{"turn": 0, "map": 0, "x": 0, "y": 1, "rotation": 0, "follower": "city@N"}', 400, "'follower' must be"),
+    (b'{"turn": 0, "map": 0, "x": 30, "y": 30, "rotation": 0}', 400, "does not fit"),
+    (b'{"turn": 5, "map": 0, "x": 0, "y": 1, "rotation": 0}', 409, "reload the page"),
+    (b"[" * 100000, 400, "not JSON"),
+])
+def test_bad_moves_get_json_errors(client: TestClient, body: bytes, status: int, says: str) -> None:
+    table = _open(client)
+    assert says in _error(client.post(f"/api/tables/{table}/move", content=body), status)
+    assert client.get(f"/api/tables/{table}").json()["turn"] == 0  # nothing was played
+
+
+@pytest.mark.parametrize("body, says", [
+    ({"ruleset": "basic+nope", "players": "human,greedy"}, "unknown option 'nope'"),
+    ({"ruleset": "", "players": "human,greedy"}, "'ruleset' must be"),
+    ({"ruleset": "basic", "players": "human,robot"}, "unknown player 'robot'"),
+    ({"ruleset": "basic", "players": "human"}, "2–5 players, not 1"),
+    ({"ruleset": "basic", "players": 3}, "'players' must be"),
+    ({"ruleset": "basic", "players": "human,greedy", "seed": -1}, "'seed' must be"),
+])
+def test_bad_tables_get_json_errors(client: TestClient, body: dict, says: str) -> None:
+    assert says in _error(client.post("/api/tables", json=body), 400)
+
+
+def test_a_broken_ruleset_file_is_named_with_its_line_and_column(client: TestClient, tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("name: broken\nextends: basic\nplayers: {min: [\n")
+    message = _error(client.post("/api/tables", json={"ruleset": str(broken), "players": "human,greedy"}), 400)
+    assert f"{broken}:4:1: error: did not find expected node content" in message  # the flow list never closes
+
+
+def test_unknown_things_are_404_and_wrong_methods_405(client: TestClient) -> None:
+    assert "no table 'nope'" in _error(client.get("/api/tables/nope"), 404)
+    assert "no table" in _error(client.get("/table/nope"), 404)
+    assert "no page /nowhere" in _error(client.get("/nowhere"), 404)
+    _error(client.get("/api/tables"), 405)
+    assert "no saved record 'elsewhere.json'" in _error(client.get("/replay/elsewhere.json"), 404)
+    assert "no page" in _error(client.get("/replay/..%2F..%2Fetc%2Fpasswd"), 404)  # a name is one path part
+
+
+def test_an_oversized_body_is_refused(client: TestClient) -> None:
+    assert "MiB" in _error(client.post("/api/replay", content=b" " * (MAX_BODY + 1)), 413)
+
+
+def test_an_unexpected_error_is_a_500_without_traceback(client: TestClient, monkeypatch) -> None:
+    table = _open(client)
+    monkeypatch.setattr(Table, "state", lambda self: 1 / 0)
+    assert "internal error: ZeroDivisionError" in _error(client.get(f"/api/tables/{table}"), 500)
+
+
+def test_the_rulesets_page_lists_every_shipped_ruleset_and_option(client: TestClient) -> None:
+    page = client.get("/rulesets").text
+    for item in shipped():
+        assert f">{item.name}</a>" in page
+    assert 'href="/rulesets/atlas?ref=basic%2Briver"' in page
+
+
+def test_the_atlas_page_draws_every_tile_type(client: TestClient) -> None:
+    page = client.get("/rulesets/atlas", params={"ref": "basic+river"})
+    assert page.status_code == 200
+    assert page.text.count('class="tile-label"') == len(load_ruleset("basic+river").tiles) == 36
+    assert "unknown option" in _error(client.get("/rulesets/atlas", params={"ref": "basic+nope"}), 400)
+    assert "say which ruleset" in _error(client.get("/rulesets/atlas"), 400)
+
+
+def test_replay_pages_for_saved_and_uploaded_records(client: TestClient, records: Path) -> None:
+    record = play_game(load_ruleset("basic"), ["random", "greedy"], 4).record
+    (records / "mine.json").write_text(json.dumps(record))
+    listing = client.get("/replay").text
+    assert 'href="/replay/mine.json"' in listing
+    saved = client.get("/replay/mine.json")
+    assert saved.status_code == 200 and "Carcassonne replay" in saved.text
+    uploaded = client.post("/api/replay", params={"name": "x.json"}, content=json.dumps(record))
+    assert uploaded.status_code == 200 and "Carcassonne replay" in uploaded.text
+
+
+@pytest.mark.parametrize("text, says", [
+    ("{oops", "x.json:1:2: error: not valid JSON"),
+    ('{"format": "carcassonne-record", "ruleset": "basic", "turns": 3}', "x.json:1:"),
+    ('{"format": "carcassonne-record", "ruleset": "nope", "turns": []}', "x.json:1:"),
+])
+def test_a_bad_uploaded_record_is_named_with_its_place(client: TestClient, text: str, says: str) -> None:
+    assert says in _error(client.post("/api/replay", params={"name": "x.json"}, content=text), 400)
+
+
+def test_a_record_that_is_not_utf8_is_refused(client: TestClient) -> None:
+    assert "not UTF-8" in _error(client.post("/api/replay", params={"name": "x.json"}, content=b"\xff\xfe{"), 400)

@@ -1,0 +1,131 @@
+"""The web table's game logic (no HTTP): whole games, refusals, what the page may see."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine.core.chance import determinise
+from engine.errors import UserError
+from engine.files.record import replay
+from engine.rules.ruleset import load_ruleset
+from engine.rules.source import Document
+from engine.sim.play import play_game
+from engine.web.table import Refused, Table
+
+
+@pytest.fixture(scope="module")
+def basic():
+    return load_ruleset("basic")
+
+
+def _first_move(state: dict, *, follower: bool) -> dict:
+    cell = state["options"][0]
+    rotation = min(cell["rotations"], key=int)
+    spots = cell["rotations"][rotation]
+    return {"turn": state["turn"], "map_index": cell["map"], "x": cell["x"], "y": cell["y"], "rotation": int(rotation),
+            "follower": spots[0]["segment"] if follower and spots else None}
+
+
+def test_a_human_plays_a_whole_game_and_the_saved_record_replays(basic, tmp_path) -> None:
+    save = tmp_path / "table.json"
+    table = Table(basic, "basic", ["human", "greedy"], 7, save=save)
+    assert json.loads(save.read_text())["finished"] is False  # saved before the first move
+    moves = 0
+    while not (state := table.state())["finished"]:
+        assert state["to_play"] == 0 and state["tile"]["id"] and len(state["tile"]["svg"]) == 4
+        table.place(**_first_move(state, follower=moves % 3 == 0))
+        moves += 1
+    record = json.loads(save.read_text())
+    assert "finished" not in record and record == table.record()
+    game, problems = replay(Document(record, "<record>", {}))
+    assert problems == [] and game.scores == [p["score"] for p in state["players"]]
+    assert moves == sum(1 for t in record["turns"] if t.get("player") == 0)
+    assert len(state["log"]) == len(record["turns"]) and state["to_play"] is None
+
+
+def test_a_table_of_bots_plays_the_same_game_as_play(basic) -> None:
+    table = Table(basic, "basic", ["greedy", "random"], 12)
+    played = play_game(basic, ["greedy", "random"], 12)
+    assert table.state()["finished"]
+    assert table.record()["turns"] == played.record["turns"]
+    assert table.record()["scores"] == played.record["scores"]
+
+
+def test_the_state_shows_nothing_of_the_stack_order(basic) -> None:
+    """Deal the hidden tiles again: everything the page receives stays the same."""
+    table = Table(basic, "basic", ["human", "greedy"], 5)
+    for _ in range(6):
+        table.place(**_first_move(table.state(), follower=False))
+    before, hidden = table.state(), repr(table.game.stacks)
+    table.game = determinise(table.game, random.Random(99))
+    assert repr(table.game.stacks) != hidden  # the order still to come is another one
+    assert table.state() == before
+
+
+def test_options_name_every_follower_spot(basic) -> None:
+    table = Table(basic, "basic", ["human", "greedy"], 7)
+    state = table.state()
+    legal = {(m, r) for m, r in table.game.placements()}
+    cells = {(c["x"], c["y"]) for c in state["options"]}
+    assert len(cells) == len({table.game.local(pos)[1:] for pos, _ in legal})
+    for cell in state["options"]:
+        for rotation, spots in cell["rotations"].items():
+            pos = next(p for p, r in legal if table.game.local(p) == (cell["map"], cell["x"], cell["y"]) and r == int(rotation))
+            assert [s["segment"] for s in spots] == table.game.deploy_options(pos, int(rotation))
+            for spot in spots:
+                assert spot["name"].split(" ")[0] in {"city", "road", "field", "cloister"}
+                assert spot["follower"] in {"knight", "thief", "farmer", "monk"}
+                assert all(0 <= a <= 1 for a in spot["anchor"])
+
+
+def test_refusals(basic) -> None:
+    table = Table(basic, "basic", ["human", "greedy"], 7)
+    state = table.state()
+    move = _first_move(state, follower=False)
+    with pytest.raises(Refused) as stale:
+        table.place(**{**move, "turn": state["turn"] + 1})
+    assert stale.value.status == 409 and "reload" in str(stale.value)
+    with pytest.raises(Refused) as nowhere:
+        table.place(**{**move, "x": 40})
+    assert nowhere.value.status == 400 and "does not fit" in str(nowhere.value)
+    with pytest.raises(Refused) as no_segment:
+        table.place(**{**move, "follower": 99})
+    assert no_segment.value.status == 400
+    with pytest.raises(Refused) as no_start:
+        table.turn_start(state["turn"], 0)
+    assert no_start.value.status == 409
+    assert table.state() == state  # nothing refused changed the game
+    table.place(**move)
+    with pytest.raises(Refused) as twice:
+        table.place(**move)  # the same move sent again (a double click, a reload)
+    assert twice.value.status == 409
+
+
+def test_a_finished_game_refuses_moves(basic) -> None:
+    table = Table(basic, "basic", ["random", "random"], 3)
+    with pytest.raises(Refused) as over:
+        table.place(turn=table.state()["turn"], map_index=0, x=0, y=1, rotation=0, follower=None)
+    assert over.value.status == 409 and "over" in str(over.value)
+
+
+def test_a_drawn_start_tile_is_turned_by_the_human_in_seat_one() -> None:
+    ruleset = load_ruleset("basic+random-start")
+    table = Table(ruleset, "basic+random-start", ["human", "greedy"], 4)
+    state = table.state()
+    assert "start" in state and "tile" not in state and len(state["start"]["svg"]) == 4
+    with pytest.raises(Refused):
+        table.place(turn=0, map_index=0, x=0, y=1, rotation=0, follower=None)
+    table.turn_start(state["turn"], 2)
+    assert table.game.starts[0][1] == 2 and "options" in table.state()
+
+
+def test_bad_seats_are_user_errors(basic) -> None:
+    with pytest.raises(UserError, match="known: random, greedy, mcts, human"):
+        Table(basic, "basic", ["human", "robot"], 1)
+    with pytest.raises(UserError, match="a human takes no settings"):
+        Table(basic, "basic", ["human:3", "greedy"], 1)
+    with pytest.raises(UserError, match="2–5 players, not 1"):
+        Table(basic, "basic", ["human"], 1)
