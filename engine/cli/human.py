@@ -36,7 +36,7 @@ from ..files.output import check_writable
 from ..sim.play import QuitGame  # the play loop catches it and stops the game where it stands
 from .move_input import MoveInputError, move_notation, parse_move
 from .output import terminal_console
-from .screen import SEAT_STYLES, board_text, kind_style, tile_text
+from .screen import SEAT_STYLES, board_text, kind_letter, kind_style, tile_text
 
 __all__ = ["HumanPlayer", "Choice"]
 
@@ -134,7 +134,7 @@ class HumanPlayer:
         """The whole turn screen: header, news since the last turn, board, scores, tile, moves."""
         ruleset, tile = game.ruleset, game.tile
         c = self.console
-        where = f" · map {game.map + 1} of {ruleset.maps}" if ruleset.maps > 1 else ""
+        where = f" · map {game.map} (maps 0–{ruleset.maps - 1})" if ruleset.maps > 1 else ""
         c.rule(Text(f"Turn {game.turn + 1} · P{game.player + 1} {self.name} · tile {ruleset.tiles[tile].id}"
                     f" · {game.remaining} left to draw{where}", style="bold"))
         self._show_news(game)
@@ -150,7 +150,7 @@ class HumanPlayer:
 
     def show_help(self, game: Game, choices: list[Choice]) -> None:
         """The notation, the coordinate system and every legal move."""
-        kinds = ", ".join(f"{k.name}" + (f" ({k.edge})" if k.edge else "") for k in game.ruleset.kinds)
+        kinds = ", ".join(f"{k.name} ({kind_letter(game.ruleset, k.index)})" for k in game.ruleset.kinds)
         self.console.print(Text(
             "How to answer\n"
             "  a number from the list            e.g. 3\n"

@@ -338,11 +338,11 @@ def test_a_two_map_game_is_typed_in_the_map_in_play() -> None:
     ruleset = load_ruleset("basic+two-maps")
     game = Game(ruleset, 2, seed=2)
     bot = GreedyPlayer("2:0")
-    for _ in range(3):  # into the second round: map 2
+    for _ in range(3):  # into the second round: map 1 (maps count from 0, as in records)
         game.play(bot.choose(game))
     assert game.map == 1
     player, out, _ = human(["1"])
     move = player.choose(game)
     assert game.local(move.pos)[0] == 1
-    assert "map 2 of 2" in text(out)
+    assert "map 1 (maps 0–1)" in text(out)
     assert parse_move(game, move_notation(game, move)) == move

@@ -180,3 +180,16 @@ def test_a_whole_game_in_the_browser(server, browser) -> None:
     record = json.load(urllib.request.urlopen(f"{server}/api/tables/{table_id}/record"))
     game, problems = replay(Document(record, "<record>", {}))
     assert problems == [] and game.scores == [p["score"] for p in state["players"]]
+    # The replay page of the saved record steps through it, the last tile outlined at each step.
+    driver.get(f"{server}/replay/{state['saved_as']}")
+    WebDriverWait(driver, 30).until(lambda d: "step" in d.find_element(By.ID, "where").text)
+    driver.find_element(By.ID, "next").click()
+    driver.find_element(By.ID, "next").click()
+    mark = driver.find_element(By.ID, "last-tile")
+    assert mark.is_displayed() and mark.get_attribute("stroke") == LAST_MARK
+    second = record["turns"][1]
+    placed = driver.find_elements(By.CSS_SELECTOR, 'use.placed[data-turn="2"]')[0]
+    assert (float(mark.get_attribute("x")), float(mark.get_attribute("y"))) == (
+        float(placed.get_attribute("x")) + 2, float(placed.get_attribute("y")) + 2), second
+    driver.find_element(By.ID, "coords-on").click()
+    assert driver.find_element(By.ID, "coords").is_displayed()
