@@ -52,7 +52,10 @@ def serve(
     loaded = load_ruleset(ruleset)  # the ruleset, the players and the port before anything is written
     check_seats(specs, loaded.min_players, loaded.max_players, loaded.ref)
     _check_port(port)
-    records.mkdir(parents=True, exist_ok=True)
+    try:
+        records.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserError(f"cannot create the records folder {records}: {error.strerror}", code="output") from None
     tables = Tables(records)
     first = tables.open(ruleset, specs, seed if seed is not None else random.SystemRandom().randrange(10**9))
     typer.echo(f"Open http://127.0.0.1:{port}/table/{first} in a browser to play "

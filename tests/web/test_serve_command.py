@@ -1,0 +1,63 @@
+"""``carcassonne serve`` as a real process: it prints the first table's address and serves
+it; a port already taken is refused before anything is written."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("uvicorn", reason="serve needs the web extra")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_serve_prints_the_table_and_serves_it(tmp_path: Path) -> None:
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, "-m", "engine.cli", "serve", "--players", "human,greedy", "--seed", "5",
+                               "--port", str(port)], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+    try:
+        line = server.stdout.readline()
+        assert line.startswith(f"Open http://127.0.0.1:{port}/table/"), (line, server.stderr.read())
+        url = line.split()[1]
+        table = url.rsplit("/", 1)[1]
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                page = urllib.request.urlopen(url, timeout=5).read().decode()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server never answered"
+                time.sleep(0.2)
+        assert f'data-table="{table}"' in page
+        state = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables/{table}", timeout=5))
+        assert state["seed"] == 5 and state["to_play"] == 0 and state["options"]
+        saved = tmp_path / "carcassonne-games" / f"table-{table}.json"
+        assert json.loads(saved.read_text())["finished"] is False
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(30)
+    assert "Traceback" not in server.stderr.read()
+
+
+def test_a_taken_port_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run([sys.executable, "-m", "engine.cli", "serve", "--port", str(port)], cwd=tmp_path,
+                                capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and f"port {port} on 127.0.0.1 cannot be used" in result.stderr
+    assert "Traceback" not in result.stderr and list(tmp_path.iterdir()) == []
