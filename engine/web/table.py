@@ -83,7 +83,8 @@ class Table:
 
         Keys: ``ruleset``, ``seed``, ``players`` (name, spec, human, colour, score,
         followers left), ``turn`` (turns played), ``remaining`` (tiles left to draw),
-        ``finished``, ``to_play`` (the seat to answer, or None), ``board`` (the SVG of
+        ``finished``, ``to_play`` (the seat to answer, or None), ``maps`` and ``map`` (how
+        many maps, and the one in play, from 0), ``board`` (the SVG of
         :func:`board_svg` with coordinates and, on a human's turn, the legal cells as
         spots), ``log`` (a line per turn), ``events`` (every score: text, turn, phase,
         kind, points, players, map, tiles), ``saved_as`` (the record's file name, or None), and on a
@@ -185,7 +186,7 @@ class Table:
         spots = [(o["map"], o["x"], o["y"]) for o in options]
         state: dict[str, Any] = {
             "ruleset": self.ref, "seed": self.seed, "turn": game.turn, "remaining": game.remaining,
-            "finished": game.finished, "to_play": seat, "maps": ruleset.maps, "tile_size": TILE,
+            "finished": game.finished, "to_play": seat, "maps": ruleset.maps, "map": game.map, "tile_size": TILE,
             "players": [{"name": s.name, "spec": s.spec, "human": s.human, "colour": PLAYER_COLOURS[i % len(PLAYER_COLOURS)],
                          "score": game.scores[i], "followers": game.supply[i]} for i, s in enumerate(self.seats)],
             "board": board_svg(game, self.names, size=TILE, coordinates=True, spots=spots),

@@ -35,10 +35,12 @@ uvicorn = pytest.importorskip("uvicorn", reason="the web table needs the web ext
 Image = pytest.importorskip("PIL.Image", reason="the screenshot checks need pillow (the dev extra)")
 
 from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from engine.files.record import replay  # noqa: E402
+from engine.rules.ruleset import load_ruleset  # noqa: E402
 from engine.rules.source import Document  # noqa: E402
 from engine.view.render import LAST_MARK  # noqa: E402
 from engine.web.app import Tables, create_app  # noqa: E402
@@ -81,10 +83,11 @@ def browser(tmp_path_factory):
 
 
 def _wait_for_turn(driver) -> str:
-    """Wait until the page offers a human turn or says the game is over; the status text."""
+    """Wait until the page offers a human turn (or the start tile) or says the game is over;
+    the status text."""
     def ready(d):
         text = d.find_element(By.ID, "status").text
-        return text if ("Click a dashed cell" in text or "Game over" in text) else False
+        return text if any(s in text for s in ("Click a dashed cell", "Game over", "Turn the start tile")) else False
     return WebDriverWait(driver, 60).until(ready)
 
 
@@ -100,13 +103,17 @@ def _log(driver) -> list[str]:
 def _check_screenshot(driver, name: str) -> None:
     """The screenshot shows the last-tile outline where the log's last placement is, in
     :data:`LAST_MARK`; the board holds the start tile plus one tile per placement."""
+    # The pointer may rest on a score in the list, whose feature is then highlighted over the board.
+    ActionChains(driver).move_to_element(driver.find_element(By.TAG_NAME, "h1")).perform()
+    assert not driver.find_elements(By.CSS_SELECTOR, "#board rect.highlight")
     placements = [line for line in _log(driver) if " placed " in line]
-    assert _placed_tiles(driver) == 1 + len(placements)
+    maps = len(driver.find_elements(By.CSS_SELECTOR, "#board g.map"))
+    assert _placed_tiles(driver) == maps + len(placements)  # a start tile on each map
     if not placements:
         return
-    x, y = map(int, re.search(r"at \((-?\d+),(-?\d+)\)", placements[-1]).groups())
+    m, x, y = re.search(r"at (?:map (\d+) )?\((-?\d+),(-?\d+)\)", placements[-1]).groups()
     mark = driver.find_element(By.CSS_SELECTOR, "#board rect.last")
-    assert (int(mark.get_attribute("data-x")), int(mark.get_attribute("data-y"))) == (x, y)
+    assert [mark.get_attribute(a) for a in ("data-map", "data-x", "data-y")] == [m or "0", x, y]
     driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", mark)
     box = driver.execute_script("const r = arguments[0].getBoundingClientRect();"
                                 "return [r.left, r.top, r.right, r.bottom];", mark)
@@ -124,9 +131,13 @@ def _check_screenshot(driver, name: str) -> None:
     assert close > 0.08 * crop.width * crop.height, (name, close, crop.size)
 
 
-def test_a_whole_game_in_the_browser(server, browser) -> None:
+@pytest.mark.parametrize("ref", ["basic", "basic+river", "basic+two-maps", "basic+random-start"])
+def test_a_whole_game_in_the_browser(server, browser, ref: str) -> None:
+    """Two maps, the River's phases and a start tile the human turns all go through the same page."""
     driver = browser
     driver.get(server + "/")
+    driver.find_element(By.NAME, "ruleset").clear()
+    driver.find_element(By.NAME, "ruleset").send_keys(ref)
     driver.find_element(By.NAME, "players").clear()
     driver.find_element(By.NAME, "players").send_keys("human,greedy")
     driver.find_element(By.NAME, "seed").send_keys("11")
@@ -134,7 +145,11 @@ def test_a_whole_game_in_the_browser(server, browser) -> None:
     WebDriverWait(driver, 30).until(lambda d: "/table/" in d.current_url)
     table_id = driver.current_url.rsplit("/", 1)[1]
     turns = reloaded = undone = followers = 0
-    while "Game over" not in _wait_for_turn(driver):
+    while "Game over" not in (status := _wait_for_turn(driver)):
+        if "start tile" in status:  # the human in seat 1 turns a drawn start tile
+            driver.find_elements(By.CSS_SELECTOR, "#tile-preview button")[1].click()
+            WebDriverWait(driver, 60).until(lambda d: "start tile" not in d.find_element(By.ID, "status").text)
+            continue
         spots = driver.find_elements(By.CSS_SELECTOR, "#board rect.spot")
         assert spots, "a human turn shows the legal cells"
         spots[turns % len(spots)].click()
@@ -156,7 +171,7 @@ def test_a_whole_game_in_the_browser(server, browser) -> None:
         turns += 1
         WebDriverWait(driver, 60).until(lambda d: not d.find_element(By.ID, "status").text.startswith("Playing"))
         if turns == 10:
-            _check_screenshot(driver, "turn-10")
+            _check_screenshot(driver, f"{ref}-turn-10")
             before = (_placed_tiles(driver), _log(driver))
             driver.refresh()
             _wait_for_turn(driver)
@@ -164,14 +179,14 @@ def test_a_whole_game_in_the_browser(server, browser) -> None:
             reloaded = 1
         assert driver.find_element(By.ID, "error").text == ""
     assert turns >= 30 and reloaded and followers
-    _check_screenshot(driver, "final")
-    placements = [line for line in _log(driver) if " placed " in line]
-    assert 1 + len(placements) + sum(" fits nowhere" in line for line in _log(driver)) == 72  # basic's 72 tiles
+    _check_screenshot(driver, f"{ref}-final")
+    ruleset = load_ruleset(ref)
+    in_play = sum(t.count for t in ruleset.tiles) - len(ruleset.set_aside)  # basic: 72
+    discarded = sum(" fits nowhere" in line for line in _log(driver))
+    assert _placed_tiles(driver) + discarded == in_play
     # Every score is explained on the board: hovering an event outlines its feature's tiles.
     events = driver.find_elements(By.CSS_SELECTOR, "#events li")
     assert events and "(final)" in events[0].text
-    from selenium.webdriver.common.action_chains import ActionChains
-
     state = json.load(urllib.request.urlopen(f"{server}/api/tables/{table_id}"))
     newest = state["events"][-1]
     ActionChains(driver).move_to_element(events[0]).perform()

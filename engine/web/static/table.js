@@ -99,7 +99,8 @@ function drawStatus() {
   } else if (state.start) {
     text = `Turn the start tile ${state.start.tile}: pick a rotation.`;
   } else if (state.tile) {
-    text = `Turn ${state.turn + 1}: ${state.players[state.to_play].name}, place tile ${state.tile.id} ` +
+    const where = state.maps > 1 ? ` on map ${state.map}` : "";
+    text = `Turn ${state.turn + 1}: ${state.players[state.to_play].name}, place tile ${state.tile.id}${where} ` +
       `(${state.remaining} left to draw). Click a dashed cell.`;
   } else {
     text = "Waiting for the bots.";
