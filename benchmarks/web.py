@@ -54,7 +54,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    client = TestClient(create_app(Tables(None)))
+    client = TestClient(create_app(Tables(None)), base_url="http://127.0.0.1:8000")
     reads, moves, size = [], [], 0
     for i in range(args.games):
         r, m, size = play(client, args.ruleset, args.opponent, args.seed + i)

@@ -30,6 +30,7 @@ try:
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.exceptions import HTTPException
+    from starlette.middleware import Middleware
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Mount, Route
@@ -83,6 +84,10 @@ def _error(message: str, status: int) -> JSONResponse:
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
+    # JSON only: another site's page cannot send that to this server without a preflight,
+    # which the server does not answer, so it cannot play or open tables behind the user's back.
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        raise Refused("send the request body as JSON (Content-Type: application/json)", 415)
     body = await request.body()
     if len(body) > MAX_BODY:
         raise Refused(f"the request is over {MAX_BODY // 2**20} MiB", 413)
@@ -106,9 +111,28 @@ def _whole(data: dict[str, Any], key: str, *, low: int = -10**6, high: int = 10*
     return value
 
 
-def create_app(tables: Tables, *, defaults: dict[str, str] | None = None) -> Starlette:
+class _LocalHostsOnly:
+    """Answers only requests addressed to this machine by name (``Host: 127.0.0.1:PORT`` or
+    ``localhost``): a page whose own name was made to point at 127.0.0.1 (DNS rebinding)
+    gets a JSON 421, not the tables."""
+
+    def __init__(self, app: Any, hosts: tuple[str, ...]) -> None:
+        self.app, self.hosts = app, hosts
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            host = dict(scope["headers"]).get(b"host", b"").decode("latin-1").rsplit(":", 1)[0]
+            if host not in self.hosts:
+                answer = _error(f"this server answers to {' or '.join(self.hosts)} only, not '{host}'", 421)
+                await answer(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
+               hosts: tuple[str, ...] = ("127.0.0.1", "localhost")) -> Starlette:
     """The Starlette app serving ``tables``; ``defaults`` pre-fill the new-game form
-    (``ruleset``, ``players``)."""
+    (``ruleset``, ``players``); ``hosts`` are the names in the ``Host`` header it answers to."""
     form = {"ruleset": "basic", "players": "human,greedy"} | (defaults or {})
 
     async def index(request: Request) -> Response:
@@ -219,7 +243,8 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None) -> Sta
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers = {Refused: refused, UserError: user_error, HTTPException: http_error, Exception: server_error}
-    return Starlette(routes=routes, exception_handlers=handlers)  # type: ignore[arg-type]
+    return Starlette(routes=routes, exception_handlers=handlers,  # type: ignore[arg-type]
+                     middleware=[Middleware(_LocalHostsOnly, hosts=hosts)])
 
 
 async def _in_thread(function: Any, *args: Any) -> Any:

@@ -28,7 +28,7 @@ def records(tmp_path: Path) -> Path:
 
 @pytest.fixture()
 def client(records: Path) -> TestClient:
-    return TestClient(create_app(Tables(records)), raise_server_exceptions=False)
+    return TestClient(create_app(Tables(records)), raise_server_exceptions=False, base_url="http://127.0.0.1:8000")
 
 
 def _open(client: TestClient, **body) -> str:
@@ -84,7 +84,8 @@ def test_the_start_page_and_static_files(client: TestClient) -> None:
 ])
 def test_bad_moves_get_json_errors(client: TestClient, body: bytes, status: int, says: str) -> None:
     table = _open(client)
-    assert says in _error(client.post(f"/api/tables/{table}/move", content=body), status)
+    answer = client.post(f"/api/tables/{table}/move", content=body, headers={"Content-Type": "application/json"})
+    assert says in _error(answer, status)
     assert client.get(f"/api/tables/{table}").json()["turn"] == 0  # nothing was played
 
 
@@ -114,6 +115,22 @@ def test_unknown_things_are_404_and_wrong_methods_405(client: TestClient) -> Non
     _error(client.get("/api/tables"), 405)
     assert "no saved record 'elsewhere.json'" in _error(client.get("/replay/elsewhere.json"), 404)
     assert "no page" in _error(client.get("/replay/..%2F..%2Fetc%2Fpasswd"), 404)  # a name is one path part
+
+
+def test_only_json_bodies_are_taken(client: TestClient) -> None:
+    """A form or text body (what another site's page can send without asking) is refused."""
+    table = _open(client)
+    answer = client.post(f"/api/tables/{table}/move", content=b'{"turn": 0}', headers={"Content-Type": "text/plain"})
+    assert "Content-Type: application/json" in _error(answer, 415)
+    assert "Content-Type" in _error(client.post("/api/tables", data={"ruleset": "basic"}), 415)
+
+
+def test_other_host_names_are_refused(client: TestClient) -> None:
+    """A page whose name points at 127.0.0.1 (DNS rebinding) sends its own name as the Host."""
+    table = _open(client)
+    answer = client.get(f"/api/tables/{table}", headers={"Host": "evil.example:8000"})
+    assert "not 'evil.example'" in _error(answer, 421)
+    assert client.get("/", headers={"Host": "localhost:8000"}).status_code == 200
 
 
 def test_an_oversized_body_is_refused(client: TestClient) -> None:
