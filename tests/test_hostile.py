@@ -112,6 +112,9 @@ def test_the_corpus_is_large_and_names_are_unique() -> None:
     assert len(names) >= 200, f"{len(names)} cases"
 
 
+# The cases are timed, so they never run beside the browser test (which keeps a core busy with
+# Chromium): tests of one xdist group share a worker (``--dist loadgroup``, pyproject.toml).
+@pytest.mark.xdist_group("timed-or-heavy")
 @pytest.mark.parametrize("folder, case", CASES)
 def test_hostile_input(folder: Path, case: dict, tmp_path: Path, start_up: float) -> None:
     if "{readonly}" in str(case) and os.geteuid() == 0:

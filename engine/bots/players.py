@@ -150,8 +150,8 @@ def check_seats(specs: list[str], min_players: int, max_players: int, ref: str) 
             raise UserError(str(error).replace(known, f"(known: {', '.join(PLAYER_KINDS)}, human)"),
                             code="players") from None
     if not min_players <= len(specs) <= max_players:
-        raise UserError(f"{ref} is for {min_players}–{max_players} players, not {len(specs)} ({','.join(specs)})",
-                        code="players")
+        seats = str(min_players) if min_players == max_players else f"{min_players}–{max_players}"
+        raise UserError(f"{ref} is for {seats} players, not {len(specs)} ({','.join(specs)})", code="players")
 
 
 def make_player(spec: str, seed: int | None, seat: int) -> Player:

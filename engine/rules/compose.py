@@ -27,7 +27,7 @@ from typing import Any
 
 from ..errors import UserError
 from ..resources import rulesets_dir
-from .references import is_name, named_file, resolve
+from .references import is_name, named_file, resolve, shipped_file, shortened
 from .source import Document, JsonPath, Shape, load_yaml_cached
 from .validate import check
 
@@ -86,11 +86,12 @@ def load_option(option: str, base: Path | None = None) -> Document:
     if not option:
         raise UserError("empty option name in a ruleset reference (two '+' in a row?)", code="option-unknown")
     if is_name(option):
-        path = options_dir() / f"{option}.yaml"
-        if not path.is_file():
+        found = shipped_file(options_dir(), option)
+        if found is None:
             names = ", ".join(sorted(p.stem for p in options_dir().glob("*.yaml"))) or "none"
-            raise UserError(f"unknown option '{option}' (shipped options: {names}; or give a path)",
+            raise UserError(f"unknown option '{shortened(option)}' (shipped options: {names}; or give a path)",
                             code="option-unknown")
+        path = found
     else:
         path = Path(option)
         if not path.is_absolute() and base is not None:

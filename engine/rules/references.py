@@ -20,6 +20,25 @@ def is_name(ref: str) -> bool:
     return bool(ref) and "/" not in ref and "\\" not in ref and "." not in ref
 
 
+def shortened(text: str, most: int = 60) -> str:
+    """``text`` cut to ``most`` characters (an ellipsis at the end) for an error message.
+
+    >>> shortened("a" * 100, 10)
+    'aaaaaaaaa…'
+    """
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def shipped_file(folder: Path, name: str) -> Path | None:
+    """``folder/NAME.yaml`` if it is a regular file, else None; a name too long for a file
+    name (or one the system cannot look up at all) is simply not a shipped one."""
+    path = folder / f"{name}.yaml"
+    try:
+        return path if path.is_file() else None
+    except OSError:  # is_file() lets "file name too long" through
+        return None
+
+
 def resolve(ref: str, base: Path | None = None) -> Path:
     """The file a ruleset reference names: a shipped name (``basic``) or a path.
 
@@ -31,17 +50,18 @@ def resolve(ref: str, base: Path | None = None) -> Path:
     """
     if not ref:
         raise UserError("empty ruleset reference", code="ruleset-unknown")
-    if is_name(ref) and (rulesets_dir() / f"{ref}.yaml").is_file():
-        return rulesets_dir() / f"{ref}.yaml"
+    shipped = shipped_file(rulesets_dir(), ref) if is_name(ref) else None
+    if shipped is not None:
+        return shipped
     path = Path(ref)
     if not path.is_absolute() and base is not None:
         path = base / path
-    if is_name(ref) and input_problem(path) == NO_SUCH_FILE:
+    if is_name(ref) and (input_problem(path) == NO_SUCH_FILE or len(ref) > 200):
         names = ", ".join(sorted(p.stem for p in rulesets_dir().glob("*.yaml")))
-        if (rulesets_dir() / "options" / f"{ref}.yaml").is_file():
+        if shipped_file(rulesets_dir() / "options", ref) is not None:
             raise UserError(f"'{ref}' is an option, not a ruleset: add it to one, e.g. basic+{ref}",
                             code="ruleset-unknown")
-        raise UserError(f"unknown ruleset '{ref}' (shipped rulesets: {names}; or give a path)",
+        raise UserError(f"unknown ruleset '{shortened(ref)}' (shipped rulesets: {names}; or give a path)",
                         code="ruleset-unknown")
     return named_file(path, f"ruleset file not found: {path}")
 

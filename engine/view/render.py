@@ -153,8 +153,7 @@ def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60
         ox, oy = origins[m]
         body.append(f'<rect class="spot" data-map="{m}" data-x="{x}" data-y="{y}" x="{svg_num(ox + x * size)}" '
                     f'y="{svg_num(oy + y * size)}" width="{svg_num(size)}" height="{svg_num(size)}" '
-                    f'fill="#ffffff" fill-opacity="0.35" stroke="#333333" stroke-dasharray="{svg_num(size * 0.1)}" '
-                    f'stroke-width="{svg_num(size * 0.025)}"/>')
+                    f'fill="#fff6b3" fill-opacity="0.6" stroke="#8a6d00" stroke-width="{svg_num(size * 0.03)}"/>')
     last = next((move.pos for _, move in reversed(game.history) if move is not None), None)
     if last is not None:
         m, x, y = game.local(last)

@@ -39,7 +39,7 @@ except ImportError as error:  # pragma: no cover - depends on the extra
     raise ImportError(f"the web table needs the 'web' extra: pip install 'carcassonne-rules[web]' ({error})") from None
 
 from ..errors import UserError
-from ..files.record import load_record, record_from_text
+from ..files.record import load_record, record_from_text, replay
 from ..rules.ruleset import load_ruleset
 from ..view.render import atlas_svg
 from ..view.viewer import replay_html
@@ -76,7 +76,13 @@ class Tables:
         """The records in the records folder, newest first."""
         if self.records is None or not self.records.is_dir():
             return []
-        return sorted(self.records.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+        found = []
+        for path in self.records.glob("*.json"):
+            try:  # a dangling link, or a file removed since the listing, is no record
+                found.append((path.stat().st_mtime, path))
+            except OSError:
+                continue
+        return [path for _, path in sorted(found, key=lambda pair: (-pair[0], pair[1].name))]
 
 
 def _error(message: str, status: int) -> JSONResponse:
@@ -92,8 +98,10 @@ async def _json_body(request: Request) -> dict[str, Any]:
     if len(body) > MAX_BODY:
         raise Refused(f"the request is over {MAX_BODY // 2**20} MiB", 413)
     try:
-        data = json.loads(body or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
+        data = json.loads(body.decode("utf-8") or "null")
+    except UnicodeDecodeError:
+        raise Refused("the request body is not UTF-8 text") from None
+    except (json.JSONDecodeError, RecursionError) as error:
         raise Refused(f"the request body is not JSON: {error}") from None
     if not isinstance(data, dict):
         raise Refused("the request body must be a JSON object")
@@ -186,7 +194,7 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
     def atlas(request: Request) -> Response:
         ref = request.query_params.get("ref", "").strip()
         if not ref:
-            raise Refused("say which ruleset: /rulesets/atlas?ref=basic+river")
+            raise Refused("say which ruleset: /rulesets/atlas?ref=basic%2Briver (a + in an address is %2B)")
         return HTMLResponse(pages.atlas_page(ref, atlas_svg(load_ruleset(ref))))
 
     async def replay_index(request: Request) -> Response:
@@ -197,7 +205,7 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
         found = next((p for p in tables.saved() if p.name == name), None)
         if found is None:
             raise HTTPException(404, f"no saved record '{name}'")
-        return HTMLResponse(replay_html(load_record(found)))
+        return HTMLResponse(_checked_viewer(load_record(found)))
 
     async def replay_upload(request: Request) -> Response:
         body = await request.body()
@@ -208,7 +216,7 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
             text = body.decode("utf-8")
         except UnicodeDecodeError:
             raise Refused(f"{name}: not UTF-8 text") from None
-        return HTMLResponse(await _in_thread(lambda: replay_html(record_from_text(text, name))))
+        return HTMLResponse(await _in_thread(lambda: _checked_viewer(record_from_text(text, name))))
 
     async def refused(request: Request, error: Exception) -> Response:
         assert isinstance(error, Refused)
@@ -245,6 +253,16 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
     handlers = {Refused: refused, UserError: user_error, HTTPException: http_error, Exception: server_error}
     return Starlette(routes=routes, exception_handlers=handlers,  # type: ignore[arg-type]
                      middleware=[Middleware(_LocalHostsOnly, hosts=hosts)])
+
+
+def _checked_viewer(doc: Any) -> str:
+    """The replay viewer of record ``doc``, once it replays as ``carcassonne replay`` checks it:
+    :class:`UserError` for a record no game under its ruleset can have written, :class:`Refused`
+    (422) when its scores or events disagree with the rules."""
+    _, problems = replay(doc)
+    if problems:
+        raise Refused(f"{doc.file}: the record disagrees with its ruleset: " + "; ".join(problems), 422)
+    return replay_html(doc)
 
 
 async def _in_thread(function: Any, *args: Any) -> Any:

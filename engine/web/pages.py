@@ -33,8 +33,9 @@ def index_page(form: dict[str, str], tables: dict[str, Table]) -> str:
     links to the tables in progress."""
     names = [s.name for s in shipped()]
     options = "".join(f'<option value="{xml_text(n)}">' for n in names)
-    rows = "".join(f'<li><a href="/table/{xml_text(i)}">{xml_text(t.ref)}: {xml_text(", ".join(t.names))}</a>'
-                   f'{" (over)" if t.game.finished else ""}</li>' for i, t in tables.items())
+    rows = "".join(f'<li><a href="/table/{xml_text(i)}">table {xml_text(i)}: {xml_text(t.ref)}, seed {t.seed}, '
+                   f'{xml_text(", ".join(t.names))}</a>{" (over)" if t.game.finished else f" (turn {t.game.turn})"}'
+                   f"</li>" for i, t in tables.items())
     body = f"""<form id="new-game">
 <label>Ruleset <input name="ruleset" list="shipped" value="{xml_text(form['ruleset'])}" size="40"></label>
 <datalist id="shipped">{options}</datalist>
@@ -53,7 +54,8 @@ def index_page(form: dict[str, str], tables: dict[str, Table]) -> str:
 def table_page(table_id: str) -> str:
     """The page of table ``table_id``: panels the script fills from ``/api/tables/ID``."""
     body = """<div id="layout">
-<div id="board-panel"><div id="board" aria-label="the board"></div></div>
+<div id="board-panel"><div id="zoom"><button id="zoom-out" title="smaller (-)">−</button>
+<button id="zoom-in" title="larger (+)">+</button></div><div id="board" aria-label="the board"></div></div>
 <aside id="side">
 <p id="about" class="hint"></p>
 <div id="status" role="status"></div>

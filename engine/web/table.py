@@ -19,6 +19,7 @@ from typing import Any
 from ..bots.players import Player, check_seats, make_player
 from ..core.game import Game
 from ..core.moves import IllegalMove, Move
+from ..errors import UserError
 from ..files.notation import format_follower, place_name
 from ..files.output import write_json
 from ..files.record import build_record
@@ -68,6 +69,8 @@ class Table:
                       for i, spec in enumerate(specs)]
         self.game = Game(ruleset, len(specs), seed)
         self.in_game: list[int] | None = None
+        #: Why the record could not be saved after the last turn (the game goes on), or None.
+        self.save_error: str | None = None
         self._lock = threading.Lock()
         with self._lock:
             self._advance()
@@ -87,7 +90,8 @@ class Table:
         many maps, and the one in play, from 0), ``board`` (the SVG of
         :func:`board_svg` with coordinates and, on a human's turn, the legal cells as
         spots), ``log`` (a line per turn), ``events`` (every score: text, turn, phase,
-        kind, points, players, map, tiles), ``saved_as`` (the record's file name, or None), and on a
+        kind, points, players, map, tiles), ``saved_as`` (the record's file name, or None), ``save_error`` (why the last save
+        failed, or None), and on a
         human's turn ``tile`` (id and its
         SVG in each rotation) with ``options`` (per legal cell: map, x, y, and per legal
         rotation the follower spots: segment index, notation, name, follower word,
@@ -116,7 +120,7 @@ class Table:
             local = self.game.local
             match = [pos for pos, r in self.game.placements() if local(pos) == (map_index, x, y) and r == rotation]
             if not match:
-                raise Refused(f"tile {self._tile_id()} does not fit at map {map_index} ({x},{y}) turned {rotation}")
+                raise Refused(f"tile {self._tile_id()} does not fit at map {map_index} ({x},{y}) turned {rotation * 90}°")
             try:
                 self.game.play(Move(match[0], rotation, follower))
             except IllegalMove as error:
@@ -169,7 +173,11 @@ class Table:
                 break
             game.play(seat.bot.choose(game), checked=True)  # type: ignore[union-attr]
         if self.save is not None:
-            write_json(self.save, self._record())
+            try:
+                write_json(self.save, self._record())
+                self.save_error = None
+            except UserError as error:  # the move stands; the page says the record is not saved
+                self.save_error = error.render()
 
     def _record(self) -> dict[str, Any]:
         players = [{"name": seat.name, "kind": seat.spec} for seat in self.seats]
@@ -191,6 +199,7 @@ class Table:
                          "score": game.scores[i], "followers": game.supply[i]} for i, s in enumerate(self.seats)],
             "board": board_svg(game, self.names, size=TILE, coordinates=True, spots=spots),
             "log": self._log(), "events": self._events(), "saved_as": self.save.name if self.save else None,
+            "save_error": self.save_error,
         }
         if human_turn and game.start_tile is not None:
             tile = game.start_tile

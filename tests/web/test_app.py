@@ -180,3 +180,51 @@ def test_a_bad_uploaded_record_is_named_with_its_place(client: TestClient, text:
 
 def test_a_record_that_is_not_utf8_is_refused(client: TestClient) -> None:
     assert "not UTF-8" in _error(client.post("/api/replay", params={"name": "x.json"}, content=b"\xff\xfe{"), 400)
+
+
+def test_a_very_long_ruleset_name_is_an_unknown_ruleset(client: TestClient) -> None:
+    """Found by the newcomer try: "file name too long" from looking the name up was a 500."""
+    assert "unknown ruleset 'aaa" in _error(client.post("/api/tables", json={"ruleset": "a" * 300,
+                                                                              "players": "human,greedy"}), 400)
+    assert "unknown option 'aaa" in _error(client.get("/rulesets/atlas", params={"ref": "basic+" + "a" * 300}), 400)
+
+
+def test_a_broken_link_among_the_records_hides_nothing_else(client: TestClient, records: Path) -> None:
+    """Found by the newcomer try: one dangling symlink made every replay page a 500."""
+    record = play_game(load_ruleset("basic"), ["random", "greedy"], 4).record
+    (records / "mine.json").write_text(json.dumps(record))
+    (records / "gone.json").symlink_to(records / "nowhere.json")
+    listing = client.get("/replay")
+    assert listing.status_code == 200 and 'href="/replay/mine.json"' in listing.text and "gone.json" not in listing.text
+    assert client.get("/replay/mine.json").status_code == 200
+    assert "no saved record 'gone.json'" in _error(client.get("/replay/gone.json"), 404)
+
+
+def test_a_record_is_checked_before_it_is_shown(client: TestClient) -> None:
+    """Found by the newcomer try: the page showed records that ``carcassonne replay`` refuses."""
+    record = play_game(load_ruleset("basic"), ["random", "greedy"], 4).record
+    edited = record | {"scores": record["scores"] | {"final": [500, 1]}}
+    says = _error(client.post("/api/replay", params={"name": "x.json"}, content=json.dumps(edited)), 422)
+    assert "x.json: the record disagrees with its ruleset: final scores" in says and "[500, 1]" in says
+    cut = record | {"turns": record["turns"][:10]}  # still says it finished, with tiles left to draw
+    assert "x.json:" in _error(client.post("/api/replay", params={"name": "x.json"}, content=json.dumps(cut)), 400)
+
+
+def test_a_body_that_is_not_utf8_is_refused(client: TestClient) -> None:
+    table = _open(client)
+    answer = client.post(f"/api/tables/{table}/move", content='{"turn": 0}'.encode("utf-16"),
+                         headers={"Content-Type": "application/json"})
+    assert _error(answer, 400) == "the request body is not UTF-8 text"
+
+
+def test_a_record_that_cannot_be_saved_leaves_the_move_played(client: TestClient, records: Path) -> None:
+    """Found by the newcomer try: a failed save answered 400 although the move was played."""
+    table = _open(client)
+    (records / f"table-{table}.json").unlink()
+    (records / f"table-{table}.json").mkdir()  # now the record cannot be written there
+    state = client.get(f"/api/tables/{table}").json()
+    cell = state["options"][0]
+    moved = client.post(f"/api/tables/{table}/move", json={"turn": 0, "map": 0, "x": cell["x"], "y": cell["y"],
+                                                           "rotation": int(min(cell["rotations"], key=int))})
+    assert moved.status_code == 200 and moved.json()["turn"] == 2
+    assert f"table-{table}.json" in moved.json()["save_error"]

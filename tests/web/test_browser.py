@@ -26,9 +26,12 @@ import pytest
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(
-    not (CHROMIUM and DRIVER),
-    reason="the browser test needs Chromium and ChromeDriver (Debian: apt-get install chromium chromium-driver)")
+pytestmark = [
+    pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="the browser test needs Chromium and ChromeDriver "
+                                                         "(Debian: apt-get install chromium chromium-driver)"),
+    # Chromium keeps a core busy: never beside the timed hostile-input cases (tests/test_hostile.py).
+    pytest.mark.xdist_group("timed-or-heavy"),
+]
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="the browser test needs selenium (the dev extra)")
 uvicorn = pytest.importorskip("uvicorn", reason="the web table needs the web extra")
@@ -87,7 +90,7 @@ def _wait_for_turn(driver) -> str:
     the status text."""
     def ready(d):
         text = d.find_element(By.ID, "status").text
-        return text if any(s in text for s in ("Click a dashed cell", "Game over", "Turn the start tile")) else False
+        return text if any(s in text for s in ("Click a yellow cell", "Game over", "Turn the start tile")) else False
     return WebDriverWait(driver, 60).until(ready)
 
 

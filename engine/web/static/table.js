@@ -7,6 +7,7 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 let state = null;
 let pick = null; // {cell, rotation, follower} while a human chooses; null otherwise
 let busy = false;
+let zoom = Number(localStorage.getItem("carcassonne-zoom")) || 1; // the board's scale, kept across reloads
 
 const $ = (id) => document.getElementById(id);
 
@@ -34,13 +35,17 @@ async function call(path, body) {
 async function load() {
   try {
     state = await call(`/api/tables/${TABLE}`);
-    $("error").textContent = "";
+    $("error").textContent = saveWarning();
   } catch (error) {
     $("error").textContent = error.message;
     return;
   }
   pick = null;
   draw();
+}
+
+function saveWarning() {
+  return state && state.save_error ? `The record could not be saved: ${state.save_error}` : "";
 }
 
 async function send(path, body) {
@@ -50,7 +55,7 @@ async function send(path, body) {
   try {
     state = await call(path, body);
     pick = null;
-    $("error").textContent = "";
+    $("error").textContent = saveWarning();
   } catch (error) {
     $("error").textContent = error.message;
   }
@@ -71,6 +76,8 @@ function draw() {
   $("about").textContent = `${state.ruleset} · seed ${state.seed}`;
   document.title = `Carcassonne · ${state.ruleset} · turn ${state.turn}`;
   $("board").innerHTML = state.board;
+  const svg = $("board").querySelector("svg");
+  for (const side of ["width", "height"]) svg.setAttribute(side, Number(svg.getAttribute(side)) * zoom);
   drawPlayers();
   drawStatus();
   drawHand();
@@ -101,7 +108,7 @@ function drawStatus() {
   } else if (state.tile) {
     const where = state.maps > 1 ? ` on map ${state.map}` : "";
     text = `Turn ${state.turn + 1}: ${state.players[state.to_play].name}, place tile ${state.tile.id}${where} ` +
-      `(${state.remaining} left to draw). Click a dashed cell.`;
+      `(${state.remaining} left to draw). Click a yellow cell.`;
   } else {
     text = "Waiting for the bots.";
   }
@@ -246,7 +253,17 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "r" || event.key === "R") rotate();
   else if (event.key === "Escape") undo();
   else if (event.key === "Enter" && pick) { event.preventDefault(); confirm(); }
+  else if (event.key === "+") setZoom(1.25);
+  else if (event.key === "-") setZoom(0.8);
 });
+function setZoom(factor) {
+  zoom = Math.min(3, Math.max(0.4, zoom * factor));
+  localStorage.setItem("carcassonne-zoom", String(zoom));
+  draw();
+}
+
+$("zoom-in").onclick = () => setZoom(1.25);
+$("zoom-out").onclick = () => setZoom(0.8);
 $("rotate").onclick = rotate;
 $("undo").onclick = undo;
 $("confirm").onclick = confirm;
