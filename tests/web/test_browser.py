@@ -1,12 +1,15 @@
-"""A whole game in a real browser: headless Chromium, driven by Selenium through Debian's
-ChromeDriver, plays ``basic`` against the greedy bot through the table page.
+"""Whole games in a real browser: headless Chromium, driven by Selenium through Debian's
+ChromeDriver, plays ``basic``, the River, two maps and a drawn start tile against the
+greedy bot through the table page.
 
-It starts a game from the start page, picks cells, turns tiles, puts followers on
+Each game starts from the start page, picks cells, turns tiles, puts followers on
 spots, undoes a choice once, reloads the page mid-game (the game goes on where it
 was), and checks screenshots: the outlined last tile is where the log says, in the
-mark's colour, and the board holds one tile per placement.  Skipped, saying what to
-install, where Chromium or ChromeDriver is missing.  Set CARCASSONNE_SCREENSHOTS to
-a folder to keep the screenshots.
+mark's colour, and a screenshot of the whole board shows as many tiles as were
+placed.  Then the score list lights up a feature on hover, the record replays, and
+the replay page steps through it.  Skipped, saying what to install, where Chromium
+or ChromeDriver is missing.  Set CARCASSONNE_SCREENSHOTS to a folder to keep the
+screenshots.
 """
 
 from __future__ import annotations
@@ -121,10 +124,7 @@ def _check_screenshot(driver, name: str) -> None:
     box = driver.execute_script("const r = arguments[0].getBoundingClientRect();"
                                 "return [r.left, r.top, r.right, r.bottom];", mark)
     png = driver.get_screenshot_as_png()
-    folder = os.environ.get("CARCASSONNE_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        (Path(folder) / f"{name}.png").write_bytes(png)
+    _keep(png, name)
     picture = Image.open(io.BytesIO(png)).convert("RGB")
     crop = picture.crop(tuple(round(v) for v in box))
     want = tuple(int(LAST_MARK[i:i + 2], 16) for i in (1, 3, 5))
@@ -132,6 +132,57 @@ def _check_screenshot(driver, name: str) -> None:
     # The box is the outline's centre line; the half of its 0.07-tile stroke inside it, on all
     # four sides, is about an eighth of the box's pixels.
     assert close > 0.08 * crop.width * crop.height, (name, close, crop.size)
+
+
+#: Where, in a cell of the board, the tile count samples the screenshot (tile units, clear of the
+#: outlines drawn on a cell's edges: the start tile's dashes, the last tile's mark).
+_SAMPLES = [(a, b) for a in (0.3, 0.5, 0.7) for b in (0.3, 0.5, 0.7)]
+
+#: Each map's cells that may hold a tile, with their sample points in screenshot pixels.
+_CELLS_JS = """
+const svg = document.querySelector('#board svg');
+const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+const origin = svg.getBoundingClientRect();
+const out = [];
+for (const g of svg.querySelectorAll('g.map')) {
+  const box = g.getBoundingClientRect();
+  const size = Number(g.dataset.size), x0 = Number(g.dataset.x0), y0 = Number(g.dataset.y0);
+  const left = (px) => origin.left + (x0 + px * size) * scale, top = (py) => origin.top + (y0 + py * size) * scale;
+  for (let i = Math.floor(((box.left - origin.left) / scale - x0) / size); left(i) < box.right; i++)
+    for (let j = Math.floor(((box.top - origin.top) / scale - y0) / size); top(j) < box.bottom; j++)
+      out.push(arguments[0].map(([a, b]) => [left(i + a), top(j + b)]));
+}
+return out;
+"""
+
+
+def _tiles_in_screenshot(driver, name: str) -> int:
+    """How many cells of the board show a tile in a screenshot of the whole board: a cell
+    whose samples are all the page's white is empty."""
+    driver.execute_script("const p = document.getElementById('board-panel');"
+                          "p.style.overflow = 'visible'; p.style.maxHeight = 'none';"
+                          "document.getElementById('side').style.display = 'none'; window.scrollTo(0, 0);"
+                          # the coordinate labels stand beside the cells: not to be taken for tiles
+                          "document.querySelectorAll('#board g.coordinates').forEach(g => g.remove());")
+    box = driver.execute_script("const r = document.querySelector('#board svg').getBoundingClientRect();"
+                                "return [r.right, r.bottom];")
+    driver.set_window_size(max(1500, int(box[0]) + 80), max(1000, int(box[1]) + 200))
+    png = driver.get_screenshot_as_png()
+    _keep(png, name)
+    picture = Image.open(io.BytesIO(png)).convert("RGB")
+    cells = driver.execute_script(_CELLS_JS, _SAMPLES)
+    count = sum(1 for points in cells if any(picture.getpixel((round(x), round(y))) != (255, 255, 255)
+                                              for x, y in points))
+    driver.set_window_size(1500, 1000)
+    driver.refresh()
+    return count
+
+
+def _keep(png: bytes, name: str) -> None:
+    folder = os.environ.get("CARCASSONNE_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        (Path(folder) / f"{name}.png").write_bytes(png)
 
 
 @pytest.mark.parametrize("ref", ["basic", "basic+river", "basic+two-maps", "basic+random-start"])
@@ -186,7 +237,10 @@ def test_a_whole_game_in_the_browser(server, browser, ref: str) -> None:
     ruleset = load_ruleset(ref)
     in_play = sum(t.count for t in ruleset.tiles) - len(ruleset.set_aside)  # basic: 72
     discarded = sum(" fits nowhere" in line for line in _log(driver))
-    assert _placed_tiles(driver) + discarded == in_play
+    placed = _placed_tiles(driver)
+    assert placed + discarded == in_play
+    assert _tiles_in_screenshot(driver, f"{ref}-whole-board") == placed
+    WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#events li"))
     # Every score is explained on the board: hovering an event outlines its feature's tiles.
     events = driver.find_elements(By.CSS_SELECTOR, "#events li")
     assert events and "(final)" in events[0].text
