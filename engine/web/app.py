@@ -4,7 +4,8 @@ Routes (``{id}`` is a table's id):
 
 * ``GET /`` — start a game (ruleset, players, seed) and the tables in progress;
 * ``GET /table/{id}`` — the table page (its script asks the API for everything);
-* ``POST /api/tables`` ``{"ruleset", "players", "seed"?}`` → ``{"id", "url"}``;
+* ``POST /api/tables`` ``{"ruleset", "players", "seed"?}`` → ``{"id", "url"}`` (a seed may be
+  a string of digits, as typed: JavaScript numbers cannot hold every 64-bit seed);
 * ``GET /api/tables/{id}`` → the table's state (:meth:`Table.state`);
 * ``POST /api/tables/{id}/move`` ``{"turn", "map", "x", "y", "rotation", "follower"}``
   and ``POST /api/tables/{id}/start`` ``{"turn", "rotation"}`` → the new state;
@@ -103,6 +104,8 @@ async def _json_body(request: Request) -> dict[str, Any]:
         raise Refused("the request body is not UTF-8 text") from None
     except (json.JSONDecodeError, RecursionError) as error:
         raise Refused(f"the request body is not JSON: {error}") from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise Refused("a number in the request body has too many digits") from None
     if not isinstance(data, dict):
         raise Refused("the request body must be a JSON object")
     return data
@@ -129,7 +132,9 @@ class _LocalHostsOnly:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
-            host = dict(scope["headers"]).get(b"host", b"").decode("latin-1").rsplit(":", 1)[0]
+            host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+            name, _, port = host.rpartition(":")
+            host = name if port.isdigit() else host  # "127.0.0.1:8000", not "127.0.0.1:8000@elsewhere"
             if host not in self.hosts:
                 answer = _error(f"this server answers to {' or '.join(self.hosts)} only, not '{host}'", 421)
                 await answer(scope, receive, send)
@@ -158,7 +163,9 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
             raise Refused("'ruleset' must be a ruleset reference such as \"basic+river\"")
         if not isinstance(players, str) or not players.strip():
             raise Refused("'players' must be a comma-separated list such as \"human,mcts\"")
-        seed = _whole(data, "seed", low=0, high=10**18, none=True)
+        if isinstance(data.get("seed"), str) and data["seed"].isdigit() and len(data["seed"]) <= 19:
+            data["seed"] = int(data["seed"])  # the page sends a seed as typed: JavaScript numbers round past 2**53
+        seed = _whole(data, "seed", low=0, high=2**63 - 1, none=True)
         if seed is None:
             seed = secrets.randbelow(10**9)
         specs = [p.strip() for p in players.split(",") if p.strip()]
@@ -195,7 +202,13 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
         ref = request.query_params.get("ref", "").strip()
         if not ref:
             raise Refused("say which ruleset: /rulesets/atlas?ref=basic%2Briver (a + in an address is %2B)")
-        return HTMLResponse(pages.atlas_page(ref, atlas_svg(load_ruleset(ref))))
+        try:
+            ruleset = load_ruleset(ref)
+        except UserError as error:
+            if " " in ref:  # a + that the address turned into a space
+                raise Refused(f"{error.render()} (a + in an address is written %2B: ?ref=basic%2Briver)") from None
+            raise
+        return HTMLResponse(pages.atlas_page(ref, atlas_svg(ruleset)))
 
     async def replay_index(request: Request) -> Response:
         return HTMLResponse(pages.replay_page([p.name for p in tables.saved()]))

@@ -228,3 +228,29 @@ def test_a_record_that_cannot_be_saved_leaves_the_move_played(client: TestClient
                                                            "rotation": int(min(cell["rotations"], key=int))})
     assert moved.status_code == 200 and moved.json()["turn"] == 2
     assert f"table-{table}.json" in moved.json()["save_error"]
+
+
+def test_numbers_of_too_many_digits_are_refused(client: TestClient) -> None:
+    """Found by the second newcomer try: json.loads raised ValueError past 4300 digits (a 500)."""
+    body = '{"ruleset": "basic", "players": "human,greedy", "seed": ' + "9" * 5000 + "}"
+    answer = client.post("/api/tables", content=body, headers={"Content-Type": "application/json"})
+    assert _error(answer, 400) == "a number in the request body has too many digits"
+
+
+def test_a_seed_typed_as_digits_keeps_every_digit(client: TestClient) -> None:
+    """Found by the second newcomer try: the page rounded 900000000000000001 to …000 (a JavaScript number)."""
+    table = _open(client, seed="900000000000000001")
+    assert client.get(f"/api/tables/{table}").json()["seed"] == 900000000000000001
+    assert "'seed' must be" in _error(client.post("/api/tables", json={"ruleset": "basic", "players": "human,greedy",
+                                                                       "seed": "1e3"}), 400)
+    assert "'seed' must be" in _error(client.post("/api/tables", json={"ruleset": "basic", "players": "human,greedy",
+                                                                       "seed": 2**63}), 400)
+
+
+def test_a_host_with_anything_after_the_port_is_refused(client: TestClient) -> None:
+    assert "not '127.0.0.1:8000@elsewhere'" in _error(client.get("/", headers={"Host": "127.0.0.1:8000@elsewhere"}), 421)
+
+
+def test_a_plus_turned_into_a_space_is_explained(client: TestClient) -> None:
+    answer = client.get("/rulesets/atlas?ref=basic+river")  # the + of a hand-typed address reads as a space
+    assert "a + in an address is written %2B" in _error(answer, 400)

@@ -134,6 +134,33 @@ def _check_screenshot(driver, name: str) -> None:
     assert close > 0.08 * crop.width * crop.height, (name, close, crop.size)
 
 
+def _turned(driver) -> str:
+    """The rotation the choice line says (``turned 90°``)."""
+    return re.search(r"turned (\d+)°", driver.find_element(By.ID, "choice").text).group(1)
+
+
+def _turn_number(driver) -> int:
+    return int(re.match(r"Turn (\d+):", driver.find_element(By.ID, "status").text).group(1))
+
+
+def _play_in_another_tab(driver) -> None:
+    """Play the turn in a second tab; the first, left behind, is refused and catches up."""
+    first, behind, url = driver.current_window_handle, _turn_number(driver), driver.current_url
+    driver.switch_to.new_window("tab")
+    driver.get(url)
+    _wait_for_turn(driver)
+    driver.find_elements(By.CSS_SELECTOR, "#board rect.spot")[0].click()
+    driver.find_element(By.ID, "confirm").click()
+    WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "status").text.startswith(f"Turn {behind + 2}:"))
+    driver.close()
+    driver.switch_to.window(first)
+    assert _turn_number(driver) == behind  # the old tab still shows the old turn
+    driver.find_elements(By.CSS_SELECTOR, "#board rect.spot")[0].click()
+    driver.find_element(By.ID, "confirm").click()
+    WebDriverWait(driver, 60).until(lambda d: "reload the page" in d.find_element(By.ID, "error").text)
+    assert _turn_number(driver) == behind + 2  # refused, and showing the game as it stands
+
+
 #: Where, in a cell of the board, the tile count samples the screenshot (tile units, clear of the
 #: outlines drawn on a cell's edges: the start tile's dashes, the last tile's mark).
 _SAMPLES = [(a, b) for a in (0.3, 0.5, 0.7) for b in (0.3, 0.5, 0.7)]
@@ -198,7 +225,7 @@ def test_a_whole_game_in_the_browser(server, browser, ref: str) -> None:
     driver.find_element(By.CSS_SELECTOR, "#new-game button").click()
     WebDriverWait(driver, 30).until(lambda d: "/table/" in d.current_url)
     table_id = driver.current_url.rsplit("/", 1)[1]
-    turns = reloaded = undone = followers = 0
+    turns = reloaded = undone = followers = rotated_by_click = 0
     while "Game over" not in (status := _wait_for_turn(driver)):
         if "start tile" in status:  # the human in seat 1 turns a drawn start tile
             driver.find_elements(By.CSS_SELECTOR, "#tile-preview button")[1].click()
@@ -216,6 +243,14 @@ def test_a_whole_game_in_the_browser(server, browser, ref: str) -> None:
             driver.find_elements(By.CSS_SELECTOR, "#board rect.spot")[turns % len(spots)].click()
         if turns % 3 == 1 and driver.find_element(By.ID, "rotate").is_enabled():
             driver.find_element(By.ID, "rotate").click()
+        elif turns % 3 == 2 and driver.find_element(By.ID, "rotate").is_enabled():
+            # A click on the chosen cell turns the tile too (near its corner: clear of follower spots).
+            before = _turned(driver)
+            picked = driver.find_element(By.CSS_SELECTOR, "#board rect.spot.picked")
+            corner = -int(picked.size["width"]) // 2 + 3
+            ActionChains(driver).move_to_element_with_offset(picked, corner, corner).click().perform()
+            assert _turned(driver) != before
+            rotated_by_click += 1
         circles = driver.find_elements(By.CSS_SELECTOR, "#board circle.follower-spot")
         if circles and turns % 4 == 0:
             circles[0].click()
@@ -224,6 +259,10 @@ def test_a_whole_game_in_the_browser(server, browser, ref: str) -> None:
         driver.find_element(By.ID, "confirm").click()
         turns += 1
         WebDriverWait(driver, 60).until(lambda d: not d.find_element(By.ID, "status").text.startswith("Playing"))
+        if turns == 5 and ref == "basic":
+            _play_in_another_tab(driver)
+            driver.refresh()  # clears the refusal the old tab shows
+            _wait_for_turn(driver)
         if turns == 10:
             _check_screenshot(driver, f"{ref}-turn-10")
             before = (_placed_tiles(driver), _log(driver))
@@ -232,7 +271,7 @@ def test_a_whole_game_in_the_browser(server, browser, ref: str) -> None:
             assert (_placed_tiles(driver), _log(driver)) == before  # the game survived the reload
             reloaded = 1
         assert driver.find_element(By.ID, "error").text == ""
-    assert turns >= 30 and reloaded and followers
+    assert turns >= 30 and reloaded and followers and rotated_by_click
     _check_screenshot(driver, f"{ref}-final")
     ruleset = load_ruleset(ref)
     in_play = sum(t.count for t in ruleset.tiles) - len(ruleset.set_aside)  # basic: 72

@@ -6,8 +6,12 @@ document.getElementById("new-game").addEventListener("submit", async (event) => 
   const error = document.getElementById("error");
   error.textContent = "";
   const seedText = String(form.get("seed") || "").trim();
-  const seed = seedText === "" ? null : Number(seedText);
-  if (seed !== null && !Number.isInteger(seed)) { error.textContent = "the seed must be a whole number"; return; }
+  // Sent as typed: a JavaScript number would round a seed past 2**53 to another seed.
+  if (seedText !== "" && !/^\d{1,19}$/.test(seedText)) {
+    error.textContent = "the seed must be a whole number (digits only, at most 19)";
+    return;
+  }
+  const seed = seedText === "" ? null : seedText;
   const answer = await fetch("/api/tables", {
     method: "POST", headers: {"Content-Type": "application/json"},
     body: JSON.stringify({ruleset: form.get("ruleset"), players: form.get("players"), seed}),

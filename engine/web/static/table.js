@@ -28,7 +28,7 @@ async function call(path, body) {
   const answer = await fetch(path, body === undefined ? {} : {
     method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
   const data = await answer.json();
-  if (!answer.ok) throw new Error(data.error);
+  if (!answer.ok) throw Object.assign(new Error(data.error), {status: answer.status});
   return data;
 }
 
@@ -57,6 +57,9 @@ async function send(path, body) {
     pick = null;
     $("error").textContent = saveWarning();
   } catch (error) {
+    if (error.status === 409) {  // another tab (or a bot) moved on: show the game as it stands now
+      try { state = await call(`/api/tables/${TABLE}`); pick = null; } catch (again) { /* keep the old view */ }
+    }
     $("error").textContent = error.message;
   }
   busy = false;
@@ -249,11 +252,12 @@ function drawLinks() {
 }
 
 document.addEventListener("keydown", (event) => {
-  if (event.target.tagName === "INPUT") return;
+  // Typing in a field, and the browser's own shortcuts (Ctrl+R, Ctrl+plus), are not the table's.
+  if (event.target.tagName === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.key === "r" || event.key === "R") rotate();
   else if (event.key === "Escape") undo();
   else if (event.key === "Enter" && pick) { event.preventDefault(); confirm(); }
-  else if (event.key === "+") setZoom(1.25);
+  else if (event.key === "+" || event.key === "=") setZoom(1.25);
   else if (event.key === "-") setZoom(0.8);
 });
 function setZoom(factor) {
