@@ -16,6 +16,7 @@ from rich.text import Text
 from ..core.game import Game
 from ..geometry import PORTS
 from ..rules.ruleset import Ruleset
+from ..view.render import PLAYER_COLOURS
 
 __all__ = ["KIND_STYLES", "SEAT_STYLES", "kind_style", "kind_letter", "rotated_edges", "board_text", "tile_text"]
 
@@ -29,9 +30,15 @@ KIND_STYLES: dict[str, str] = {
     "cloister": "bold white on red3",
 }
 _FALLBACK_STYLES = ("bold black on orchid", "bold black on cyan3", "bold black on yellow3", "bold white on purple4")
-#: Seat colours for follower markers (the seat's number on black, so it stands out on any kind).
-SEAT_STYLES = ("bold bright_red on black", "bold bright_cyan on black", "bold bright_yellow on black",
-               "bold bright_magenta on black", "bold bright_white on black")
+def _seat_style(colour: str) -> str:
+    """The seat's number on its colour, in black or white, whichever reads on it."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return f"bold {'black' if 0.299 * r + 0.587 * g + 0.114 * b > 110 else 'white'} on {colour}"
+
+
+#: Seat colours for follower markers: the pictures' colours (:data:`PLAYER_COLOURS`), so a seat
+#: looks the same in the terminal, the PNG and the browser.
+SEAT_STYLES = tuple(_seat_style(colour) for colour in PLAYER_COLOURS)
 _FIT_STYLE = "bold cyan"
 _CELL_W, _CELL_H = 5, 3
 #: Where each port sits in a board cell (row, column): the twelve ports make the ring of a 5×3 block.

@@ -73,9 +73,10 @@ def atlas_svg(ruleset: Ruleset, *, size: float = 80, columns: int = 8) -> str:
     return _document(width, height, body, f"{ruleset.ref} tile types")
 
 
-def _meeple(x: float, y: float, s: float, colour: str, lying: bool) -> str:
-    """A follower 0.26 tiles tall centred on ``(x, y)``: head, arms, legs; lying (a
-    quarter turn, as farmers are placed) when ``lying``."""
+def meeple_svg(x: float, y: float, s: float, colour: str, lying: bool) -> str:
+    """A follower as an SVG ``<path>``, 0.26 of a tile of ``s`` units tall, centred on
+    ``(x, y)``: head, arms, legs, filled with ``colour``; lying (a quarter turn, as
+    farmers are placed) when ``lying``."""
     h = 0.26 * s
     u = h / 10  # the outline is drawn on a 10-unit grid, the figure 8 wide and 10 tall
     outline = [(0, -5), (1.3, -4.6), (1.6, -3.2), (1.2, -2.3), (4, -1.3), (4, 0.2), (1.7, 0), (3, 5),
@@ -172,7 +173,7 @@ def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60
         ox, oy = origins[m]
         colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
         body.append(f'<g class="follower" data-player="{seat}" data-kind="{xml_text(kind.name)}">'
-                    + _meeple(ox + x * size + ax, oy + y * size + ay, size, colour, kind.ports == HALF) + "</g>")
+                    + meeple_svg(ox + x * size + ax, oy + y * size + ay, size, colour, kind.ports == HALF) + "</g>")
     # The score table.
     tx, row = left, size * 0.4
     body.append(f'<g class="scores"><text x="{svg_num(tx)}" y="{svg_num(head + row * 0.8)}" font-size="{svg_num(row * 0.7)}" '
@@ -266,4 +267,4 @@ def to_png(svg_text: str, path: str | Path, *, scale: float = 2.0) -> None:
 
 
 
-__all__ = ["LAST_MARK", "PLAYER_COLOURS", "atlas_svg", "board_svg", "board_after", "png_renderer", "to_png"]
+__all__ = ["LAST_MARK", "PLAYER_COLOURS", "meeple_svg", "atlas_svg", "board_svg", "board_after", "png_renderer", "to_png"]

@@ -18,7 +18,7 @@ from ..geometry import PORTS
 from ..rules.ruleset import Ruleset, load_ruleset
 from ..rules.source import Document
 from .markup import script_json, xml_text
-from .render import LAST_MARK, PLAYER_COLOURS
+from .render import LAST_MARK, PLAYER_COLOURS, meeple_svg
 from .tile_svg import tile_group
 
 CELL = 60  # pixels per tile
@@ -113,11 +113,8 @@ def _page(ruleset: Ruleset, names: list[str], placed, stays, steps, ref: str) ->
     marks = []
     for (_, seat), (first, last, m, x, y, lying) in stays:
         cx, cy = (x + offsets[m]) * CELL, (y - top) * CELL
-        shape = (f'<ellipse cx="{cx:.1f}" cy="{cy:.1f}" rx="9" ry="5"/>' if lying
-                 else f'<circle cx="{cx:.1f}" cy="{cy - 3:.1f}" r="4"/><rect x="{cx - 5:.1f}" y="{cy:.1f}" '
-                      f'width="10" height="8" rx="2"/>')
-        marks.append(f'<g class="follower" data-from="{first}" data-to="{last}" data-player="{seat}" '
-                     f'fill="{PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]}" stroke="#222">{shape}</g>')
+        shape = meeple_svg(cx, cy, CELL, PLAYER_COLOURS[seat % len(PLAYER_COLOURS)], lying)  # as render draws them
+        marks.append(f'<g class="follower" data-from="{first}" data-to="{last}" data-player="{seat}">{shape}</g>')
     legend = "".join(f'<span class="who" style="color:{PLAYER_COLOURS[p % len(PLAYER_COLOURS)]}">■</span> '
                      f"{xml_text(n)} " for p, n in enumerate(names))
     payload = script_json({"steps": steps, "names": names})

@@ -59,3 +59,11 @@ def test_every_kind_has_its_own_mark(ref: str) -> None:
 def test_follower_spots_are_named_by_where_they_lie(tile: str, rotation: int, names: list[str]) -> None:
     index = BASIC.tile_ids[tile]
     assert [place_name(BASIC, index, rotation, j) for j in range(len(BASIC.tiles[index].segments))] == names
+
+
+def test_seats_have_the_pictures_colours_in_the_terminal() -> None:
+    from engine.cli.screen import SEAT_STYLES
+    from engine.view.render import PLAYER_COLOURS
+
+    assert [style.rsplit(" on ", 1)[1] for style in SEAT_STYLES] == list(PLAYER_COLOURS)
+    assert SEAT_STYLES[2].startswith("bold black") and SEAT_STYLES[4].startswith("bold white")  # yellow, black

@@ -271,3 +271,21 @@ def test_the_viewer_marks_the_last_tile_and_can_show_coordinates(river_game, tmp
     xs = range(min(x for x, _ in cells), max(x for x, _ in cells) + 1)
     ys = range(min(y for _, y in cells), max(y for _, y in cells) + 1)
     assert labels == [*xs, *ys]
+
+
+def test_the_viewer_draws_followers_as_the_board_picture_does(river_game, tmp_path) -> None:
+    """One meeple shape everywhere: standing, or lying for a farmer (a ``half`` kind)."""
+    import json
+
+    from engine.files.record import load_record
+    from engine.view.render import meeple_svg
+    from engine.view.viewer import replay_html
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(river_game.record))
+    page = replay_html(load_record(path))
+    followers = re.findall(r'<g class="follower"[^>]*>(.*?)</g>', page)
+    assert followers and all(f.startswith("<path ") and f.count("<path") == 1 for f in followers)
+    assert "<ellipse" not in page
+    standing, lying = meeple_svg(30, 30, 60, "#000000", False), meeple_svg(30, 30, 60, "#000000", True)
+    assert standing != lying and standing.startswith("<path ")
