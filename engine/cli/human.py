@@ -33,6 +33,7 @@ from ..core.moves import Move
 from ..errors import UserError
 from ..files.notation import place_name
 from ..files.output import check_writable
+from ..files.record import history_seats
 from ..sim.play import QuitGame  # the play loop catches it and stops the game where it stands
 from .move_input import MoveInputError, move_notation, parse_move
 from .output import terminal_console
@@ -233,7 +234,7 @@ class HumanPlayer:
 
     def _show_news(self, game: Game) -> None:
         """What was played and scored since this player last looked, so a bot's turn is not missed."""
-        seats = _history_seats(game)
+        seats = history_seats(game)
         names = [f"P{s + 1}" for s in range(game.players)]
         lines = []
         for (tile, move), seat in list(zip(game.history, seats))[self._seen_history:]:
@@ -309,12 +310,3 @@ class HumanPlayer:
     def _refuse(self, reason: str) -> None:
         self.console.print(Text(f"✗ {reason}", style="bold red"))
 
-
-def _history_seats(game: Game) -> list[int]:
-    """The seat behind each history entry: turns pass after a placement, not after a discard."""
-    seats, seat = [], 0
-    for _, move in game.history:
-        seats.append(seat)
-        if move is not None:
-            seat = (seat + 1) % game.players
-    return seats

@@ -30,11 +30,22 @@ FORMAT = "carcassonne-record"
 VERSION = 1
 
 
+def history_seats(game: Game) -> list[int]:
+    """The seat behind each entry of ``game.history``: the turn passes after a placement,
+    not after a discard (the same player draws again)."""
+    seats, seat = [], 0
+    for _, move in game.history:
+        seats.append(seat)
+        if move is not None:
+            seat = (seat + 1) % game.players
+    return seats
+
+
 def turn_entries(game: Game) -> list[dict[str, Any]]:
     """The game's turns in record/scenario shape, with the seat that played each."""
-    ruleset, entries, seat = game.ruleset, [], 0
+    ruleset, entries = game.ruleset, []
     several = ruleset.maps > 1
-    for tile, move in game.history:
+    for (tile, move), seat in zip(game.history, history_seats(game)):
         tile_id = ruleset.tiles[tile].id
         if move is None:
             entries.append({"tile": tile_id, "discarded": True})
@@ -46,7 +57,6 @@ def turn_entries(game: Game) -> list[dict[str, Any]]:
         if move.follower is not None:
             entry["follower"] = format_follower(ruleset, tile, move.rotation, move.follower)
         entries.append(entry)
-        seat = (seat + 1) % game.players
     return entries
 
 

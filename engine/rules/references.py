@@ -56,6 +56,7 @@ def resolve(ref: str, base: Path | None = None) -> Path:
     path = Path(ref)
     if not path.is_absolute() and base is not None:
         path = base / path
+    # A bare name too long for a file name is no file either: say it is no shipped ruleset.
     if is_name(ref) and (input_problem(path) == NO_SUCH_FILE or len(ref) > 200):
         names = ", ".join(sorted(p.stem for p in rulesets_dir().glob("*.yaml")))
         if shipped_file(rulesets_dir() / "options", ref) is not None:

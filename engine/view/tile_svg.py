@@ -293,7 +293,8 @@ def _shapes(ruleset: Ruleset, tile: int, rotation: int) -> list[_Shape]:
     drawn to the far bank, and on into the far side when a city holds that side; an
     icon on such a tile stands on that far bank, where the bridge leads.  A lone
     one-port line on a tile with no city or icon to cover its end (the spring, the
-    lake) ends in a pool.  Otherwise icons share the centre and one-port lines meet at a junction.
+    lake) ends in a pool.  Otherwise icons share the centre and one-port lines meet at
+    a junction.
     """
     tile_type = ruleset.tiles[tile]
     ports_by_seg = tile_type.orientations[rotation % 4].segment_ports
@@ -311,10 +312,10 @@ def _shapes(ruleset: Ruleset, tile: int, rotation: int) -> list[_Shape]:
         side = ports_by_seg[j][0] // 3
         far = (side + 2) % 4
         if any(side not in sides for sides in through):
-            bank = _perimeter(far + 0.5)
-            bank = (0.5 + (bank[0] - 0.5) * 0.55, 0.5 + (bank[1] - 0.5) * 0.55)
+            mid = _side_mid(far)
+            bank = (0.5 + (mid[0] - 0.5) * 0.55, 0.5 + (mid[1] - 0.5) * 0.55)
             if far in city_sides:
-                ends[j] = (_side_mid(far), "none")
+                ends[j] = (mid, "none")
             else:
                 ends[j] = (bank, "none" if nones else "junction")
                 icon_spots.append(bank)
@@ -329,10 +330,12 @@ def _shapes(ruleset: Ruleset, tile: int, rotation: int) -> list[_Shape]:
         else:
             icons[j] = (0.5, 0.5)
     off_centre = tuple(at for at in icons.values() if at != (0.5, 0.5))
-    return [_Shape(k, ports_by_seg[j], icon_at=icons.get(j, (0.5, 0.5)),
-                   end=ends.get(j, ((0.5, 0.5), "junction"))[0], end_mark=ends.get(j, ((0.5, 0.5), "junction"))[1],
-                   avoid=off_centre)
-            for j, k in enumerate(kinds)]
+    shapes = []
+    for j, k in enumerate(kinds):
+        end, mark = ends.get(j, ((0.5, 0.5), "junction"))
+        shapes.append(_Shape(k, ports_by_seg[j], icon_at=icons.get(j, (0.5, 0.5)), end=end, end_mark=mark,
+                             avoid=off_centre))
+    return shapes
 
 
 def segment_anchor(ruleset: Ruleset, tile: int, rotation: int, segment: int, size: float = 60) -> Point:

@@ -22,7 +22,7 @@ from ..core.moves import IllegalMove, Move
 from ..errors import UserError
 from ..files.notation import format_follower, place_name
 from ..files.output import write_json
-from ..files.record import build_record
+from ..files.record import build_record, history_seats
 from ..rules.ruleset import Ruleset
 from ..view.render import PLAYER_COLOURS, board_svg
 from ..view.tile_svg import segment_anchor, tile_group
@@ -86,16 +86,16 @@ class Table:
 
         Keys: ``ruleset``, ``seed``, ``players`` (name, spec, human, colour, score,
         followers left), ``turn`` (turns played), ``remaining`` (tiles left to draw),
-        ``finished``, ``to_play`` (the seat to answer, or None), ``maps`` and ``map`` (how
-        many maps, and the one in play, from 0), ``board`` (the SVG of
-        :func:`board_svg` with coordinates and, on a human's turn, the legal cells as
+        ``finished``, ``to_play`` (the seat to answer, or None), ``maps`` and ``map``
+        (how many maps, and the one in play, from 0), ``tile_size``, ``board`` (the SVG
+        of :func:`board_svg` with coordinates and, on a human's turn, the legal cells as
         spots), ``log`` (a line per turn), ``events`` (every score: text, turn, phase,
-        kind, points, players, map, tiles), ``saved_as`` (the record's file name, or None), ``save_error`` (why the last save
-        failed, or None), and on a
-        human's turn ``tile`` (id and its
-        SVG in each rotation) with ``options`` (per legal cell: map, x, y, and per legal
-        rotation the follower spots: segment index, notation, name, follower word,
-        anchor in tile units), or ``start`` (the drawn start tile to turn).
+        kind, points, players, map, tiles), ``saved_as`` (the record's file name, or
+        None) and ``save_error`` (why the last save failed, or None).  On a human's
+        turn also ``tile`` (id and its SVG in each rotation) with ``options`` (per legal
+        cell: map, x, y, and per legal rotation the follower spots: segment index,
+        notation, name, follower word, anchor in tile units), or ``start`` (the drawn
+        start tile to turn).
         """
         with self._lock:
             return self._state()
@@ -231,8 +231,8 @@ class Table:
 
     def _log(self) -> list[str]:
         """A line per history entry: who placed what where, with the follower, or a discard."""
-        game, ruleset, lines, seat = self.game, self.ruleset, [], 0
-        for n, (tile, move) in enumerate(game.history, start=1):
+        game, ruleset, lines = self.game, self.ruleset, []
+        for (tile, move), seat in zip(game.history, history_seats(game)):
             tile_id = ruleset.tiles[tile].id
             if move is None:
                 lines.append(f"{tile_id} fits nowhere: set aside; {self.names[seat]} draws again")
@@ -244,7 +244,6 @@ class Table:
                 kind = ruleset.kinds[ruleset.tiles[tile].segments[move.follower].kind]
                 follower = f", {kind.follower} on {place_name(ruleset, tile, move.rotation, move.follower)}"
             lines.append(f"{self.names[seat]} placed {tile_id} at {where}({x},{y}) turned {move.rotation * 90}°{follower}")
-            seat = (seat + 1) % game.players
         return lines
 
     def _events(self) -> list[dict[str, Any]]:
