@@ -20,7 +20,7 @@ to_move    (players,)                        1 for the seat to act (none at a dr
 scores     (players,)                        points so far
 supply     (players,)                        followers in supply
 tile       (tile types,)                     1 for the drawn tile
-unseen     (tile types,)                     copies still to be drawn
+unseen     (tile types,)                     copies not seen yet (stack or deck.size box)
 ========== ================================= ============================================
 
 ``side`` and ``reach`` are the :class:`~engine.api.actions.ActionCodec`'s; needs numpy.

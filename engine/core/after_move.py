@@ -3,6 +3,13 @@ per-seat point vectors (engine/core/lookahead.py)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from ..geometry import RING8
+
+if TYPE_CHECKING:
+    from .game import Game
+
 
 class Group:
     """A feature as it would be after the placement: new segments plus the features they join."""
@@ -38,3 +45,17 @@ def subtract_from(into: list[int], vector: list[int] | None) -> None:
     if vector:
         for p, v in enumerate(vector):
             into[p] -= v
+
+
+def complete_after(game: "Game", root: int, gained: dict[int, bool]) -> bool:
+    """Whether the feature at ``root``, which the placement does not join, is complete after
+    it: ``gained`` says, for surrounded features around the new tile, whether they now are."""
+    completion = game.ruleset.kinds[game.seg_kind[root]].completion
+    if completion == "closed":
+        return game.open[root] == 0
+    if completion == "surrounded":
+        if root in gained:
+            return gained[root]
+        pos = game.seg_pos[root]
+        return all(pos + d in game.board for d in RING8)
+    return False

@@ -10,7 +10,9 @@ the real order (the issue's "never sees hidden information").
 
 With several maps (``deck.maps``) the tiles of one phase were dealt face
 down between the maps, so a tile still hidden may lie in any map's share of
-its phase: both functions pool those shares.
+its phase: both functions pool those shares.  Under ``deck.size`` the tiles
+left in the box are hidden too: a tile not yet seen may be in the stack or in
+the box, so both functions pool the box with the stacks.
 """
 
 from __future__ import annotations
@@ -47,8 +49,11 @@ def draw_outcomes(game: "Game") -> list[tuple[int, float]]:
 
 
 def unseen(game: "Game") -> dict[int, int]:
-    """Tiles still to be drawn, on every map: tile type index → copies (public knowledge)."""
-    return dict(sorted(Counter(tile for stack in game.stacks for phase in stack for tile in phase).items()))
+    """Tiles not seen yet, in the stacks of every map or (``deck.size``) in the box: tile type
+    index → copies (public knowledge; how many of them are still to be drawn is
+    :attr:`~engine.core.game.Game.remaining`)."""
+    hidden = [tile for stack in game.stacks for phase in stack for tile in phase]
+    return dict(sorted(Counter(hidden + [tile for tiles in game.box for tile in tiles]).items()))
 
 
 def determinise(game: "Game", rng: random.Random) -> "Game":
@@ -65,12 +70,13 @@ def determinise(game: "Game", rng: random.Random) -> "Game":
     for number in range(len(game.ruleset.phases) or 1):
         places = _places(other, number)
         # Sorted first: the deal then depends on what is hidden, never on where it lies.
-        pool = sorted(tile for phase, lo, hi in places for tile in phase[lo:hi])
+        pool = sorted(_hidden_pool(other, number))
         rng.shuffle(pool)
         i = 0
         for phase, lo, hi in places:
             phase[lo:hi] = pool[i:i + hi - lo]
             i += hi - lo
+        other.box[number] = pool[i:]
     return other
 
 
@@ -94,7 +100,8 @@ def _places(game: "Game", number: int) -> list[tuple[list[int], int, int]]:
 
 
 def _hidden_pool(game: "Game", number: int) -> list[int]:
-    return [tile for phase, lo, hi in _places(game, number) for tile in phase[lo:hi]]
+    """The hidden tiles of phase ``number``: its unpinned places on every map, then its box."""
+    return [tile for phase, lo, hi in _places(game, number) for tile in phase[lo:hi]] + game.box[number]
 
 
 def draw(game: "Game", tile: int) -> bool:
@@ -110,11 +117,15 @@ def draw(game: "Game", tile: int) -> bool:
     a = next(i for i, phase in enumerate(stack) if phase)
     top = stack[a]
     if top[-1] != tile:
-        for phase, lo, hi in _places(game, _phase_number(game, m, a)):
+        number = _phase_number(game, m, a)
+        for phase, lo, hi in _places(game, number):
             if tile in phase[lo:hi]:
                 i = lo + phase[lo:hi].index(tile)
                 phase[i], top[-1] = top[-1], phase[i]
                 break
+        else:  # only the box holds one
+            box = game.box[number]
+            box[box.index(tile)], top[-1] = top[-1], tile
     return game.draw_one()
 
 
@@ -136,12 +147,18 @@ def draw_start(game: "Game", tile: int) -> None:
     m, drawn = game.pending_starts[0]
     if tile == drawn:
         return
-    for phase, lo, hi in _places(game, _current_phase(game, m)):
+    number = _current_phase(game, m)
+    for phase, lo, hi in _places(game, number):
         if tile in phase[lo:hi]:
             i = lo + phase[lo:hi].index(tile)
             phase[i] = drawn
             game.pending_starts[0] = (m, tile)
             return
+    box = game.box[number]
+    if tile in box:
+        box[box.index(tile)] = drawn
+        game.pending_starts[0] = (m, tile)
+        return
     raise ValueError(f"tile type {tile} cannot be the start tile")
 
 

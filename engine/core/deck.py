@@ -27,13 +27,15 @@ Stack = list[list[int]]
 Pins = list[list[bool]]
 
 
-def build_stacks(ruleset: "Ruleset", rng: random.Random, starts: list[int]) -> tuple[list[Stack], list[Pins]]:
+def build_stacks(ruleset: "Ruleset", rng: random.Random,
+                 starts: list[int]) -> tuple[list[Stack], list[Pins], list[list[int]]]:
     """One stack per map, phases in order (each phase list is drawn by ``pop()``),
-    and each stack's :data:`Pins`.
+    each stack's :data:`Pins`, and per phase the tiles left in the box.
 
     ``starts`` are the start tiles taken out first (one copy each); the
     ruleset's ``set_aside`` tiles are removed too.  With no phases the whole
-    deck is shuffled once with ``rng``.
+    deck is shuffled once with ``rng``.  Under ``deck.size`` only that many
+    tiles are dealt (:func:`_cut`); the rest stay in the box, unseen.
     """
     pool = [t.index for t in ruleset.tiles for _ in range(t.count)]
     for tile in (*starts, *ruleset.set_aside):
@@ -60,13 +62,30 @@ def build_stacks(ruleset: "Ruleset", rng: random.Random, starts: list[int]) -> t
             order = pins[0] + tiles + pins[1]
             phases.append(order[::-1])  # drawn with pop(): the first to draw goes last
             ends.append((bool(pins[0]), bool(pins[1])))
+    box = _cut(phases, ends, ruleset.deck_size) if ruleset.deck_size else [[] for _ in phases]
     maps = ruleset.maps
     if maps == 1:
-        return [phases], [[[first, last] for first, last in ends]]
+        return [phases], [[[first, last] for first, last in ends]], box
     # Dealt in draw order, the first card goes to map 0 and the last to map (size - 1) % maps.
     pin_lists = [[[first and m == 0, last and m == (len(phase) - 1) % maps]
                   for phase, (first, last) in zip(phases, ends)] for m in range(maps)]
-    return [[_deal(phase, m, maps) for phase in phases] for m in range(maps)], pin_lists
+    return [[_deal(phase, m, maps) for phase in phases] for m in range(maps)], pin_lists, box
+
+
+def _cut(phases: list[list[int]], ends: list[tuple[bool, bool]], size: int) -> list[list[int]]:
+    """Cut shuffled ``phases`` (in place) to ``size`` tiles for ``deck.size``: every pinned
+    tile stays, and the unpinned ones are kept in draw order, earlier phases first, while
+    the deck has room.  Returns per phase the tiles cut out (they go back to the box).
+    The phases are already shuffled, so the kept tiles are a uniform random subset."""
+    room = size - sum(first + last for first, last in ends)
+    box = []
+    for phase, (first, last) in zip(phases, ends):
+        lo, hi = int(last), len(phase) - int(first)  # phase lists are drawn from the end
+        keep = max(0, min(room, hi - lo))
+        room -= keep
+        box.append(phase[lo:hi - keep])
+        del phase[lo:hi - keep]
+    return box
 
 
 def _deal(phase: list[int], m: int, maps: int) -> list[int]:

@@ -84,13 +84,16 @@ class Game(Board):
         self.stacks: list[Stack]
         #: Per map, which ends of its phases hold pinned tiles (:data:`~engine.core.deck.Pins`).
         self.pins: list[Pins]
+        #: Per phase, the tiles ``deck.size`` left out of the game: hidden like the stacks' order.
+        self.box: list[list[int]]
         if draw_order is None:
-            self.stacks, self.pins = build_stacks(ruleset, self.rng, [tile for tile, _ in starts or ()])
+            self.stacks, self.pins, self.box = build_stacks(ruleset, self.rng, [tile for tile, _ in starts or ()])
             if start is None and ruleset.start_drawn:
                 self.pending_starts = [(m, _drawn(take(self.stacks[m], self.pins[m]))) for m in range(maps)]
         else:
             self.stacks = [[list(reversed(draw_order))]] + [[] for _ in range(maps - 1)]
             self.pins = [[[False, False]]] + [[] for _ in range(maps - 1)]
+            self.box = [[] for _ in range(len(ruleset.phases) or 1)]
         self.deck: list[int] = []
         for m in range(maps):
             if starts is not None:
@@ -266,6 +269,7 @@ class Game(Board):
         other.starts = self.starts.copy()
         other.stacks = [[phase.copy() for phase in stack] for stack in self.stacks]
         other.pins = [[ends.copy() for ends in pins] for pins in self.pins]
+        other.box = [tiles.copy() for tiles in self.box]
         stack = other.stacks[other.map]
         other.deck = stack[0] if stack else []
         return other

@@ -26,10 +26,11 @@ from typing import TYPE_CHECKING, Any
 from ..geometry import FACING, RING8, SIDE_STEP
 from ..errors import UserError
 from ..rules.kinds import ScoreRangeError
-from .after_move import Group, add_to, local_root, subtract_from
+from .after_move import Group, add_to, complete_after, local_root, subtract_from
 from .followers import one_follower, unpack_followers
 from .moves import Move
-from .scoring import adjacent_roots, attribute_sums, end_points, feature_inputs, kind_of, majority, make_inputs
+from .scoring import (adjacent_roots, attribute_sums, end_points, feature_inputs, kind_of, majority, make_inputs,
+                      target_inputs)
 
 if TYPE_CHECKING:
     from ..rules.kinds import FeatureKind
@@ -58,7 +59,7 @@ class Lookahead:
         self.envs: dict[int, dict] = {}
         self._totals: dict[int, tuple[set[int], int, list[int]]] = {}
         self._adjacent: dict[int, set[int]] = {}
-        self._target_envs: dict[int, dict] = {}
+        self._target_envs: dict[tuple[int, int], dict] = {}
         #: Kinds whose final score pools several features (1st/2nd-edition farms): scored as a whole.
         self._pooled = {k.index for k in self.kinds
                         if k.final is not None and (k.majority == "adjacent" or k.adjacent_pays_once)}
@@ -79,9 +80,9 @@ class Lookahead:
         self._watch = []  # occupied features that count completed neighbours (3rd-edition farms)
         for root in self.envs:
             kind = self.kinds[kind_of(game, root)]
-            if kind.adjacency >= 0 and kind.index not in self._pooled:
+            if kind.adjacency and kind.index not in self._pooled:
                 self._watch.append((root, kind, self._adjacent_of(root)))
-        self._targets = {k.adjacency for k in self.kinds if k.adjacency >= 0}
+        self._targets = {a for k in self.kinds for a in k.adjacency}
         self._completion = [k.completion for k in self.kinds]
 
     def _own_end(self, kind: "FeatureKind", env: dict) -> int:
@@ -191,12 +192,13 @@ class Lookahead:
             for root, kind, touched in self._watch:
                 if root in root_group:
                     continue
-                gain = sum(1 for g in finished if g.kind == kind.adjacency and touched.intersection(g.roots))
-                gain += sum(1 for s, complete in gained.items()
-                            if complete and s in touched and kind_of(game, s) == kind.adjacency)
-                if gain and kind.adjacency_input is not None:
+                gains = [sum(1 for g in finished if g.kind == a and touched.intersection(g.roots))
+                         + sum(1 for s, complete in gained.items()
+                               if complete and s in touched and kind_of(game, s) == a) for a in kind.adjacency]
+                if any(gains):
                     env = dict(self.envs[root])
-                    env[kind.adjacency_input] += gain
+                    for name, gain in zip(kind.adjacency_inputs, gains):
+                        env[name] += gain
                     add_to(delta, self._vector(self._own_end(kind, env), fol[root]))
                     subtract_from(delta, self.contrib[root])
 
@@ -292,17 +294,18 @@ class Lookahead:
                             for p, n in enumerate(followers):
                                 pooled[1][p] += n
                 for target, followers in counts.values():
-                    points = int(final(self._target_env(target, context)))
+                    points = int(final(self._target_env(kind, target, context)))
                     for p in majority(followers):
                         total[p] += points
             else:  # adjacent_pays_once
                 paid: list[set] = [set() for _ in range(self.players)]
                 for _, followers, after, env in mine:
-                    done = {t if isinstance(t, int) else id(t) for t in after if self._done(t, gained)}
+                    done = {t if isinstance(t, int) else id(t): self._kind_of(t) for t in after if self._done(t, gained)}
                     for p in majority(followers):
-                        fresh = done - paid[p]
-                        paid[p] |= done
-                        total[p] += int(final({**env, str(kind.adjacency_input): len(fresh)}))
+                        fresh = [done[t] for t in done.keys() - paid[p]]
+                        paid[p] |= done.keys()
+                        counts_now = {name: fresh.count(a) for a, name in zip(kind.adjacency, kind.adjacency_inputs)}
+                        total[p] += int(final({**env, **counts_now}))
         return total
 
     def _group_entry(self, kind, group: "Group", packed: int, context):
@@ -315,16 +318,23 @@ class Lookahead:
         return kind, followers, targets, env
 
     def _done(self, target, gained) -> bool:
-        return target.complete if isinstance(target, Group) else self._complete_after(target, gained)
+        return target.complete if isinstance(target, Group) else complete_after(self.game, target, gained)
 
-    def _target_env(self, target, context) -> dict:
+    def _kind_of(self, target) -> int:
+        return target.kind if isinstance(target, Group) else kind_of(self.game, target)
+
+    def _target_env(self, kind: "FeatureKind", target, context) -> dict:
+        """The inputs ``kind``'s final score reads when paid for the adjacent ``target``
+        (as :func:`engine.core.scoring.target_inputs`)."""
         game = self.game
         if isinstance(target, Group):
             groups, reps, root_group, gained, pos, nh, live = context
-            return self._group_inputs(self.kinds[target.kind], target, groups, reps, root_group, gained, pos, nh)
-        found = self._target_envs.get(target)
+            env = self._group_inputs(self.kinds[target.kind], target, groups, reps, root_group, gained, pos, nh)
+            env.update((name, int(a == target.kind)) for a, name in zip(kind.adjacency, kind.adjacency_inputs))
+            return env
+        found = self._target_envs.get((kind.index, target))
         if found is None:
-            found = self._target_envs[target] = feature_inputs(game, target, self.kinds[kind_of(game, target)])
+            found = self._target_envs[(kind.index, target)] = target_inputs(game, kind, target)
         return found
 
     def _group_inputs(self, kind: "FeatureKind", group: "Group", groups, reps, root_group, gained, pos,
@@ -343,8 +353,8 @@ class Lookahead:
             segments += count
             for i, value in enumerate(root_attrs):
                 attrs[i] += value
-        adjacent = 0
-        if kind.adjacency_input:
+        adjacent: list[int] | None = None
+        if kind.adjacency:
             # Adjacent features after the move: a group the tile forms, or an untouched root.
             targets: set = set()
             for root in group.roots:
@@ -353,23 +363,10 @@ class Lookahead:
             for j in group.locals:
                 for a in tile.segments[j].adjacent:
                     targets.add(groups[reps[a]])
-            for target in targets:
-                adjacent += target.complete if isinstance(target, Group) else self._complete_after(target, gained)
+            done = [self._kind_of(target) for target in targets if self._done(target, gained)]
+            adjacent = [done.count(a) for a in kind.adjacency]
         return make_inputs(kind, tiles=len(positions), segments=segments, complete=group.complete,
                            attrs=attrs, neighbours=neighbours_here, adjacent=adjacent)
-
-    def _complete_after(self, root: int, gained: dict[int, bool]) -> bool:
-        """Whether an untouched feature is complete after the move."""
-        game = self.game
-        completion = self.kinds[kind_of(game, root)].completion
-        if completion == "closed":
-            return game.open[root] == 0
-        if completion == "surrounded":
-            if root in gained:
-                return gained[root]
-            pos = game.seg_pos[root]
-            return all(pos + d in game.board for d in RING8)
-        return False
 
     def _root_totals(self, root: int, kind: "FeatureKind") -> tuple[set[int], int, list[int]]:
         found = self._totals.get(root)

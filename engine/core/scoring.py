@@ -111,8 +111,9 @@ def is_complete(game: "Game", root: int) -> bool:
 
 
 def make_inputs(kind: "FeatureKind", tiles: int, segments: int, complete: bool, attrs: list[int],
-                neighbours: int, adjacent: int) -> dict[str, int | bool]:
-    """The formula inputs of a feature of ``kind`` from its totals (see :func:`feature_inputs`)."""
+                neighbours: int, adjacent: list[int] | None) -> dict[str, int | bool]:
+    """The formula inputs of a feature of ``kind`` from its totals (see :func:`feature_inputs`);
+    ``adjacent`` counts the completed adjacent features per adjacency kind (None: none)."""
     env: dict[str, int | bool] = {"tiles": tiles, "segments": segments, "complete": complete}
     if kind.constants:
         env.update(kind.constants)
@@ -120,15 +121,15 @@ def make_inputs(kind: "FeatureKind", tiles: int, segments: int, complete: bool, 
         env.update(zip(kind.attributes, attrs))
     if kind.completion == "surrounded":
         env["neighbors"] = neighbours
-    if kind.adjacency_input:
-        env[kind.adjacency_input] = adjacent
+    if kind.adjacency_inputs:
+        env.update(zip(kind.adjacency_inputs, adjacent or [0] * len(kind.adjacency)))
     return env
 
 
 def feature_inputs(game: "Game", root: int, kind: "FeatureKind") -> dict[str, int | bool]:
     """The formula inputs of a feature: ``tiles`` (distinct positions, RULES.md §3.1
     "Counting"), ``segments``, ``complete``, each attribute summed, ``neighbors``
-    for surrounded kinds, and the adjacency input (completed adjacent features)."""
+    for surrounded kinds, and each adjacency input (completed adjacent features of its kind)."""
     members = game.members[root]
     assert members, "feature_inputs needs a root"
     return make_inputs(
@@ -138,9 +139,15 @@ def feature_inputs(game: "Game", root: int, kind: "FeatureKind") -> dict[str, in
         complete=is_complete(game, root),
         attrs=attribute_sums(game, members, kind),
         neighbours=_neighbours(game, root) if kind.completion == "surrounded" else 0,
-        adjacent=len({t for t in adjacent_roots(game, members) if is_complete(game, t)})
-        if kind.adjacency_input else 0,
+        adjacent=count_by_kind(game, kind, [t for t in adjacent_roots(game, members) if is_complete(game, t)])
+        if kind.adjacency else None,
     )
+
+
+def count_by_kind(game: "Game", kind: "FeatureKind", roots) -> list[int]:
+    """How many of the feature ``roots`` (distinct) are of each of ``kind``'s adjacency kinds."""
+    kinds = [kind_of(game, root) for root in roots]
+    return [kinds.count(k) for k in kind.adjacency]
 
 
 def attribute_sums(game: "Game", members: list[int], kind: "FeatureKind") -> list[int]:
@@ -153,7 +160,7 @@ def attribute_sums(game: "Game", members: list[int], kind: "FeatureKind") -> lis
 
 
 def adjacent_roots(game: "Game", members: list[int]) -> set[int]:
-    """Roots of the features of the adjacency kind that segments ``members`` touch."""
+    """Roots of the features of the adjacency kinds that segments ``members`` touch."""
     roots = set()
     for m in members:
         base = game.seg_tile[m]
@@ -212,7 +219,9 @@ def _event(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, follo
         phase=phase, turn=game.turn, kind=kind.name, rule=rule,
         formula=score.text if score is not None else "0",
         points=points, players=players,
-        followers=tuple(followers), inputs=env,
+        followers=tuple(followers),
+        # A per-target score's adjacency inputs only say the target's kind, which the event names.
+        inputs={k: v for k, v in env.items() if not target or k not in kind.adjacency_inputs},
         terms=terms,
         tiles=tuple(sorted({game.local(game.seg_pos[m])[1:] for m in game.members[root]})),
         map=game.local(game.seg_pos[root])[0] if game.ruleset.maps > 1 else None,
@@ -291,17 +300,27 @@ def _final_by_adjacent(game: "Game", kind: "FeatureKind", roots: list[int], make
     kinds = game.ruleset.kinds
     events = []
     for target, followers in counts.items():
-        env = feature_inputs(game, target, kinds[kind_of(game, target)])
-        name = kinds[kind.adjacency].name
+        env = target_inputs(game, kind, target)
+        name = kinds[kind_of(game, target)].name
         events.append(make(game, kind, f"final, per {name}", kind.final, env, followers,
                            majority(followers), target, "final", target=name))
     return events
 
 
+def target_inputs(game: "Game", kind: "FeatureKind", target: int) -> dict[str, int | bool]:
+    """The inputs of a ``majority: adjacent`` final score paid for the adjacent feature at
+    ``target``: that feature's own inputs, and each of ``kind``'s adjacency inputs, 1 for the
+    target's kind and 0 for the others (so one formula can pay cities and cloisters)."""
+    target_kind = kind_of(game, target)
+    env = feature_inputs(game, target, game.ruleset.kinds[target_kind])
+    env.update((name, int(k == target_kind)) for k, name in zip(kind.adjacency, kind.adjacency_inputs))
+    return env
+
+
 def _final_paying_once(game: "Game", kind: "FeatureKind", roots: list[int], make) -> list[Scored]:
     paid: list[set[int]] = [set() for _ in range(game.players)]
-    adjacency_input = kind.adjacency_input
-    assert adjacency_input is not None, "only a kind that pays per adjacent feature pays each once"
+    assert kind.adjacency, "only a kind that pays per adjacent feature pays each once"
+    names = "/".join(game.ruleset.kinds[k].name for k in kind.adjacency)
     events = []
     for root in roots:
         env = feature_inputs(game, root, kind)
@@ -311,8 +330,8 @@ def _final_paying_once(game: "Game", kind: "FeatureKind", roots: list[int], make
             fresh = completed - paid[p]
             paid[p] |= completed
             mine = dict(env)
-            mine[adjacency_input] = len(fresh)
-            events.append(make(game, kind, f"final, each {game.ruleset.kinds[kind.adjacency].name} once per player",
+            mine.update(zip(kind.adjacency_inputs, count_by_kind(game, kind, fresh)))
+            events.append(make(game, kind, f"final, each {names} once per player",
                                kind.final, mine, followers, (p,), root, "final"))
     return events
 

@@ -83,14 +83,16 @@ class FeatureKind:
 
     ``ports``: ``side``/``centre``/``half``/``none`` (how its segments sit on
     a tile); ``completion``: ``closed``/``surrounded``/``never``;
-    ``adjacency``: index of the kind whose completed features this kind
-    counts (fields count cities), or -1, with ``adjacency_input`` its formula
-    input name.  ``complete`` is scored when the feature completes in play,
+    ``adjacency``: indices of the kinds whose completed features this kind
+    counts (fields count cities; a house rule adds cloisters), empty for none,
+    with ``adjacency_inputs`` the formula input naming each count.  ``complete`` is scored when the feature completes in play,
     ``incomplete`` at game end if it is not complete, ``final`` at game end
     after those (farms).  Missing formulas score nothing.  ``majority`` is
     ``feature`` (each feature scores for its own majority) or ``adjacent``
     (``final`` is scored once per completed adjacent feature, for the majority
-    of followers on all features of this kind touching it: 1st-edition farms);
+    of followers on all features of this kind touching it: 1st-edition farms;
+    the formula reads that feature's inputs, and each adjacency input is 1 for
+    its kind and 0 for the others);
     ``adjacent_pays_once`` makes an adjacent feature pay each player at most
     once (2nd-edition farms).  ``constants`` are the ruleset's named numbers,
     readable in every formula.
@@ -104,8 +106,8 @@ class FeatureKind:
     deployable: bool
     follower: str
     attributes: tuple[str, ...]
-    adjacency: int
-    adjacency_input: str | None
+    adjacency: tuple[int, ...]
+    adjacency_inputs: tuple[str, ...]
     complete: Score | None
     incomplete: Score | None
     final: Score | None
@@ -120,10 +122,16 @@ def _kind_inputs(spec: dict) -> dict[str, type]:
     inputs.update({a: int for a in spec.get("attributes", ())})
     if spec.get("completion", "never") == "surrounded":
         inputs["neighbors"] = int
-    adjacency = spec.get("adjacency")
-    if adjacency is not None:
-        inputs[adjacency["input"]] = int
+    inputs.update({entry["input"]: int for entry in adjacency_entries(spec)})
     return inputs
+
+
+def adjacency_entries(spec: dict) -> list[dict]:
+    """A kind's ``adjacency`` as a list of ``{kind, input}`` (one mapping, a list, or none)."""
+    adjacency = spec.get("adjacency")
+    if adjacency is None:
+        return []
+    return adjacency if isinstance(adjacency, list) else [adjacency]
 
 
 #: Inputs the engine gives formulas (``neighbors`` only to surrounded kinds, but reserved for all,
@@ -153,15 +161,26 @@ def check_input_names(doc: Document, problems: Problems) -> None:
         at = ("features", name)
         attributes = list(spec.get("attributes", ()))
         declared = [(at + ("attributes", i), f"attribute '{a}' of kind '{name}'", a) for i, a in enumerate(attributes)]
-        if spec.get("adjacency") is not None:
-            declared.append((at + ("adjacency", "input"), f"adjacency input '{spec['adjacency']['input']}' of kind "
-                             f"'{name}'", spec["adjacency"]["input"]))
+        entries = adjacency_entries(spec)
+        listed = isinstance(spec.get("adjacency"), list)
+        seen: list[str] = []
+        for i, entry in enumerate(entries):
+            where = at + (("adjacency", i, "input") if listed else ("adjacency", "input"))
+            declared.append((where, f"adjacency input '{entry['input']}' of kind '{name}'", entry["input"]))
         for path, what, input_name in declared:
             why = _unreadable(input_name, what)
             if input_name in BUILT_IN_INPUTS:
                 why = f"{what} has the name of a built-in input ({', '.join(BUILT_IN_INPUTS)})"
             elif path[-1] == "input" and input_name in attributes:
                 why = f"{what} has the name of one of its attributes"
+            elif path[-1] == "input" and input_name in seen:
+                why = f"{what} is the input of another adjacency of the kind"
+            elif path[-1] == "input" and spec.get("majority") == "adjacent" and any(
+                    input_name in specs.get(e["kind"], {}).get("attributes", ()) for e in entries):
+                # Scored per adjacent feature, the formula reads that feature's attributes too.
+                why = f"{what} has the name of an attribute of an adjacent kind, which 'majority: adjacent' reads"
+            if path[-1] == "input":
+                seen.append(input_name)
             if why:
                 problems.at(path, why, "input-name")
     for constant in constants:
@@ -196,18 +215,22 @@ def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
             problem(at + ("edge",), f"edge letter '{edge}' is already the edge of kind "
                     f"'{next(n for n, o in specs.items() if o.get('edge') == edge)}'", "edge-letter")
         attributes = tuple(spec.get("attributes", ()))
-        adjacency = spec.get("adjacency")
-        adjacency_index, adjacency_input = -1, None
-        if adjacency is not None:
-            if adjacency["kind"] not in specs:
-                problem(at + ("adjacency", "kind"), f"unknown feature kind '{adjacency['kind']}'", "kind-unknown")
+        adjacency_kinds: list[int] = []
+        adjacency_inputs: list[str] = []
+        listed = isinstance(spec.get("adjacency"), list)
+        for i, entry in enumerate(adjacency_entries(spec)):
+            where = at + (("adjacency", i, "kind") if listed else ("adjacency", "kind"))
+            if entry["kind"] not in specs:
+                problem(where, f"unknown feature kind '{entry['kind']}'", "kind-unknown")
+            elif names.index(entry["kind"]) in adjacency_kinds:
+                problem(where, f"kind '{name}' already counts '{entry['kind']}' features", "kind-adjacency")
             else:
-                adjacency_index = names.index(adjacency["kind"])
-                adjacency_input = adjacency["input"]
-                if specs[adjacency["kind"]].get("completion", "never") == "never":
-                    problems.warn(at + ("adjacency", "kind"), f"kind '{name}' counts completed '{adjacency['kind']}' "
-                                  f"features, but '{adjacency['kind']}' never completes (completion: never), so "
-                                  f"'{adjacency_input}' is always 0", "adjacency-never")
+                adjacency_kinds.append(names.index(entry["kind"]))
+                adjacency_inputs.append(entry["input"])
+                if specs[entry["kind"]].get("completion", "never") == "never":
+                    problems.warn(where, f"kind '{name}' counts completed '{entry['kind']}' "
+                                  f"features, but '{entry['kind']}' never completes (completion: never), so "
+                                  f"'{entry['input']}' is always 0", "adjacency-never")
         if ports == NONE and completion == "closed":
             problem(at + ("completion",), f"kind '{name}' has no ports, so it would be closed (complete) the "
                     "moment it is placed: use surrounded or never", "kind-completion")
@@ -215,7 +238,7 @@ def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
             problem(at + ("adjacent_pays_once",), "adjacent_pays_once applies to majority: feature only; with "
                     "majority: adjacent each adjacent feature already pays once", "kind-majority")
         majority = spec.get("majority", "feature")
-        if (majority == "adjacent" or spec.get("adjacent_pays_once")) and adjacency_index < 0:
+        if (majority == "adjacent" or spec.get("adjacent_pays_once")) and not adjacency_kinds:
             key = "majority" if majority == "adjacent" else "adjacent_pays_once"
             problem(at + (key,), f"'{key}' needs an 'adjacency' kind to count", "kind-majority")
         inputs = {**_kind_inputs(spec), **{c: int for c in constants}}
@@ -223,9 +246,12 @@ def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
         for when in ("complete", "incomplete", "final"):
             value = spec.get("scoring", {}).get(when)
             when_inputs = inputs
-            if when == "final" and majority == "adjacent" and adjacency_index >= 0:
-                # Scored once per adjacent feature: its formula reads that feature's inputs.
-                when_inputs = {**_kind_inputs(specs[names[adjacency_index]]), **{c: int for c in constants}}
+            if when == "final" and majority == "adjacent" and adjacency_kinds:
+                # Scored once per adjacent feature: its formula reads the inputs every adjacent kind
+                # has, and each adjacency input (1 for the scored feature's kind, else 0).
+                shared = [_kind_inputs(specs[names[k]]) for k in adjacency_kinds]
+                when_inputs = {key: kind for key, kind in shared[0].items() if all(key in other for other in shared)}
+                when_inputs.update({**{i: int for i in adjacency_inputs}, **{c: int for c in constants}})
             formulas[when] = None if value is None else _compile_score(doc, at + ("scoring", when), value,
                                                                       when_inputs, problems)
         if completion == "never" and formulas["complete"] is not None:
@@ -234,7 +260,7 @@ def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
         kinds.append(FeatureKind(
             name=name, index=index, edge=spec.get("edge"), ports=ports, completion=completion,
             deployable=spec.get("deployable", True), follower=spec.get("follower", "follower"),
-            attributes=attributes, adjacency=adjacency_index, adjacency_input=adjacency_input,
+            attributes=attributes, adjacency=tuple(adjacency_kinds), adjacency_inputs=tuple(adjacency_inputs),
             complete=formulas["complete"], incomplete=formulas["incomplete"], final=formulas["final"],
             majority=majority, adjacent_pays_once=bool(spec.get("adjacent_pays_once", False)),
             constants=dict(constants),

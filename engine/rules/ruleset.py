@@ -63,6 +63,9 @@ class Ruleset:
     edge_base: int
     phases: tuple[Phase, ...] = ()
     set_aside: tuple[int, ...] = ()
+    #: ``deck.size``: tiles dealt into the stacks (pinned ones first, drawn start tiles
+    #: included), the rest left in the box unseen; 0 deals every tile.
+    deck_size: int = 0
     #: Per tile type, the placement constraints that apply to it (see engine/rules/constraints.py).
     constraints: tuple[tuple[Constraint, ...], ...] = ()
     #: What is accepted but probably not meant (severity ``warning``), for the CLI to show.
@@ -220,6 +223,13 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         if left < maps:  # every map's start tile is drawn before play begins
             problem(("deck", "start_rule"), f"drawn start tiles need {maps} tile{'s' * (maps != 1)} in the deck "
                     f"(one per map), but it has {left}", "start-tile")
+    size = deck.get("size", 0)
+    pinned = sum(1 for phase in phases for tile in (phase.first, phase.last) if tile is not None)
+    starts_drawn = deck.get("maps", 1) if deck.get("start_rule", "fixed") == "drawn" else 0
+    if size and size < pinned + starts_drawn:
+        held = [what.format(n=n, s="s" * (n != 1)) for n, what in (
+            (pinned, "{n} tile{s} pinned first or last in a phase"), (starts_drawn, "{n} drawn start tile{s}")) if n]
+        problem(("deck", "size"), f"a deck of {size} tile{'s' * (size != 1)} cannot hold its {' and its '.join(held)}", "deck-size")
     constraints = _compile_constraints(data.get("constraints", {}), kinds, problems)
     if problems.found:
         raise UserError.from_diagnostics(sorted(problems.found, key=diagnostic_order))
@@ -235,7 +245,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         unplaceable=rules.get("unplaceable", "discard"),
         start_drawn=data.get("deck", {}).get("start_rule", "fixed") == "drawn",
         maps=data.get("deck", {}).get("maps", 1),
-        phases=phases, set_aside=tuple(set_aside),
+        phases=phases, set_aside=tuple(set_aside), deck_size=size,
         constraints=tuple(tuple(c for c in constraints if any(seg.kind == c.kind for seg in t.segments))
                           for t in tiles),
         edge_mirror=tuple(codes.mirror), edge_base=codes.base,

@@ -32,7 +32,9 @@ class SegmentType:
     each of its sides); ``attrs`` are the values of the kind's declared
     attributes in declaration order (e.g. ``(1,)`` for one pennant);
     ``adjacent`` are indices of the tile's segments of the kind's adjacency
-    kind (cities touched by a field); ``open_sides`` is how many sides must be
+    kinds that this one touches (cities touched by a field; a segment with no
+    ports, a cloister, touches the segments its ``touches`` lists, by default
+    every segment of its tile); ``open_sides`` is how many sides must be
     joined before a ``closed`` feature is complete (0 for other kinds).
     """
 
@@ -198,7 +200,7 @@ def compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind],
                     covered[p] = s_index
                 ports.extend(new)
         for attr in seg:
-            if attr not in ("kind", "ports", "adjacent") and attr not in kind.attributes:
+            if attr not in ("kind", "ports", "adjacent", "touches") and attr not in kind.attributes:
                 close = difflib.get_close_matches(attr, kind.attributes, n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 problems.found.append(Diagnostic(f"'{attr}' is not an attribute of kind '{kind.name}'{hint}",
@@ -230,6 +232,17 @@ def compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind],
                     "port-uncovered")
     if len(problems.found) > errors_before:
         return None
+    touches: list[set[int]] = []  # per segment, the segments a port-less one lies in (default: all)
+    for s_index, seg in enumerate(spec["segments"]):
+        listed = seg.get("touches")
+        if listed is not None and (segments[s_index][1] or kinds[segments[s_index][0]].ports != NONE):
+            problem(at + ("segments", s_index, "touches"), "only a segment with no ports (a cloister) lists "
+                    "the segments it touches; the others touch by their ports", "touches")
+        for t_index, j in enumerate(listed or ()):
+            if j >= len(segments) or j == s_index:
+                problem(at + ("segments", s_index, "touches", t_index),
+                        f"segment {j} is not another segment of this tile", "touches")
+        touches.append(set(range(len(segments))) if listed is None else set(listed))
     compiled = []
     for s_index, (k_index, seg_ports, attrs) in enumerate(segments):
         k = kinds[k_index]
@@ -237,14 +250,13 @@ def compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind],
         if "adjacent" in seg:
             adjacent = tuple(seg["adjacent"])
             for a_index, j in enumerate(adjacent):
-                if j >= len(segments) or segments[j][0] != k.adjacency:
+                if j >= len(segments) or segments[j][0] not in k.adjacency:
                     problem(at + ("segments", s_index, "adjacent", a_index),
-                            f"segment {j} is not a segment of the adjacency kind on this tile", "adjacent")
-        elif k.adjacency >= 0:
-            adjacent = tuple(j for j, (other, other_ports, _) in enumerate(segments)
-                             if other == k.adjacency and ring_adjacent(seg_ports, other_ports))
+                            f"segment {j} is not a segment of an adjacency kind on this tile", "adjacent")
         else:
-            adjacent = ()
+            adjacent = tuple(j for j, (other, other_ports, _) in enumerate(segments) if other in k.adjacency and (
+                ring_adjacent(seg_ports, other_ports) if other_ports
+                else s_index in touches[j]))
         if k.completion != "closed":
             open_sides = 0
         elif k.ports == SIDE:

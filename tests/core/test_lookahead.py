@@ -1,5 +1,6 @@
 """The look-ahead's value of every candidate move equals copying the game and playing it,
-under every farm rule (per farm, per city, each city once per player)."""
+under every farm rule (per farm, per city, each city once per player), with farms that
+count cities alone or cities and cloisters."""
 
 from __future__ import annotations
 
@@ -22,10 +23,13 @@ def oracle(game: Game, move: Move) -> list[int]:
 
 
 RULESETS = [BASIC, load_ruleset("first-edition"), load_ruleset("second-edition"),
-            load_ruleset("basic+river+own-follower-may-join")]
+            load_ruleset("basic+river+own-follower-may-join"),
+            # Farms that count two kinds (cities and cloisters) under each farm rule.
+            load_ruleset("basic+farms-pay-cloisters"), load_ruleset("first-edition+farms-pay-cloisters"),
+            load_ruleset("second-edition+river+farms-pay-cloisters")]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4), stop=st.integers(1, 80),
        which=st.integers(0, len(RULESETS) - 1))
 def test_lookahead_matches_playing_each_move(seed: int, players: int, stop: int, which: int) -> None:

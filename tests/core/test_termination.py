@@ -33,7 +33,6 @@ _spec = importlib.util.spec_from_file_location(
     "combination_listing", Path(__file__).resolve().parents[1] / "rules" / "test_combinations.py")
 _listing = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_listing)
-REFS: list[str] = _listing.REFS  # every shipped ruleset × compatible option combination
 OPTIONS: dict[str, dict] = _listing.OPTIONS
 GAMES = 1000
 
@@ -41,14 +40,17 @@ GAMES = 1000
 # -- the bound -----------------------------------------------------------------------
 
 def deck_size(ruleset: Ruleset) -> tuple[int, int]:
-    """N, the tiles a game draws (the deck minus start tiles and ``set_aside``), and K, the
-    tile types among them (with a drawn start tile, counted before the start is drawn)."""
+    """N, the tiles a game draws (the deck minus start tiles and ``set_aside``, at most
+    ``deck.size``), and K, the tile types among them (with a drawn start tile, counted before the start is drawn)."""
     copies = Counter({t.index: t.count for t in ruleset.tiles})
     copies.subtract(ruleset.set_aside)
     if ruleset.start >= 0 and not ruleset.start_drawn:
         copies[ruleset.start] -= ruleset.maps
-    n = sum(copies.values()) - (ruleset.maps if ruleset.start_drawn else 0)  # the loader ensures n >= 0
-    return n, sum(1 for c in copies.values() if c > 0)
+    dealt = sum(copies.values())
+    if ruleset.deck_size:  # a short game deals that many, drawn start tiles included
+        dealt = min(dealt, ruleset.deck_size)
+    n = dealt - (ruleset.maps if ruleset.start_drawn else 0)  # the loader ensures n >= 0
+    return n, sum(1 for c in copies.values() if c > 0)  # K may count a type left in the box: a looser bound
 
 
 class Bounded(Game):
@@ -260,6 +262,7 @@ READS: dict[str, tuple[str, ...] | None] = {
     "edge_base": ("tiles", "features"), "edge_mirror": ("tiles", "features"),
     "constraints": ("constraints", "tiles", "features"),
     "start": ("deck",), "start_drawn": ("deck",), "maps": ("deck",), "phases": ("deck",), "set_aside": ("deck",),
+    "deck_size": ("deck",),
     "unplaceable": ("unplaceable",), "min_players": ("players",), "max_players": ("players",),
     "followers": None, "deploy_own": None,  # the follower supply and who may deploy
     "kinds": None,  # deployable kinds and kind names in refusals
@@ -267,6 +270,9 @@ READS: dict[str, tuple[str, ...] | None] = {
 }
 DRAWING_AND_PLACING = ["core/game.py", "core/choices.py", "core/deck.py", "rules/constraints.py"]
 PLAY_OPTIONS = {name for name, data in OPTIONS.items() if draw_part(data.get("patch", {}))}
+#: Every shipped ruleset with every compatible combination of the options that change drawing
+#: or placing, and with the combinations the other options are played in (test_combinations.py).
+REFS: list[str] = sorted(set(_listing.refs_of(_listing.combinations_of(sorted(PLAY_OPTIONS)))) | set(_listing.REFS))
 
 
 def reduced(ref: str) -> str:
@@ -293,10 +299,10 @@ REPRESENTATIVES = sorted(min(refs, key=lambda r: (len(r.split("+")), r)) for ref
 def test_the_combinations_fall_into_groups_and_scoring_options_join_the_base() -> None:
     assert sum(map(len, GROUPS.values())) == len(REFS) == len(set(REFS))
     assert PLAY_OPTIONS == {"random-start", "river", "river-immediate-u-turn", "river-split-springs",
-                            "river-start-tile-shuffled", "two-maps", "unplaceable-reshuffle"}
+                            "river-start-tile-shuffled", "short-game", "two-maps", "unplaceable-reshuffle"}
     base = next(refs for refs in GROUPS.values() if "basic" in refs)
     assert {"basic+farm-points-4", "first-edition", "second-edition+no-farmers+tiny-city"} <= set(base)
-    assert len(GROUPS) == 24
+    assert len(GROUPS) == 48
 
 
 def test_leaving_scoring_options_out_does_not_change_the_merged_drawing_part() -> None:

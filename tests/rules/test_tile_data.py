@@ -13,6 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from engine.geometry import PORTS
+from engine.rules.ruleset import load_ruleset
+
 RULESET = Path(__file__).parents[2] / "rulesets" / "basic.yaml"
 
 SIDES = ("N", "E", "S", "W")
@@ -269,3 +272,29 @@ def test_field_city_adjacency(tiles, letter):
     }
     want = {frozenset(k.split()): v for k, v in ADJ[letter].items()}
     assert got == want
+
+
+def _fields_touching_the_cloister(ruleset_ref: str, tile_id: str) -> list[tuple[int, ...]]:
+    """The ports of each field of ``tile_id`` that counts its cloister, with farms paying for cloisters."""
+    ruleset = load_ruleset(ruleset_ref)
+    tile = ruleset.tiles[ruleset.tile_ids[tile_id]]
+    field, cloister = ruleset.kind("field").index, ruleset.kind("cloister").index
+    return [seg.ports for seg in tile.segments
+            if seg.kind == field and any(tile.segments[j].kind == cloister for j in seg.adjacent)]
+
+
+def test_a_cloister_lies_in_the_one_field_of_its_tile() -> None:
+    # RULES.md §1.1: A, B and every other cloister tile have exactly one field.
+    for tile_id in ("A", "B"):
+        assert len(_fields_touching_the_cloister("basic+farms-pay-cloisters", tile_id)) == 1
+
+
+def test_the_river_cloister_lies_in_the_north_field_only() -> None:
+    # RULES.md §2.1, RH: the cloister sits in the north field {WR, NL, NR, EL}; the road from it
+    # crosses the river to S between the SE {ER, SL} and SW {WL, SR} fields.
+    found = _fields_touching_the_cloister("basic+river+farms-pay-cloisters", "RH")
+    assert [sorted(PORTS[p] for p in ports) for ports in found] == [sorted(["WR", "NL", "NR", "EL"])]
+
+
+def test_without_the_option_no_field_counts_a_cloister() -> None:
+    assert _fields_touching_the_cloister("basic", "B") == []
