@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ..core.game import Game
-from ..core.lookahead import Lookahead
+from ..core.trial import look_ahead
 from ..core.moves import Move
 
 
@@ -28,7 +28,7 @@ class GreedyPlayer:
         me = game.player
         best: list[Move] = []
         best_value = None
-        for move, totals in Lookahead(game).moves():
+        for move, totals in look_ahead(game).moves():
             value = totals[me] - max(totals[:me] + totals[me + 1:], default=0)
             if best_value is None or value > best_value:
                 best, best_value = [move], value

@@ -10,7 +10,7 @@ makes only some of them legal; selection is UCB1 over the available ones.
 
 Fifty to 150 moves a turn are tamed by **progressive widening** in a prior
 order: a node with ``n`` visits may have ``ceil(widen · n ** 0.5)`` children.
-At the root the order is the greedy bot's (:class:`~engine.core.lookahead.Lookahead`,
+At the root the order is the greedy bot's (:func:`~engine.core.trial.look_ahead`,
 the ruleset's own scoring: what the move is worth if the game ended now);
 below it, placements without a follower come first, in the order they are
 listed.  A leaf is valued by a short playout, ``depth`` turns (default 2:
@@ -37,7 +37,7 @@ from typing import Optional
 
 from ..core.chance import determinise
 from ..core.game import Game
-from ..core.lookahead import Lookahead
+from ..core.trial import look_ahead
 from ..core.moves import Move
 from .greedy import GreedyPlayer
 
@@ -215,7 +215,7 @@ def _root_order(game: Game) -> list[tuple[int, Move]]:
     opponent if the game ended right after it), best first; ties in listing order."""
     me = game.player
     valued = []
-    for i, (move, totals) in enumerate(Lookahead(game).moves()):
+    for i, (move, totals) in enumerate(look_ahead(game).moves()):
         valued.append((-(totals[me] - max(totals[:me] + totals[me + 1:], default=0)), i, move))
     valued.sort(key=lambda item: (item[0], item[1]))
     return [(-margin, move) for margin, _, move in valued]

@@ -220,7 +220,8 @@ class HumanPlayer:
         return kind_style(game.ruleset, segment.kind)
 
     def _scores(self, game: Game) -> Text:
-        """One line: each seat's colour, score and followers left; ``you`` marks the seat to play."""
+        """One line: each seat's colour, score, followers left and tokens collected (goods);
+        ``◀`` marks the seat to play."""
         out = Text("Scores  ")
         for seat in range(game.players):
             out.append(f" {seat + 1} ", style=SEAT_STYLES[seat % len(SEAT_STYLES)])
@@ -228,7 +229,8 @@ class HumanPlayer:
                 self.name if seat == game.player else "")
             who = f" P{seat + 1} {named}".rstrip() + (" ◀" if seat == game.player else "")
             out.append(who, style="bold" if seat == game.player else None)
-            out.append(f" {game.scores[seat]} pts, {game.supply[seat]} followers left   ")
+            goods = "".join(f", {n} {name}" for name, n in zip(game.ruleset.tokens, game.tokens[seat]))
+            out.append(f" {game.scores[seat]} pts, {game.supply[seat]} followers left{goods}   ")
         out.rstrip()
         return out
 

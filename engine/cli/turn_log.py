@@ -50,12 +50,14 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
 
 def score_table(output: Any, game: Game, names: list[str], in_game: list[int]) -> None:
     """Print the scores per seat: points per kind, in-game total, final total; a column for
-    each kind that can score or has score events (one with no formula still has them)."""
+    each kind that can score or has score events (one with no formula still has them), and
+    one per game-end bonus."""
     from ..core.scoring import points_by_kind
 
     by_kind = points_by_kind(game)
     seen = {e.kind for e in game.events}
     kinds = [k.name for k in game.ruleset.kinds if k.complete or k.incomplete or k.final or k.name in seen]
+    kinds += [bonus.name for bonus in game.ruleset.bonuses]
     table = output.table("Scores")
     table.add_column("player")
     for kind in kinds:

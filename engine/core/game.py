@@ -20,7 +20,9 @@ from .board import Board
 from .deck import Pins, Stack, build_stacks, put_back, take
 from .followers import others_mask
 from .moves import Move
-from .scoring import ScoreEvent, Scored, check_totals, end_scores, end_totals, score_feature
+from .game_end import end_totals, final_scores
+from .scoring import ScoreEvent, Scored, check_totals, majority, score_feature
+from .tallies import hold, reward
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # as Board
@@ -53,8 +55,13 @@ class Game(Board):
         #: Per seat, what of a feature's packed followers blocks that seat's deployment.
         self.deploy_masks = [others_mask(p) if ruleset.deploy_own else -1 for p in range(players)]
         self.scores = [0] * players
-        #: Per seat, the points each feature kind paid (kind name → points, in the ruleset's order).
-        self.kind_points = [{kind.name: 0 for kind in ruleset.kinds} for _ in range(players)]
+        #: Per seat, the points each feature kind and then each bonus paid (name → points, in the ruleset's order).
+        self.kind_points = [{name: 0 for name in (*(k.name for k in ruleset.kinds), *(b.name for b in ruleset.bonuses))}
+                            for _ in range(players)]
+        #: Per seat, the tokens collected (engine/core/tallies.py), in ``ruleset.tokens`` order.
+        self.tokens = [[0] * len(ruleset.tokens) for _ in range(players)]
+        #: Per seat, ``(kind index, tiles)`` of each feature held when completed (kept for bonuses only).
+        self.held: list[list[tuple[int, int]]] = [[] for _ in range(players)]
         #: False: score points only, with no :class:`ScoreEvent` (simulation; ``events`` stays empty).
         self.explain = explain
         self.events: list[ScoreEvent] = []
@@ -238,7 +245,7 @@ class Game(Board):
         if self.finished:
             return []
         self.finished = True
-        events = [e for e in end_scores(self, self.explain) if e.points]
+        events = [e for e in final_scores(self, self.explain) if e.points]
         self._pay(events)
         if self.explain:
             self.events.extend(e for e in events if isinstance(e, ScoreEvent))
@@ -257,6 +264,8 @@ class Game(Board):
         other.seed, other.deploy_masks = self.seed, self.deploy_masks
         other.scores = self.scores.copy()
         other.kind_points = [dict(points) for points in self.kind_points]
+        other.tokens = [list(tokens) for tokens in self.tokens]
+        other.held = [list(held) for held in self.held]
         other.explain = self.explain
         other.events = self.events.copy()
         other.history = self.history.copy()
@@ -327,11 +336,12 @@ class Game(Board):
         events: list[Scored] = []
         fol, open_, find = self.fol, self.open, self.find
         done = []
+        rewarding = bool(self.ruleset.tokens)
         for j in tile.closing:
             root = find(base + j)
-            if open_[root] == 0 and fol[root] and root not in done:
+            if open_[root] == 0 and root not in done and (fol[root] or rewarding):
                 done.append(root)
-                events.append(self._score(root))
+                events.extend(self._score(root))
         surrounded_at = self.surrounded_at
         if surrounded_at:
             board = self.board
@@ -341,19 +351,31 @@ class Game(Board):
                     continue
                 if all(q + d in board for d in RING8):
                     for s in ids:
-                        if fol[s]:
-                            events.append(self._score(s))
+                        if fol[s] or rewarding:
+                            events.extend(self._score(s))
         return events
 
-    def _score(self, root: int) -> Scored:
-        """Score the completed feature at ``root``, pay it, and free its followers."""
-        event = score_feature(self, root, complete=True, phase="in_game", explain=self.explain)
-        check_totals(self, [event], list(self.scores))
-        self._pay([event])
-        if isinstance(event, ScoreEvent):
-            self.events.append(event)
-        self.return_followers(root)
-        return event
+    def _score(self, root: int) -> list[Scored]:
+        """Score the completed feature at ``root`` if occupied, pay it, hand out its tokens
+        (engine/core/tallies.py), and free its followers."""
+        found: list[Scored] = []
+        players: tuple[int, ...] = ()
+        if self.fol[root]:
+            event = score_feature(self, root, complete=True, phase="in_game", explain=self.explain)
+            check_totals(self, [event], list(self.scores))
+            self._pay([event])
+            found.append(event)
+            players = majority(self.followers_by_player(root))
+            if self.ruleset.bonuses:
+                hold(self, root, players)
+        given = reward(self, root, players)
+        if given is not None:
+            found.append(given)
+        if self.explain:
+            self.events.extend(e for e in found if isinstance(e, ScoreEvent))
+        if self.fol[root]:
+            self.return_followers(root)
+        return found
 
     def _pay(self, events: list[Scored]) -> None:
         """Add checked ``events`` to the scores and to the points per kind."""

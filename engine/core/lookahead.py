@@ -300,7 +300,8 @@ class Lookahead:
             else:  # adjacent_pays_once
                 paid: list[set] = [set() for _ in range(self.players)]
                 for _, followers, after, env in mine:
-                    done = {t if isinstance(t, int) else id(t): self._kind_of(t) for t in after if self._done(t, gained)}
+                    done = {t if isinstance(t, int) else id(t): self._kind_of(t)
+                            for t in after if self._done(t, gained)}
                     for p in majority(followers):
                         fresh = [done[t] for t in done.keys() - paid[p]]
                         paid[p] |= done.keys()

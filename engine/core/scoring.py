@@ -59,11 +59,20 @@ class ScoreEvent:
     target: str | None = None
     #: Names among ``inputs`` that are ruleset constants (left out of explanations).
     constants: tuple[str, ...] = ()
+    #: For a reward (``rule`` ``reward``): the tokens each of ``players`` took (``{"wine": 2}``).
+    tokens: dict[str, int] = field(default_factory=dict)
+    #: For a game-end bonus (``rule`` ``bonus``, ``kind`` the bonus's name): every seat's value.
+    values: tuple[int, ...] = ()
 
     def explain(self, names: list[str] | None = None) -> str:
         """One line: ``city (complete; tiles 3, pennants 1): 2 * tiles = 6,
-        2 * pennants = 2 → 8 for A``."""
+        2 * pennants = 2 → 8 for A``; a reward ``city at (1,0) (complete; tiles 3):
+        wine 2 → to A``; a bonus ``wine bonus (values 3 v 1): 10 → 10 for A``."""
         who = ", ".join(names[p] if names else str(p) for p in self.players) or "nobody"
+        if self.rule == "bonus":
+            values = " v ".join(map(str, self.values))
+            parts = ", ".join(f"{text} = {value}" for text, value in self.terms) or self.formula
+            return f"{self.kind} bonus (values {values}): {parts} → {self.points} for {who}"
         parts = ", ".join(f"{text} = {value}" for text, value in self.terms) or self.formula
         facts = ", ".join(f"{k} {v}" for k, v in self.inputs.items()
                           if k != "segments" and k not in self.constants and not isinstance(v, bool))
@@ -72,6 +81,9 @@ class ScoreEvent:
         where = f"{'map %d ' % self.map if self.map is not None else ''}({self.tiles[0][0]},{self.tiles[0][1]})" \
             if self.tiles else ""
         subject = f"{self.kind}, for the {self.target} at {where}" if self.target else f"{self.kind} at {where}"
+        if self.rule == "reward":
+            given = ", ".join(f"{name} {count}" for name, count in self.tokens.items())
+            return f"{subject} (complete; tiles {len(self.tiles)}): {given} → to {who}"
         return f"{subject} ({self.rule}; {facts}): {parts} → {self.points} for {who}"
 
     def to_json(self) -> dict:
@@ -82,7 +94,9 @@ class ScoreEvent:
             "followers": list(self.followers), "inputs": dict(self.inputs),
             "terms": [[t, v] for t, v in self.terms], "tiles": [list(t) for t in self.tiles],
         } | ({"map": self.map} if self.map is not None else {}) | (
-            {"target": self.target} if self.target else {})
+            {"target": self.target} if self.target else {}) | (
+            {"tokens": dict(self.tokens)} if self.tokens else {}) | (
+            {"values": list(self.values)} if self.values else {})
 
 
 class Paid(NamedTuple):
@@ -242,7 +256,9 @@ def check_totals(game: "Game", events: "Sequence[Scored]", totals: list[int]) ->
             totals[p] += event.points
             if not -MAX_POINTS <= totals[p] <= MAX_POINTS:
                 kind = game.ruleset.kind(event.kind)
-                score = getattr(kind, event.rule.split(",")[0])  # "final, per city" is the final formula
+                # "final, per city" is the final formula; a bonus is named by its own name
+                score = getattr(kind, event.rule.split(",")[0]) if kind is not None else \
+                    next(b.points for b in game.ruleset.bonuses if b.name == event.kind)
                 raise UserError(f"turn {game.turn}: the {score.rule} score of {event.kind} ({event.points}) takes "
                                 f"seat {p + 1}'s total to {totals[p]}, beyond ±{MAX_POINTS:,}, the most a total may be",
                                 code="score-range", **score.items[0][1].where)
@@ -334,15 +350,6 @@ def _final_paying_once(game: "Game", kind: "FeatureKind", roots: list[int], make
             events.append(make(game, kind, f"final, each {names} once per player",
                                kind.final, mine, followers, (p,), root, "final"))
     return events
-
-
-def end_totals(game: "Game") -> list[int]:
-    """Points each seat would get from final scoring now (as :func:`end_scores`)."""
-    totals = [0] * game.players
-    for event in end_scores(game, explain=False):
-        for p in event.players:
-            totals[p] += event.points
-    return totals
 
 
 def segment_type(game: "Game", segment: int) -> "SegmentType":

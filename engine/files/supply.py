@@ -7,7 +7,9 @@ every tile has been drawn: placed, or discarded because it fits nowhere
 (docs/rulesets.md, "The deck").  Under ``unplaceable: reshuffle`` a discarded
 tile may go back into the stack and be drawn again, so one copy can show up in
 a record as discards followed by a placement (or by a last discard); a
-record is then held to the fewest copies its turns can stand for.
+record is then held to the fewest copies its turns can stand for.  Under
+``deck.size`` only that many tiles are dealt (the fixed start tiles besides):
+a record then draws exactly that many, of any types the ruleset has.
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ class TileSupply:
         #: Copies of each tile type there are to draw, the start tiles included.
         self.have = [max(t.count - aside[t.index], 0) for t in ruleset.tiles]
         self.total = sum(self.have)
+        fixed_starts = ruleset.maps if ruleset.start >= 0 and not ruleset.start_drawn else 0
+        #: Tiles the game draws, the start tiles included: fewer than ``total`` under ``deck.size``.
+        self.dealt = min(self.total, fixed_starts + ruleset.deck_size) if ruleset.deck_size else self.total
         self.entries = [0] * len(self.have)  # start tiles and turns of each type
         self.placed = [0] * len(self.have)
         # Reshuffle only: a copy discarded since the type's last placement, which may be back in the stack.
@@ -58,8 +63,8 @@ class TileSupply:
         self.entries[tile] += 1
         self.used += self.copies(tile) - before
         ruleset, tile_id = self.ruleset, self.ruleset.tiles[tile].id
-        if self.used > self.total:
-            raise UserError(f"{what} comes after the end of the game: all {self.total} tiles of {ruleset.ref} "
+        if self.used > self.dealt:
+            raise UserError(f"{what} comes after the end of the game: all {self.dealt} tiles of {ruleset.ref} "
                             "are drawn before it", code="replay", **self.doc.where(path))
         if self.copies(tile) > self.have[tile]:
             count = ruleset.tiles[tile].count
@@ -73,7 +78,11 @@ class TileSupply:
         (a game ends only then); else :class:`UserError` at ``path``."""
         left = {t.id: self.have[t.index] - self.entries[t.index] for t in self.ruleset.tiles
                 if self.have[t.index] > self.entries[t.index]}
-        if left:
+        if self.dealt < self.total and self.used < self.dealt:
+            n = self.dealt - self.used  # which ones the box kept is not known
+            raise UserError(f"the record says the game finished, but it stops after turn {turns} with "
+                            f"{n} of its {self.dealt} tiles still to draw", code="replay", **self.doc.where(path))
+        if left and self.dealt == self.total:
             shown = ", ".join(f"{n} × {tile_id}" for tile_id, n in list(left.items())[:5])
             more = ", …" if len(left) > 5 else ""
             n = sum(left.values())

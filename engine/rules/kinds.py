@@ -114,6 +114,10 @@ class FeatureKind:
     majority: str = "feature"
     adjacent_pays_once: bool = False
     constants: dict[str, int] = field(default_factory=dict)
+    #: ``rewards``: indices into ``attributes`` that are tokens, handed out when a feature
+    #: completes to the placer of the completing tile (``reward_to`` ``placer``) or to its majority.
+    tokens: tuple[int, ...] = ()
+    reward_to: str = "placer"
 
 
 def _kind_inputs(spec: dict) -> dict[str, type]:
@@ -252,8 +256,19 @@ def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
                 shared = [_kind_inputs(specs[names[k]]) for k in adjacency_kinds]
                 when_inputs = {key: kind for key, kind in shared[0].items() if all(key in other for other in shared)}
                 when_inputs.update({**{i: int for i in adjacency_inputs}, **{c: int for c in constants}})
-            formulas[when] = None if value is None else _compile_score(doc, at + ("scoring", when), value,
+            formulas[when] = None if value is None else compile_score(doc, at + ("scoring", when), value,
                                                                       when_inputs, problems)
+        tokens = []
+        rewards = spec.get("rewards")
+        for i, token in enumerate(rewards["tokens"] if rewards else ()):
+            if token not in attributes:
+                problem(at + ("rewards", "tokens", i), f"token '{token}' is not an attribute of kind '{name}' "
+                        f"(its attributes: {', '.join(attributes) or 'none'})", "reward-token")
+            else:
+                tokens.append(attributes.index(token))
+        if rewards and completion == "never":
+            problem(at + ("rewards",), f"kind '{name}' never completes, so it hands out no rewards", "reward-token",
+                    key=True)
         if completion == "never" and formulas["complete"] is not None:
             problem(at + ("scoring", "complete"), f"kind '{name}' never completes, so it has no 'complete' score",
                     "kind-scoring")
@@ -263,14 +278,16 @@ def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
             attributes=attributes, adjacency=tuple(adjacency_kinds), adjacency_inputs=tuple(adjacency_inputs),
             complete=formulas["complete"], incomplete=formulas["incomplete"], final=formulas["final"],
             majority=majority, adjacent_pays_once=bool(spec.get("adjacent_pays_once", False)),
-            constants=dict(constants),
+            constants=dict(constants), tokens=tuple(tokens),
+            reward_to=rewards.get("to", "placer") if rewards else "placer",
         ))
     return kinds
 
 
-def _compile_score(doc: Document, path: tuple, value: str | dict, inputs: dict[str, type],
-                   problems: Problems) -> Score | None:
-    """Compile a formula or a mapping of named line items; problems are collected."""
+def compile_score(doc: Document, path: tuple, value: str | dict, inputs: dict[str, type],
+                  problems: Problems) -> Score | None:
+    """Compile a formula or a mapping of named line items at ``path`` (``path[1]`` names it in
+    messages, ``path[-1]`` is its rule); problems are collected, and None returned for any."""
     named = value.items() if isinstance(value, dict) else [(None, value)]
     items = []
     for name, text in named:

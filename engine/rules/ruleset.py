@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import Diagnostic, UserError
 from .compose import compose
+from .bonuses import Bonus, compile_bonuses, token_names
 from .constraints import Constraint
 from .kinds import FeatureKind, compile_kinds
 from .problems import Problems, diagnostic_order
@@ -66,6 +67,10 @@ class Ruleset:
     #: ``deck.size``: tiles dealt into the stacks (pinned ones first, drawn start tiles
     #: included), the rest left in the box unseen; 0 deals every tile.
     deck_size: int = 0
+    #: Game-end bonuses, in scoring order (:mod:`engine.rules.bonuses`).
+    bonuses: tuple[Bonus, ...] = ()
+    #: Every token a kind's ``rewards`` hands out, in kind order.
+    tokens: tuple[str, ...] = ()
     #: Per tile type, the placement constraints that apply to it (see engine/rules/constraints.py).
     constraints: tuple[tuple[Constraint, ...], ...] = ()
     #: What is accepted but probably not meant (severity ``warning``), for the CLI to show.
@@ -229,8 +234,10 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
     if size and size < pinned + starts_drawn:
         held = [what.format(n=n, s="s" * (n != 1)) for n, what in (
             (pinned, "{n} tile{s} pinned first or last in a phase"), (starts_drawn, "{n} drawn start tile{s}")) if n]
-        problem(("deck", "size"), f"a deck of {size} tile{'s' * (size != 1)} cannot hold its {' and its '.join(held)}", "deck-size")
+        problem(("deck", "size"), f"a deck of {size} tile{'s' * (size != 1)} cannot hold its "
+                f"{' and its '.join(held)}", "deck-size")
     constraints = _compile_constraints(data.get("constraints", {}), kinds, problems)
+    bonuses = compile_bonuses(doc, kinds, problems)
     if problems.found:
         raise UserError.from_diagnostics(sorted(problems.found, key=diagnostic_order))
     rules = data.get("rules", {})
@@ -246,6 +253,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         start_drawn=data.get("deck", {}).get("start_rule", "fixed") == "drawn",
         maps=data.get("deck", {}).get("maps", 1),
         phases=phases, set_aside=tuple(set_aside), deck_size=size,
+        bonuses=bonuses, tokens=token_names(kinds),
         constraints=tuple(tuple(c for c in constraints if any(seg.kind == c.kind for seg in t.segments))
                           for t in tiles),
         edge_mirror=tuple(codes.mirror), edge_base=codes.base,

@@ -2,7 +2,8 @@
 SVG and HTML: one function per context it can land in.
 
 * :func:`xml_text` for element text and attribute values (SVG and HTML alike);
-* :func:`script_json` for data embedded in an HTML ``<script>``.
+* :func:`script_json` for data embedded in an HTML ``<script>``;
+* :func:`svg_num` and :func:`pts` for numbers in SVG attributes.
 
 Both first show every control character as a visible escape
 (:func:`engine.errors.printable`): XML 1.0 cannot carry most of them even as
@@ -14,11 +15,11 @@ from __future__ import annotations
 
 import json
 from html import escape
-from typing import Any
+from typing import Any, Sequence
 
 from ..errors import printable
 
-__all__ = ["xml_text", "script_json"]
+__all__ = ["xml_text", "script_json", "svg_num", "pts"]
 
 #: Inside <script>, "<!--", "<script" and "</script" change how the HTML parser reads
 #: the rest of the page, whatever the JavaScript means; "&" and ">" complete the set
@@ -56,3 +57,18 @@ def _printable(data: Any) -> Any:
     if isinstance(data, (list, tuple)):
         return [_printable(value) for value in data]
     return data
+
+
+def svg_num(x: float) -> str:
+    """A number for SVG text: at most two decimals, no trailing zeros, never ``-0``.
+
+    >>> svg_num(30.0), svg_num(2.345678), svg_num(-0.001)
+    ('30', '2.35', '0')
+    """
+    text = f"{round(x, 2):.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def pts(points: Sequence[tuple[float, float]]) -> str:
+    """Points for an SVG ``points`` attribute: ``x,y x,y …`` through :func:`svg_num`."""
+    return " ".join(f"{svg_num(x)},{svg_num(y)}" for x, y in points)

@@ -23,8 +23,8 @@ from ..errors import UserError
 from ..rules.ruleset import Ruleset
 from ..rules.source import Document
 from ..rules.tiles import HALF
-from .markup import xml_text
-from .tile_svg import segment_anchor, svg_num, tile_group
+from .markup import svg_num, xml_text
+from .tile_svg import segment_anchor, tile_group
 
 #: Follower colours by seat (up to six players): the Okabe–Ito colours (Okabe & Ito, "Color
 #: Universal Design", 2008), which stay apart under the common colour-vision deficiencies,

@@ -16,7 +16,9 @@ new tile or new kind renders with no drawing code of its own.
   a junction mark in the centre.
 * ``none`` kinds (cloisters, gardens) are a building icon in the centre, in
   the kind's colour (several on one tile stand side by side).
-* A segment attribute above 0 (pennants) is a small shield inside the segment.
+* A segment attribute above 0 (pennants) is a small shield inside the segment; a
+  token (an attribute a kind's ``rewards`` hands out: goods) is a coloured disc with
+  its initial, beside it.
 
 Layers are painted fields, roads, cities, icons, so a road that ends at a
 city gate disappears under the wall, as on the printed tiles.
@@ -40,7 +42,8 @@ from typing import Sequence
 
 from ..rules.ruleset import Ruleset
 from ..rules.tiles import CENTRE_KIND, HALF, NONE, SIDE
-from .markup import xml_text
+from .markup import pts, svg_num, xml_text
+from .symbols import PENNANT, TOKEN_COLOURS, icon, mark_spots, shield, token
 
 Point = tuple[float, float]
 
@@ -56,22 +59,6 @@ PALETTE: dict[str, tuple[str, str]] = {
 #: Painting order by ``ports`` type: later layers cover earlier ones.
 _LAYERS = (HALF, CENTRE_KIND, SIDE, NONE)
 _NEUTRAL_GROUND = "#e8e2cf"
-#: A pennant's (fill, stroke): white with a dark edge, far from every player colour.
-PENNANT = ("#ffffff", "#333333")
-
-
-def svg_num(x: float) -> str:
-    """A number for SVG text: at most two decimals, no trailing zeros, never ``-0``.
-
-    >>> svg_num(30.0), svg_num(2.345678), svg_num(-0.001)
-    ('30', '2.35', '0')
-    """
-    text = f"{round(x, 2):.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
-
-
-def _pts(points: Sequence[Point]) -> str:
-    return " ".join(f"{svg_num(x)},{svg_num(y)}" for x, y in points)
 
 
 def kind_colours(name: str) -> tuple[str, str]:
@@ -217,7 +204,7 @@ def _segment_body(shape: _Shape, fill: str, stroke: str, size: float) -> list[st
     if kind_ports == HALF:
         for u0, u1 in _half_runs(ports):
             points = _border(u0, u1) if u1 - u0 >= 4 else [(0.5, 0.5), *_border(u0, u1)]
-            out.append(f'<polygon points="{_pts(scale(points))}" fill="{fill}"/>')
+            out.append(f'<polygon points="{pts(scale(points))}" fill="{fill}"/>')
     elif kind_ports == SIDE:
         runs = _side_runs(ports)
         if runs == [(0, 4)]:
@@ -233,8 +220,8 @@ def _segment_body(shape: _Shape, fill: str, stroke: str, size: float) -> list[st
                 c = _bend(a, b)
                 border = scale(_border(u0, u1))
                 if i == 0:
-                    area.append(f"M{_pts(border[:1])}")
-                area.append(f"L{_pts(border[1:])}")
+                    area.append(f"M{pts(border[:1])}")
+                area.append(f"L{pts(border[1:])}")
                 (cx, cy), (bx, by), (ax_, ay_) = scale([c, b, a])
                 area.append(f"Q{svg_num(cx)},{svg_num(cy)} {svg_num(bx)},{svg_num(by)}")
                 walls.append(f"M{svg_num(ax_)},{svg_num(ay_)} Q{svg_num(cx)},{svg_num(cy)} {svg_num(bx)},{svg_num(by)}")
@@ -259,30 +246,8 @@ def _segment_body(shape: _Shape, fill: str, stroke: str, size: float) -> list[st
             out.append(f'<circle class="pool" cx="{svg_num(s / 2)}" cy="{svg_num(s / 2)}" r="{svg_num(s * 0.2)}" '
                        f'fill="{fill}" stroke="{stroke}" stroke-width="{svg_num(s * 0.025)}"/>')
     else:
-        out.append(_icon(shape.icon_at, fill, stroke, s))
+        out.append(icon(shape.icon_at, fill, stroke, s))
     return out
-
-
-def _icon(at: Point, fill: str, stroke: str, s: float) -> str:
-    """A small building (walls and a pitched roof), 0.3 tiles wide, centred on ``at``."""
-    x, y = at[0] * s, at[1] * s
-    w, h, roof = 0.3 * s, 0.18 * s, 0.14 * s
-    body = [(x - w / 2, y), (x + w / 2, y), (x + w / 2, y + h), (x - w / 2, y + h)]
-    top = [(x - w / 2 - 0.02 * s, y), (x, y - roof), (x + w / 2 + 0.02 * s, y)]
-    door = f'<rect x="{svg_num(x - 0.03 * s)}" y="{svg_num(y + h - 0.1 * s)}" width="{svg_num(0.06 * s)}" ' \
-           f'height="{svg_num(0.1 * s)}" fill="{stroke}"/>'
-    return (f'<g class="icon"><polygon points="{_pts(body)}" fill="{fill}" stroke="{stroke}" '
-            f'stroke-width="{svg_num(s * 0.02)}"/><polygon points="{_pts(top)}" fill="{stroke}"/>{door}</g>')
-
-
-def _shield(at: Point, s: float) -> str:
-    """A pennant: a small white shield edged in dark grey, 0.12 tiles wide (:data:`PENNANT`:
-    white is no player's colour, and reads on city, field and every meeple colour)."""
-    x, y, w = at[0] * s, at[1] * s, 0.12 * s
-    d = (f"M{svg_num(x - w / 2)},{svg_num(y - w / 2)} L{svg_num(x + w / 2)},{svg_num(y - w / 2)} L{svg_num(x + w / 2)},{svg_num(y)} "
-         f"Q{svg_num(x + w / 2)},{svg_num(y + w / 2)} {svg_num(x)},{svg_num(y + w * 0.7)} "
-         f"Q{svg_num(x - w / 2)},{svg_num(y + w / 2)} {svg_num(x - w / 2)},{svg_num(y)} Z")
-    return f'<path class="pennant" d="{d}" fill="{PENNANT[0]}" stroke="{PENNANT[1]}" stroke-width="{svg_num(s * 0.015)}"/>'
 
 
 def _shapes(ruleset: Ruleset, tile: int, rotation: int) -> list[_Shape]:
@@ -368,8 +333,13 @@ def tile_group(ruleset: Ruleset, tile: int, rotation: int = 0, size: float = 60)
                 continue
             fill, stroke = kind_colours(kind.name)
             body = _segment_body(shape, fill, stroke, size)
-            if any(value > 0 for value in seg.attrs):
-                body.append(_shield(shape.shield_at(), size))
+            tokens = [(kind.attributes[i], seg.attrs[i]) for i in kind.tokens if seg.attrs[i] > 0]
+            shielded = any(value > 0 for i, value in enumerate(seg.attrs) if i not in kind.tokens)
+            spots = mark_spots(shape.shield_at(), shielded + len(tokens))
+            if shielded:
+                body.append(shield(spots.pop(0), size))
+            for at, (name, count) in zip(spots, tokens):
+                body.append(token(at, size, ruleset.tokens.index(name), name, count))
             parts.append(f'<g class="segment" data-kind="{xml_text(kind.name)}" data-segment="{j}">'
                          + "".join(body) + "</g>")
     parts.append(f'<rect class="edge" x="0" y="0" width="{svg_num(size)}" height="{svg_num(size)}" fill="none" '
@@ -378,4 +348,4 @@ def tile_group(ruleset: Ruleset, tile: int, rotation: int = 0, size: float = 60)
     return "".join(parts)
 
 
-__all__ = ["PALETTE", "PENNANT", "kind_colours", "segment_anchor", "svg_num", "tile_group"]
+__all__ = ["PALETTE", "PENNANT", "TOKEN_COLOURS", "kind_colours", "segment_anchor", "svg_num", "tile_group"]

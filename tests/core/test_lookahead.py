@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from engine.bots.random_player import RandomPlayer
 from engine.core.game import Game
 from engine.core.lookahead import Lookahead
+from engine.core.trial import TrialLookahead, look_ahead
 from engine.core.moves import Move
 from engine.rules.ruleset import load_ruleset
 
@@ -45,3 +46,30 @@ def test_lookahead_matches_playing_each_move(seed: int, players: int, stop: int,
                 checked += 1
         game.play(bots[game.player].choose(game))
     assert checked > 0
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), stop=st.integers(1, 60), which=st.integers(0, len(RULESETS) - 1))
+def test_playing_each_move_on_a_copy_agrees_with_the_look_ahead(seed: int, stop: int, which: int) -> None:
+    """The trial look-ahead that rulesets with game-end bonuses use gives, where both apply,
+    the look-ahead's values: move for move, seat for seat."""
+    game = Game(RULESETS[which], 3, seed)
+    bots = [RandomPlayer(f"{seed}:{p}") for p in range(3)]
+    while game.tile is not None and game.turn < stop:
+        game.play(bots[game.player].choose(game))
+    if game.tile is not None:
+        assert dict(TrialLookahead(game).moves()) == dict(Lookahead(game).moves())
+
+
+def test_a_ruleset_with_bonuses_looks_ahead_by_trial() -> None:
+    ruleset = load_ruleset("basic+longest-road-bonus")
+    game = Game(ruleset, 2, 1, draw_order=[ruleset.tile_ids["U"]] * 2)
+    assert isinstance(look_ahead(game), TrialLookahead)
+    assert isinstance(look_ahead(Game(BASIC, 2, 1)), Lookahead)
+    # A straight road U joining D's road, with a thief: 2 tiles unfinished (2 points) and the
+    # only road held, so the bonus too (5): 7 if the game ended now.
+    moves = dict(look_ahead(game).moves())
+    road = ruleset.kind("road").index
+    values = [vector[0] for move, vector in moves.items()
+              if move.follower is not None and game.tiles[game.tile].segments[move.follower].kind == road]
+    assert max(values) == 7

@@ -10,6 +10,7 @@ import itertools
 import math
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -289,3 +290,13 @@ def test_the_viewer_draws_followers_as_the_board_picture_does(river_game, tmp_pa
     assert "<ellipse" not in page
     standing, lying = meeple_svg(30, 30, 60, "#000000", False), meeple_svg(30, 30, 60, "#000000", True)
     assert standing != lying and standing.startswith("<path ")
+
+
+def test_a_token_is_drawn_as_its_own_symbol_not_as_a_pennant() -> None:
+    """Goods a kind hands out (rewards) are discs with their initial; pennants stay shields."""
+    ruleset = load_ruleset(str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "goods.yaml"))
+    wine = tile_group(ruleset, ruleset.tile_ids["EW"], 0, 100)
+    assert wine.count('class="token"') == 1 and 'data-token="wine"' in wine and ">W</text>" in wine
+    assert 'class="pennant"' not in wine
+    pennant = tile_group(ruleset, ruleset.tile_ids["C"], 0, 100)  # CCCC with a pennant
+    assert pennant.count('class="pennant"') == 1 and 'class="token"' not in pennant

@@ -95,7 +95,8 @@ function drawPlayers() {
     if (seat === state.to_play) row.className = "to-play";
     const swatch = element("span", undefined, {class: "swatch"});
     swatch.style.background = p.colour;
-    row.append(swatch, ` ${p.name}: ${p.score} points, ${p.followers} follower${p.followers === 1 ? "" : "s"} left`);
+    const goods = Object.entries(p.tokens || {}).map(([name, n]) => `, ${n} ${name}`).join("");
+    row.append(swatch, ` ${p.name}: ${p.score} points, ${p.followers} follower${p.followers === 1 ? "" : "s"} left${goods}`);
     return row;
   }));
 }

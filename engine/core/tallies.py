@@ -1,0 +1,77 @@
+"""What each player gathers for game-end bonuses: tokens handed out, and features held.
+
+When a feature of a kind with ``rewards`` completes in play, the sums of its
+token attributes go to the player who placed the completing tile, whether or
+not anyone has a follower on it (``to: placer``), or to its majority (``to:
+majority``): :func:`reward`.  A ruleset with bonuses also notes, per player,
+every feature they held (had the majority on) when it was completed:
+:func:`hold`.  :func:`aggregates` turns both into the per-player inputs of
+bonus formulas (:mod:`engine.rules.bonuses`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .scoring import Paid, ScoreEvent, Scored, attribute_sums, is_complete, kind_of, majority
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def reward(game: "Game", root: int, players: tuple[int, ...]) -> Scored | None:
+    """Hand out the tokens of the feature at ``root``, complete now, if its kind has rewards:
+    to the seat placing the tile (``placer``) or to ``players``, its majority (``majority``).
+    Returns the event that says so (None when the kind has none or nobody takes them)."""
+    kind = game.ruleset.kinds[kind_of(game, root)]
+    if not kind.tokens:
+        return None
+    takers = (game.player,) if kind.reward_to == "placer" else players
+    sums = attribute_sums(game, game.members[root], kind)
+    given = {kind.attributes[i]: sums[i] for i in kind.tokens if sums[i]}
+    if not takers or not given:
+        return None
+    index = {name: i for i, name in enumerate(game.ruleset.tokens)}
+    for p in takers:
+        for name, count in given.items():
+            game.tokens[p][index[name]] += count
+    if not game.explain:
+        return Paid(kind.name, "reward", 0, takers)
+    tiles = {game.local(game.seg_pos[m])[1:] for m in game.members[root]}
+    return ScoreEvent(phase="in_game", turn=game.turn, kind=kind.name, rule="reward", formula="tokens", points=0,
+                      players=takers, followers=tuple(game.followers_by_player(root)), tokens=given,
+                      tiles=tuple(sorted(tiles)),
+                      map=game.local(game.seg_pos[root])[0] if game.ruleset.maps > 1 else None)
+
+
+def hold(game: "Game", root: int, players: tuple[int, ...]) -> None:
+    """Note that ``players`` held the feature at ``root`` when it was completed (for bonuses)."""
+    tiles = len({game.seg_pos[m] for m in game.members[root]})
+    for p in players:
+        game.held[p].append((kind_of(game, root), tiles))
+
+
+def aggregates(game: "Game", final_points: list[dict[str, int]]) -> list[dict[str, int]]:
+    """Per seat, the inputs of bonus formulas at game end: tokens collected; ``completed_K``
+    (features of kind K held when completed), ``largest_K`` (tiles of the largest K feature held,
+    completed or occupied at game end) and ``points_K`` (points kind K paid, ``final_points``
+    being the final scoring's share, per seat and kind); the constants."""
+    ruleset = game.ruleset
+    kinds = ruleset.kinds
+    held = [list(mine) for mine in game.held]
+    for root in game.occupied_roots():
+        if not is_complete(game, root):
+            tiles = len({game.seg_pos[m] for m in game.members[root]})
+            for p in majority(game.followers_by_player(root)):
+                held[p].append((kind_of(game, root), tiles))
+    found = []
+    for p in range(game.players):
+        mine = dict(zip(ruleset.tokens, game.tokens[p]))
+        for kind in kinds:
+            done = [tiles for k, tiles in game.held[p] if k == kind.index]
+            mine[f"completed_{kind.name}"] = len(done)
+            mine[f"largest_{kind.name}"] = max((tiles for k, tiles in held[p] if k == kind.index), default=0)
+            mine[f"points_{kind.name}"] = game.kind_points[p][kind.name] + final_points[p].get(kind.name, 0)
+        mine.update(kinds[0].constants if kinds else {})
+        found.append(mine)
+    return found

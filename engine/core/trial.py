@@ -1,0 +1,50 @@
+"""Look-ahead by trial: copy the game and play each candidate move.
+
+:class:`~engine.core.lookahead.Lookahead` works out a move's value from the
+features it touches, which holds while every score depends on one feature
+alone.  A game-end bonus compares the players on the whole game (tokens, the
+largest road), so under a ruleset with bonuses :func:`look_ahead` plays each
+candidate on a copy instead: slower, and exact by construction.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .lookahead import Lookahead
+from .moves import Move
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+class TrialLookahead:
+    """The :class:`~engine.core.lookahead.Lookahead` interface, by playing each move on a copy
+    of ``game`` and reading :meth:`~engine.core.game.Game.potential_scores`."""
+
+    def __init__(self, game: "Game") -> None:
+        self.game = game
+
+    def potentials(self, pos: int, rotation: int) -> list[tuple[int | None, list[int]]]:
+        """``(follower segment or None, potential per seat)`` for each legal follower choice."""
+        game = self.game
+        options: list[int | None] = [None]
+        if game.supply[game.player]:
+            options += game.deploy_options(pos, rotation)
+        found = []
+        for follower in options:
+            trial = game.copy()
+            trial.explain = False
+            trial.apply(Move(pos, rotation, follower))
+            found.append((follower, trial.potential_scores()))
+        return found
+
+    def moves(self) -> list[tuple[Move, list[int]]]:
+        """Every legal move of the current tile with the potential per seat it leads to."""
+        return [(Move(pos, rotation, j), vector) for pos, rotation in self.game.placements()
+                for j, vector in self.potentials(pos, rotation)]
+
+
+def look_ahead(game: "Game") -> Lookahead | TrialLookahead:
+    """The look-ahead for ``game``'s ruleset: by features, or by trial under game-end bonuses."""
+    return TrialLookahead(game) if game.ruleset.bonuses else Lookahead(game)

@@ -1,0 +1,88 @@
+"""Game-end bonuses compiled from ``bonuses:``: formulas over per-player aggregates.
+
+A bonus compares the players on a ``value`` and pays ``points`` to the most
+(or to each); docs/rulesets.md, "Game-end bonuses".  Its formulas read the
+per-player **aggregates** :func:`aggregate_inputs` lists — tokens collected,
+``completed_K``, ``largest_K`` and ``points_K`` for each feature kind K whose
+name a formula can read, and the constants — and ``points`` reads ``value``
+as well.  How they are gathered during a game is :mod:`engine.core.tallies`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .kinds import FeatureKind, Score, compile_score
+from .problems import Problems
+from .source import Document
+
+_READABLE = re.compile(r"[a-z_][a-z0-9_]*\Z")  # a NAME of grammar/scoring.lark
+#: The aggregates every readable kind K gives bonus formulas, as ``prefix + K``.
+KIND_AGGREGATES = ("completed_", "largest_", "points_")
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """One game-end bonus: ``name`` (what the score table and the log call it), ``value`` (each
+    player's value: a :class:`~engine.rules.kinds.Score` over the aggregates), ``points`` (what an
+    awarded player scores, reading ``value`` too), ``award`` ``most``/``each`` and ``ties``
+    ``all``/``none``."""
+
+    name: str
+    value: Score
+    points: Score
+    award: str = "most"
+    ties: str = "all"
+
+
+def token_names(kinds: list[FeatureKind]) -> tuple[str, ...]:
+    """Every token any kind hands out, in kind order, each once."""
+    found: list[str] = []
+    for kind in kinds:
+        found += [kind.attributes[i] for i in kind.tokens if kind.attributes[i] not in found]
+    return tuple(found)
+
+
+def aggregate_inputs(kinds: list[FeatureKind], constants: dict[str, int]) -> dict[str, type]:
+    """The per-player aggregates a bonus formula reads (all integers)."""
+    inputs: dict[str, type] = {token: int for token in token_names(kinds)}
+    for kind in kinds:
+        if _READABLE.match(kind.name):
+            inputs.update({prefix + kind.name: int for prefix in KIND_AGGREGATES})
+    inputs.update({name: int for name in constants})
+    return inputs
+
+
+def compile_bonuses(doc: Document, kinds: list[FeatureKind], problems: Problems) -> tuple[Bonus, ...]:
+    """The ruleset's bonuses, in document order; problems are collected (a bonus named like a
+    feature kind ``bonus-name``, a token or constant named like an aggregate ``input-name``)."""
+    specs = doc.data.get("bonuses", {})
+    constants = doc.data.get("constants", {})
+    kind_names = {kind.name for kind in kinds}
+    built_in = {prefix + kind.name for kind in kinds for prefix in KIND_AGGREGATES} | {"value"}
+    if specs:
+        for kind in kinds:
+            for i in kind.tokens:
+                token = kind.attributes[i]
+                if token in built_in or token in constants:
+                    what = "a constant" if token in constants else "an aggregate"
+                    problems.at(("features", kind.name, "rewards", "tokens", kind.tokens.index(i)),
+                                f"token '{token}' has the name of {what}, which bonus formulas read too",
+                                "input-name")
+        for name in constants:
+            if name in built_in:
+                problems.at(("constants", name), f"constant '{name}' has the name of an aggregate bonus "
+                            "formulas read", "constant-name", key=True)
+    inputs = aggregate_inputs(kinds, constants)
+    bonuses = []
+    for name, spec in specs.items():
+        at = ("bonuses", name)
+        if name in kind_names:
+            problems.at(at, f"bonus '{name}' has the name of a feature kind: the score table gives each its "
+                        "own column", "bonus-name", key=True)
+        value = compile_score(doc, at + ("value",), spec["value"], inputs, problems)
+        points = compile_score(doc, at + ("points",), spec["points"], {**inputs, "value": int}, problems)
+        if value is not None and points is not None:
+            bonuses.append(Bonus(name, value, points, spec.get("award", "most"), spec.get("ties", "all")))
+    return tuple(bonuses)
