@@ -125,8 +125,11 @@ def main() -> None:
         sys.exit(0 if rate >= floor else 1)
 
     refs = available(["basic", "first-edition", "basic+river"])
-    workloads = [(ref, "random", 40 if args.quick else 200) for ref in refs]
-    workloads += [(ref, "greedy", 2 if args.quick else 6) for ref in refs]
+    # Farms counting two kinds, and a game-end bonus (the greedy bot then weighs moves by trial).
+    extra = available(["basic+farms-pay-cloisters", "basic+longest-road-bonus"])
+    workloads = [(ref, "random", 40 if args.quick else 200) for ref in refs + extra]
+    workloads += [(ref, "greedy", 2 if args.quick else 6) for ref in refs + extra]
+    refs += extra
     rulesets = {ref: load_ruleset(ref) for ref in refs}
     for ref, bot, games in workloads:  # warm-up: fill the fit tables and caches
         games_per_second(rulesets[ref], bot, max(2, games // 10), 0)

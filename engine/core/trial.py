@@ -9,8 +9,11 @@ candidate on a copy instead: slower, and exact by construction.
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ..errors import UserError
 from .lookahead import Lookahead
 from .moves import Move
 
@@ -26,7 +29,8 @@ class TrialLookahead:
         self.game = game
 
     def potentials(self, pos: int, rotation: int) -> list[tuple[int | None, list[int]]]:
-        """``(follower segment or None, potential per seat)`` for each legal follower choice."""
+        """``(follower segment or None, potential per seat)`` for each legal follower choice;
+        a score beyond ±MAX_POINTS is a :class:`~engine.errors.UserError` naming the turn weighed."""
         game = self.game
         options: list[int | None] = [None]
         if game.supply[game.player]:
@@ -35,14 +39,25 @@ class TrialLookahead:
         for follower in options:
             trial = game.copy()
             trial.explain = False
-            trial.apply(Move(pos, rotation, follower))
-            found.append((follower, trial.potential_scores()))
+            try:
+                trial.apply(Move(pos, rotation, follower))
+                found.append((follower, trial.potential_scores()))
+            except UserError as error:  # a score beyond the range: say it was met weighing a move
+                raise _looking_ahead(error) from None
         return found
 
     def moves(self) -> list[tuple[Move, list[int]]]:
         """Every legal move of the current tile with the potential per seat it leads to."""
         return [(Move(pos, rotation, j), vector) for pos, rotation in self.game.placements()
                 for j, vector in self.potentials(pos, rotation)]
+
+
+def _looking_ahead(error: UserError) -> UserError:
+    """``turn 17: …`` (or ``turn 17, the X bonus: …``) as ``turn 17, looking ahead…``, as
+    :class:`~engine.core.lookahead.Lookahead` says it."""
+    first = error.diagnostics[0]
+    message = re.sub(r"^(turn \d+)(?=[,:])", r"\1, looking ahead", first.message)
+    return UserError.from_diagnostics([replace(first, message=message), *error.diagnostics[1:]])
 
 
 def look_ahead(game: "Game") -> Lookahead | TrialLookahead:
