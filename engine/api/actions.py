@@ -6,8 +6,10 @@ positions run over a square of side ``2·reach + 1`` per map.  An action is
 
     ((((map · side + y + reach) · side + x + reach) · 4 + rotation) · slots + slot)
 
-with ``slot`` 0 for no follower and ``j + 1`` for a follower on segment ``j``
-(``slots`` = 1 + the most segments any tile type has); the last four actions
+with ``slot`` 0 for no follower and ``1 + j · types + t`` for a follower of
+type ``t`` on segment ``j`` (``slots`` = 1 + the most segments any tile type
+has, times the ruleset's follower types: 1 + segments when there is only the
+normal follower, so ``j + 1``); the last four actions
 turn a start tile drawn from the stack (``deck.start_rule: drawn``) 0–3
 quarter turns.  The basic game has 145 × 145 × 4 × 9 + 4 = 756,904 actions.
 """
@@ -29,12 +31,14 @@ class ActionCodec:
     maps: int
     reach: int
     slots: int
+    types: int = 1
 
     @classmethod
     def for_ruleset(cls, ruleset: Ruleset) -> ActionCodec:
         """The encoding of ``ruleset``: its maps, tile count and largest tile."""
         tiles = sum(t.count for t in ruleset.tiles)
-        return cls(ruleset.maps, tiles, 1 + max(len(t.segments) for t in ruleset.tiles))
+        types = len(ruleset.follower_types)
+        return cls(ruleset.maps, tiles, 1 + max(len(t.segments) for t in ruleset.tiles) * types, types)
 
     @property
     def side(self) -> int:
@@ -57,9 +61,9 @@ class ActionCodec:
         r = self.reach
         if not (0 <= m < self.maps and -r <= x <= r and -r <= y <= r):
             raise ValueError(f"move at {(m, x, y)} lies outside the encoding (reach {r})")
-        slot = 0 if move.follower is None else move.follower + 1
-        if not 0 <= slot < self.slots:
-            raise ValueError(f"no tile has a segment {move.follower}")
+        slot = 0 if move.follower is None else 1 + move.follower * self.types + move.type
+        if not 0 <= slot < self.slots or not 0 <= move.type < self.types:
+            raise ValueError(f"no tile has a segment {move.follower} for follower type {move.type}")
         return (((m * self.side + y + r) * self.side + x + r) * 4 + move.rotation) * self.slots + slot
 
     def decode(self, action: int) -> Move:
@@ -72,7 +76,10 @@ class ActionCodec:
         rest, x = divmod(rest, self.side)
         m, y = divmod(rest, self.side)
         pos = map_origin(m) + pack(x - self.reach, y - self.reach)
-        return Move(pos, rotation, None if slot == 0 else slot - 1)
+        if slot == 0:
+            return Move(pos, rotation)
+        segment, kind = divmod(slot - 1, self.types)
+        return Move(pos, rotation, segment, kind)
 
     def start_action(self, rotation: int) -> int:
         """The action that turns a drawn start tile ``rotation`` quarter turns."""

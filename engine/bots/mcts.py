@@ -193,9 +193,10 @@ class MctsPlayer:
                 turns += 1
                 continue
             pos, rotation = state.placement(rng.randrange(state.placement_count()))
-            options = state.deploy_options(pos, rotation)
+            options = state.deploy_choices(pos, rotation)
             pick = rng.randrange(len(options) + 1)
-            state.play(Move(pos, rotation, options[pick] if pick < len(options) else None), checked=True)
+            state.play(Move(pos, rotation, *options[pick]) if pick < len(options) else Move(pos, rotation),
+                       checked=True)
             turns += 1
         if state.tile is None:
             state.finish()
@@ -225,4 +226,4 @@ def _moves(state: Game) -> list[Move]:
     """Legal moves below the root: every placement without a follower, then those with one."""
     placements = state.placements()
     bare = [Move(pos, r) for pos, r in placements]
-    return bare + [Move(pos, r, j) for pos, r in placements for j in state.deploy_options(pos, r)]
+    return bare + [Move(pos, r, j, t) for pos, r in placements for j, t in state.deploy_choices(pos, r)]

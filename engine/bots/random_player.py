@@ -24,6 +24,6 @@ class RandomPlayer:
     def choose(self, game: Game) -> Move:
         rng = self.rng
         pos, rotation = game.placement(rng.randrange(game.placement_count()))
-        options = game.deploy_options(pos, rotation)
+        options = game.deploy_choices(pos, rotation)
         pick = rng.randrange(len(options) + 1)
-        return Move(pos, rotation, options[pick] if pick < len(options) else None)
+        return Move(pos, rotation, *options[pick]) if pick < len(options) else Move(pos, rotation)

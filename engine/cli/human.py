@@ -122,12 +122,12 @@ class HumanPlayer:
 
     def choices(self, game: Game) -> list[Choice]:
         """The legal moves, numbered from 1 in reading order (by row, then column, then rotation),
-        each placement first without a follower, then with each follower spot."""
+        each placement first without a follower, then with each follower spot (and type)."""
         placements = sorted(game.placements(), key=lambda pr: (*reversed(game.local(pr[0])[1:]), pr[1]))
         out: list[Choice] = []
         for pos, r in placements:
-            for follower in (None, *game.deploy_options(pos, r)):
-                move = Move(pos, r, follower)
+            for follower, kind in ((None, 0), *game.deploy_choices(pos, r)):
+                move = Move(pos, r, follower, kind)
                 out.append(Choice(len(out) + 1, move, move_notation(game, move)))
         return out
 

@@ -34,7 +34,7 @@ def move_notation(game: Game, move: Move, tile: int | None = None) -> str:
     _, x, y = game.local(move.pos)
     text = f"{x},{y} r{move.rotation}"
     if move.follower is not None:
-        text += " " + format_follower(game.ruleset, tile, move.rotation, move.follower)
+        text += " " + format_follower(game.ruleset, tile, move.rotation, move.follower, move.type)
     return text
 
 
@@ -83,8 +83,8 @@ def parse_move(game: Game, text: str) -> Move:
         game.check(Move(pos, rotation))
     except IllegalMove as error:
         raise MoveInputError(f"{x},{y} r{rotation}: {error}") from None
-    follower = _parse_follower(game, rotation, rest)
-    move = Move(pos, rotation, follower)
+    follower, kind = _parse_follower(game, rotation, rest)
+    move = Move(pos, rotation, follower, kind)
     try:
         game.check(move)
     except IllegalMove as error:
@@ -98,14 +98,27 @@ def _kind_of(ruleset: Ruleset, text: str) -> FeatureKind | None:
     return ruleset.kind(name) or ruleset.kind(name.lower())
 
 
-def _parse_follower(game: Game, rotation: int, text: str) -> int | None:
-    """The segment a follower text names (None for none), forgiving case and spaces."""
-    text = re.sub(r"\s*([@#])\s*", r"\1", text.strip()).lstrip("+").strip()  # "city @ N" is city@N
+def _parse_follower(game: Game, rotation: int, text: str) -> tuple[int | None, int]:
+    """The segment a follower text names (None for none) and the follower type (``large:city@N``;
+    0, normal, when not named), forgiving case and spaces."""
+    text = re.sub(r"\s*([@#:])\s*", r"\1", text.strip()).lstrip("+").strip()  # "city @ N" is city@N
     if text.lower() in _NONE:
-        return None
+        return None, 0
     if len(text.split()) > 1:
         raise MoveInputError(f"one follower spot at most, and nothing after it: '{text}'")
     ruleset, tile = game.ruleset, game.tile
+    type_name, colon, text = text.rpartition(":")
+    kind_of_follower = 0
+    if colon:
+        names = [t.name for t in ruleset.follower_types]
+        if type_name.lower() not in names:
+            raise MoveInputError(f"unknown follower type '{type_name}' (types: {', '.join(names)})")
+        kind_of_follower = names.index(type_name.lower())
+    return _segment(ruleset, tile, rotation, text), kind_of_follower
+
+
+def _segment(ruleset: Ruleset, tile: int, rotation: int, text: str) -> int:
+    """The segment a follower text (no type) names, forgiving case."""
     kind_text, sep, port = text.partition("@")
     if not kind_text:
         raise MoveInputError(f"say which feature the follower goes on, e.g. city{text}")

@@ -126,12 +126,14 @@ def _tile_cell(game: Game, pos: int, *, last: bool) -> Cell:
     label = tile_type.id[:3].center(3)
     for i, ch in enumerate(label):
         cell[1][1 + i] = (ch, centre_style)
-    for segment, seat in game.on_board:
+    for segment, seat, type_index in game.on_board:
         if game.seg_pos[segment] != pos:
             continue
         port = _follower_port(ruleset, tile, rotation, segment - base)
         row, col = _RING[port] if port else (1, 2)
-        cell[row][col] = (str(seat + 1), SEAT_STYLES[seat % len(SEAT_STYLES)])
+        # A follower of another type than normal shows its type's initial in the seat's colour.
+        mark = str(seat + 1) if type_index == 0 else ruleset.follower_types[type_index].name[0].upper()
+        cell[row][col] = (mark, SEAT_STYLES[seat % len(SEAT_STYLES)])
     return cell
 
 

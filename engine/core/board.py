@@ -27,7 +27,7 @@ from mypy_extensions import mypyc_attr
 
 from ..geometry import FACING, SIDE_STEP
 from ..rules.ruleset import Ruleset
-from .followers import one_follower, unpack_followers
+from .followers import one_follower, strengths, unpack_followers
 
 if TYPE_CHECKING:
     from ..rules.tiles import Orientation
@@ -59,9 +59,14 @@ class Board:
         self.seg_tile: list[int] = []
         self.seg_kind: list[int] = []
         self.surrounded_at: dict[int, list[int]] = {}
-        #: ``(segment, seat)`` of every follower on the board, in order of deployment.
-        self.on_board: list[tuple[int, int]] = []
-        self.supply: list[int] = [ruleset.followers] * seats
+        #: ``(segment, seat, follower type)`` of every follower on the board, in order of deployment.
+        self.on_board: list[tuple[int, int, int]] = []
+        #: Per seat, followers left of each type (``ruleset.follower_types`` order) and in all.
+        self.reserve: list[list[int]] = [[t.count for t in ruleset.follower_types] for _ in range(seats)]
+        self.supply: list[int] = [sum(counts) for counts in self.reserve]
+        #: Per type, what one follower counts for in a majority (None: every type counts 1, one type).
+        self.weights: tuple[int, ...] | None = tuple(t.strength for t in ruleset.follower_types) \
+            if len(ruleset.follower_types) > 1 else None
         base = ruleset.edge_base
         self.edge_pow: tuple[int, int, int, int] = (1, base, base * base, base ** 3)
         self.frontiers: list[dict[int, int]] = [{} for _ in range(ruleset.maps)]
@@ -85,6 +90,8 @@ class Board:
         other.surrounded_at = {k: list(v) for k, v in self.surrounded_at.items()}
         other.on_board = self.on_board.copy()
         other.supply = self.supply.copy()
+        other.reserve = [counts.copy() for counts in self.reserve]
+        other.weights = self.weights
         other.edge_pow = self.edge_pow
         other.frontiers = [frontier.copy() for frontier in self.frontiers]
         other.map = self.map
@@ -154,33 +161,39 @@ class Board:
                 members[b] = MERGED
         return base
 
-    def deploy(self, segment: int, player: int) -> None:
-        """Put one of ``player``'s followers from their supply on placed segment ``segment``."""
+    def deploy(self, segment: int, player: int, kind: int = 0) -> None:
+        """Put one of ``player``'s followers of type ``kind`` from their supply on placed
+        segment ``segment``."""
         root = self.find(segment)
-        self.fol[root] += one_follower(player)
-        self.on_board.append((segment, player))
+        self.fol[root] += one_follower(player, kind, self.players)
+        self.on_board.append((segment, player, kind))
         self.supply[player] -= 1
+        self.reserve[player][kind] -= 1
 
     def return_followers(self, root: int) -> None:
         """Send the followers on the feature at ``root`` back to their owners' supplies."""
         find, kept = self.find, []
-        for segment, player in self.on_board:
-            if find(segment) == root:
-                self.supply[player] += 1
+        for entry in self.on_board:
+            if find(entry[0]) == root:
+                self.supply[entry[1]] += 1
+                self.reserve[entry[1]][entry[2]] += 1
             else:
-                kept.append((segment, player))
+                kept.append(entry)
         self.on_board = kept
         self.fol[root] = 0
 
     def followers_by_player(self, root: int) -> list[int]:
-        """Followers each player has on the feature whose root is ``root``."""
-        return unpack_followers(self.fol[root], self.players)
+        """Each player's strength on the feature whose root is ``root``: their followers, each
+        counted at its type's strength (the large follower as two, a builder as none)."""
+        if self.weights is None:
+            return unpack_followers(self.fol[root], self.players)
+        return strengths(self.fol[root], self.players, self.weights)
 
     def occupied_roots(self) -> list[int]:
         """Roots of features holding followers, in order of first deployment."""
         roots: list[int] = []
-        for segment, _ in self.on_board:
-            root = self.find(segment)
+        for entry in self.on_board:
+            root = self.find(entry[0])
             if root not in roots:
                 roots.append(root)
         return roots

@@ -15,9 +15,11 @@ from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from ..geometry import FACING, SIDE_STEP
+from .followers import count_of
 from .moves import IllegalMove, Move
 
 if TYPE_CHECKING:
+    from ..rules.tiles import TileType
     from .game import Game
 
 
@@ -108,18 +110,60 @@ def deploy_options(game: Game, pos: int, rotation: int) -> list[int]:
     would belong to after the placement holds no follower (with the
     ruleset's ``own-or-empty`` policy: none of another player's), and the
     player has a follower in supply (RULES.md §3.1, "Deploy restriction").
+    With several follower types: the segments some type may go on
+    (:func:`deploy_choices`).
     """
     if not game.supply[game.player]:
         return []
+    if len(game.ruleset.follower_types) > 1:
+        return list(dict.fromkeys(j for j, _ in deploy_choices(game, pos, rotation)))
     tile = game.tiles[_current(game)]
-    orientation = tile.orientations[rotation]
     kinds = game.ruleset.kinds
+    group, packed = _joined(game, tile, pos, rotation)
+    mask = game.deploy_masks[game.player]
+    return [j for j, seg in enumerate(tile.segments)
+            if kinds[seg.kind].deployable and not packed[_local_find(group, j)] & mask]
+
+
+def deploy_choices(game: Game, pos: int, rotation: int) -> list[tuple[int, int]]:
+    """``(segment, follower type)`` pairs the player may deploy if the current tile is placed
+    at ``pos``, ``rotation``: the player has one of the type left, the type may go on the
+    segment's kind, and either the type ``needs`` one of the player's followers of the named
+    types already on the feature, or (no ``needs``) the feature is free under the ruleset's
+    deploy rule, as for :func:`deploy_options` (docs/rulesets.md, "Follower types")."""
+    types = game.ruleset.follower_types
+    if len(types) == 1:
+        return [(j, 0) for j in deploy_options(game, pos, rotation)]
+    player, players = game.player, game.players
+    reserve = game.reserve[player]
+    if not game.supply[player]:
+        return []
+    tile = game.tiles[_current(game)]
+    kinds = game.ruleset.kinds
+    group, packed = _joined(game, tile, pos, rotation)
+    mask = game.deploy_masks[player]
+    found = []
+    for j, seg in enumerate(tile.segments):
+        here = packed[_local_find(group, j)]
+        for t in types:
+            if not reserve[t.index] or seg.kind not in t.kinds:
+                continue
+            if any(count_of(here, player, need, players) for need in t.needs) if t.needs else \
+                    kinds[seg.kind].deployable and not here & mask:
+                found.append((j, t.index))
+    return found
+
+
+def _joined(game: Game, tile: "TileType", pos: int, rotation: int) -> tuple[list[int], list[int]]:
+    """For ``tile`` placed at ``pos``, ``rotation``: a small union-find over its segments (those
+    joined through one neighbouring feature are one) and, per local root, the packed followers
+    of the features it would join."""
+    orientation = tile.orientations[rotation]
     n = len(tile.segments)
     group = list(range(n))
-    busy = [False] * n
+    packed = [0] * n
     seen: dict[int, int] = {}
     fol, board, find = game.fol, game.board, game.find
-    mask = game.deploy_masks[game.player]
     for side in range(4):
         neighbour = board.get(pos + SIDE_STEP[side])
         if neighbour is None:
@@ -129,27 +173,31 @@ def deploy_options(game: Game, pos: int, rotation: int) -> list[int]:
         for j, port, _ in orientation.joins[side]:
             root = find(n_base + n_ports[FACING[port]])
             g = _local_find(group, j)
-            if fol[root] & mask:
-                busy[g] = True
             other = seen.get(root)
             if other is None:
                 seen[root] = g
+                packed[g] += fol[root]
             else:
                 other = _local_find(group, other)
                 if other != g:
                     group[other] = g
-                    busy[g] = busy[g] or busy[other]
-    return [j for j, seg in enumerate(tile.segments)
-            if kinds[seg.kind].deployable and not busy[_local_find(group, j)]]
+                    packed[g] += packed[other]
+    return group, packed
+
 
 def legal_moves(game: Game) -> list[Move]:
     """Every legal :class:`Move` for the current tile: each placement with no
-    follower and with each follower option."""
+    follower and with each follower option (of each type that may go there)."""
     moves = []
+    several = len(game.ruleset.follower_types) > 1
     for pos, r in game.placements():
         moves.append(Move(pos, r))
-        moves.extend(Move(pos, r, j) for j in game.deploy_options(pos, r))
+        if several:
+            moves.extend(Move(pos, r, j, t) for j, t in deploy_choices(game, pos, r))
+        else:
+            moves.extend(Move(pos, r, j) for j in game.deploy_options(pos, r))
     return moves
+
 
 def check(game: Game, move: Move) -> None:
     """Raise :class:`IllegalMove` unless ``move`` is legal for the current tile."""
@@ -170,14 +218,22 @@ def check(game: Game, move: Move) -> None:
             raise IllegalMove("placement", why)
     if move.follower is not None:
         tile = game.tiles[_current(game)]
+        types = game.ruleset.follower_types
         if not 0 <= move.follower < len(tile.segments):
             raise IllegalMove("follower", "the tile has no such segment")
-        if move.follower not in game.deploy_options(move.pos, move.rotation):
+        if not 0 <= move.type < len(types):
+            raise IllegalMove("follower", "the ruleset has no such follower type")
+        if (move.follower, move.type) not in deploy_choices(game, move.pos, move.rotation):
             refused = game.ruleset.kinds[tile.segments[move.follower].kind]
-            if not refused.deployable:
-                why = f"no follower may go on a {refused.name}"
-            elif not game.supply[game.player]:
-                why = "the player has no follower left in supply"
+            kind = types[move.type]
+            a = "a follower" if len(types) == 1 else f"a {kind.name} follower"
+            if not refused.deployable or refused.index not in kind.kinds:
+                why = f"no {a[2:]} may go on a {refused.name}"
+            elif not game.reserve[game.player][move.type]:
+                why = f"the player has no {a[2:]} left in supply"
+            elif kind.needs:
+                needed = " or ".join(types[n].name for n in kind.needs)
+                why = f"{a} goes only on a {refused.name} that already holds the player's {needed} follower"
             else:
                 why = f"the {refused.name} already holds a follower"
             raise IllegalMove("follower", why)

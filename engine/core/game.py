@@ -53,7 +53,8 @@ class Game(Board):
         super().__init__(ruleset, players)
         self.seed = seed
         #: Per seat, what of a feature's packed followers blocks that seat's deployment.
-        self.deploy_masks = [others_mask(p) if ruleset.deploy_own else -1 for p in range(players)]
+        types = len(ruleset.follower_types)
+        self.deploy_masks = [others_mask(p, players, types) if ruleset.deploy_own else -1 for p in range(players)]
         self.scores = [0] * players
         #: Per seat, the points each feature kind and then each bonus paid (name → points, in the ruleset's order).
         self.kind_points = [{name: 0 for name in (*(k.name for k in ruleset.kinds), *(b.name for b in ruleset.bonuses))}
@@ -152,6 +153,11 @@ class Game(Board):
         """Segments of the current tile a follower may go on, placed at ``pos``, ``rotation``."""
         return choices.deploy_options(self, pos, rotation)
 
+    def deploy_choices(self, pos: int, rotation: int) -> list[tuple[int, int]]:
+        """``(segment, follower type)`` pairs the current player may deploy there
+        (:func:`~engine.core.choices.deploy_choices`)."""
+        return choices.deploy_choices(self, pos, rotation)
+
     def legal_moves(self) -> list[Move]:
         """Every legal :class:`Move` for the current tile."""
         return choices.legal_moves(self)
@@ -212,7 +218,7 @@ class Game(Board):
         base = self.place(tile, move.pos, move.rotation)
         self.history.append((tile, move))
         if move.follower is not None:
-            self.deploy(base + move.follower, self.player)
+            self.deploy(base + move.follower, self.player, move.type)
         return self._score_completed(tile, move.pos, base)
 
     def discard(self) -> None:

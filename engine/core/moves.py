@@ -18,12 +18,14 @@ class IllegalMove(Exception):
 @dataclass(frozen=True, slots=True)
 class Move:
     """One turn's choice: place the current tile at ``pos`` (packed) turned
-    ``rotation`` quarter turns clockwise, and deploy a follower on segment
+    ``rotation`` quarter turns clockwise, and deploy a follower of type ``type``
+    (an index into ``ruleset.follower_types``; 0 is normal) on segment
     ``follower`` of the tile type (an index into its segments) or not (None)."""
 
     pos: int
     rotation: int
     follower: int | None = None
+    type: int = 0
 
     @property
     def at(self) -> tuple[int, int]:

@@ -3,8 +3,9 @@
 :class:`~engine.core.lookahead.Lookahead` works out a move's value from the
 features it touches, which holds while every score depends on one feature
 alone.  A game-end bonus compares the players on the whole game (tokens, the
-largest road), so under a ruleset with bonuses :func:`look_ahead` plays each
-candidate on a copy instead: slower, and exact by construction.
+largest road), and follower types weigh majorities by strength, so under a
+ruleset with either :func:`look_ahead` plays each candidate on a copy instead:
+slower, and exact by construction.
 """
 
 from __future__ import annotations
@@ -28,28 +29,26 @@ class TrialLookahead:
     def __init__(self, game: "Game") -> None:
         self.game = game
 
-    def potentials(self, pos: int, rotation: int) -> list[tuple[int | None, list[int]]]:
-        """``(follower segment or None, potential per seat)`` for each legal follower choice;
-        a score beyond ±MAX_POINTS is a :class:`~engine.errors.UserError` naming the turn weighed."""
+    def potentials(self, pos: int, rotation: int) -> list[tuple[Move, list[int]]]:
+        """``(move, potential per seat)`` for each legal follower choice of placing the current
+        tile at ``pos``, ``rotation`` (none, then each spot and follower type); a score beyond
+        ±MAX_POINTS is a :class:`~engine.errors.UserError` naming the turn weighed."""
         game = self.game
-        options: list[int | None] = [None]
-        if game.supply[game.player]:
-            options += game.deploy_options(pos, rotation)
         found = []
-        for follower in options:
+        for follower, kind in ((None, 0), *game.deploy_choices(pos, rotation)):
+            move = Move(pos, rotation, follower, kind)
             trial = game.copy()
             trial.explain = False
             try:
-                trial.apply(Move(pos, rotation, follower))
-                found.append((follower, trial.potential_scores()))
+                trial.apply(move)
+                found.append((move, trial.potential_scores()))
             except UserError as error:  # a score beyond the range: say it was met weighing a move
                 raise _looking_ahead(error) from None
         return found
 
     def moves(self) -> list[tuple[Move, list[int]]]:
         """Every legal move of the current tile with the potential per seat it leads to."""
-        return [(Move(pos, rotation, j), vector) for pos, rotation in self.game.placements()
-                for j, vector in self.potentials(pos, rotation)]
+        return [found for pos, rotation in self.game.placements() for found in self.potentials(pos, rotation)]
 
 
 def _looking_ahead(error: UserError) -> UserError:
@@ -61,5 +60,7 @@ def _looking_ahead(error: UserError) -> UserError:
 
 
 def look_ahead(game: "Game") -> Lookahead | TrialLookahead:
-    """The look-ahead for ``game``'s ruleset: by features, or by trial under game-end bonuses."""
-    return TrialLookahead(game) if game.ruleset.bonuses else Lookahead(game)
+    """The look-ahead for ``game``'s ruleset: by features, or by trial under game-end bonuses
+    or several follower types (majorities weighed by strength)."""
+    ruleset = game.ruleset
+    return TrialLookahead(game) if ruleset.bonuses or len(ruleset.follower_types) > 1 else Lookahead(game)

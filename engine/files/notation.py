@@ -4,7 +4,9 @@
 rotation); ``field@NL`` the field on the west half of the north side;
 ``cloister`` a port-less segment, and ``cloister#2`` the second port-less
 segment of that kind on a tile that has several.  A side that two segments of
-the kind touch is ambiguous and must be given as a half-side.
+the kind touch is ambiguous and must be given as a half-side.  A follower of
+another type than normal is named before it: ``large:city@N``
+(docs/rulesets.md, "Follower types").
 """
 
 from __future__ import annotations
@@ -15,8 +17,11 @@ from ..geometry import PORT_INDEX, PORTS, SIDES
 from ..rules.ruleset import Ruleset
 
 
-def format_follower(ruleset: Ruleset, tile: int, rotation: int, segment: int) -> str:
-    """The notation of segment ``segment`` of tile type ``tile`` turned ``rotation``."""
+def format_follower(ruleset: Ruleset, tile: int, rotation: int, segment: int, kind_of_follower: int = 0) -> str:
+    """The notation of segment ``segment`` of tile type ``tile`` turned ``rotation``, prefixed
+    ``TYPE:`` for a follower of type ``kind_of_follower`` other than normal (0)."""
+    if kind_of_follower:
+        return f"{ruleset.follower_types[kind_of_follower].name}:" + format_follower(ruleset, tile, rotation, segment)
     tile_type = ruleset.tiles[tile]
     kind = ruleset.kinds[tile_type.segments[segment].kind]
     ports = tile_type.orientations[rotation].segment_ports[segment]
@@ -60,6 +65,19 @@ def place_name(ruleset: Ruleset, tile: int, rotation: int, segment: int) -> str:
     if math.hypot(x, y) < 0.1:
         return f"{kind.name} (all round)"
     return f"{kind.name} ({_DIRECTIONS[round(math.atan2(y, x) / (math.pi / 4)) % 8]})"
+
+
+def parse_deployment(ruleset: Ruleset, tile: int, rotation: int, text: str) -> tuple[int, int]:
+    """``(segment index, follower type index)`` that ``text`` names (``city@N``, or
+    ``large:city@N`` for a follower of type large); ``ValueError`` with a reason when it
+    names no follower type of the ruleset or no segment of the tile (:func:`parse_follower`)."""
+    type_name, sep, rest = text.rpartition(":")
+    if not sep:
+        return parse_follower(ruleset, tile, rotation, text), 0
+    names = [t.name for t in ruleset.follower_types]
+    if type_name not in names:
+        raise ValueError(f"unknown follower type '{type_name}' (types: {', '.join(names)})")
+    return parse_follower(ruleset, tile, rotation, rest), names.index(type_name)
 
 
 def parse_follower(ruleset: Ruleset, tile: int, rotation: int, text: str) -> int:

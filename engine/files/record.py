@@ -23,7 +23,7 @@ from ..rules.ruleset import Ruleset, load_ruleset_for
 from ..rules.source import Document, Shape, load_yaml
 from ..rules.validate import check
 from ..rules.yaml_nodes import MAX_DEPTH
-from .notation import format_follower, parse_follower
+from .notation import format_follower, parse_deployment
 from .supply import TileSupply
 
 FORMAT = "carcassonne-record"
@@ -55,7 +55,7 @@ def turn_entries(game: Game) -> list[dict[str, Any]]:
         if several:
             entry["map"] = m
         if move.follower is not None:
-            entry["follower"] = format_follower(ruleset, tile, move.rotation, move.follower)
+            entry["follower"] = format_follower(ruleset, tile, move.rotation, move.follower, move.type)
         entries.append(entry)
     return entries
 
@@ -223,13 +223,13 @@ def turn_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
         pos = pack(x, y) + game.origin(game.map)
     except ValueError as error:
         raise UserError(str(error), code="position", **doc.where(path + ("at",))) from None
-    follower = None
+    follower, kind = None, 0
     if "follower" in turn:
         try:
-            follower = parse_follower(game.ruleset, game.tile, turn["rotation"], turn["follower"])
+            follower, kind = parse_deployment(game.ruleset, game.tile, turn["rotation"], turn["follower"])
         except ValueError as error:
             raise UserError(str(error), code="follower-notation", **doc.where(path + ("follower",))) from None
-    return Move(pos, turn["rotation"], follower)
+    return Move(pos, turn["rotation"], follower, kind)
 
 
 def play_turn(game: Game, turn: dict, doc: Document, path: tuple) -> None:

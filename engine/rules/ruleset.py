@@ -19,6 +19,7 @@ from ..errors import Diagnostic, UserError
 from .compose import compose
 from .bonuses import Bonus, compile_bonuses, token_names
 from .constraints import Constraint
+from .follower_types import FollowerType, compile_follower_types
 from .kinds import FeatureKind, compile_kinds
 from .problems import Problems, diagnostic_order
 from .source import Document
@@ -71,6 +72,8 @@ class Ruleset:
     bonuses: tuple[Bonus, ...] = ()
     #: Every token a kind's ``rewards`` hands out, in kind order.
     tokens: tuple[str, ...] = ()
+    #: The follower types, ``normal`` (``followers`` of them) first (:mod:`engine.rules.follower_types`).
+    follower_types: tuple[FollowerType, ...] = ()
     #: Per tile type, the placement constraints that apply to it (see engine/rules/constraints.py).
     constraints: tuple[tuple[Constraint, ...], ...] = ()
     #: What is accepted but probably not meant (severity ``warning``), for the CLI to show.
@@ -238,6 +241,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
                 f"{' and its '.join(held)}", "deck-size")
     constraints = _compile_constraints(data.get("constraints", {}), kinds, problems)
     bonuses = compile_bonuses(doc, kinds, problems)
+    follower_types = compile_follower_types(doc, kinds, problems)
     if problems.found:
         raise UserError.from_diagnostics(sorted(problems.found, key=diagnostic_order))
     rules = data.get("rules", {})
@@ -253,7 +257,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         start_drawn=data.get("deck", {}).get("start_rule", "fixed") == "drawn",
         maps=data.get("deck", {}).get("maps", 1),
         phases=phases, set_aside=tuple(set_aside), deck_size=size,
-        bonuses=bonuses, tokens=token_names(kinds),
+        bonuses=bonuses, tokens=token_names(kinds), follower_types=follower_types,
         constraints=tuple(tuple(c for c in constraints if any(seg.kind == c.kind for seg in t.segments))
                           for t in tiles),
         edge_mirror=tuple(codes.mirror), edge_base=codes.base,

@@ -73,11 +73,11 @@ def atlas_svg(ruleset: Ruleset, *, size: float = 80, columns: int = 8) -> str:
     return _document(width, height, body, f"{ruleset.ref} tile types")
 
 
-def meeple_svg(x: float, y: float, s: float, colour: str, lying: bool) -> str:
-    """A follower as an SVG ``<path>``, 0.26 of a tile of ``s`` units tall, centred on
-    ``(x, y)``: head, arms, legs, filled with ``colour``; lying (a quarter turn, as
+def meeple_svg(x: float, y: float, s: float, colour: str, lying: bool, scale: float = 1.0) -> str:
+    """A follower as an SVG ``<path>``, 0.26 of a tile of ``s`` units tall (times ``scale``),
+    centred on ``(x, y)``: head, arms, legs, filled with ``colour``; lying (a quarter turn, as
     farmers are placed) when ``lying``."""
-    h = 0.26 * s
+    h = 0.26 * s * scale
     u = h / 10  # the outline is drawn on a 10-unit grid, the figure 8 wide and 10 tall
     outline = [(0, -5), (1.3, -4.6), (1.6, -3.2), (1.2, -2.3), (4, -1.3), (4, 0.2), (1.7, 0), (3, 5),
                (0.8, 5), (0, 2.8), (-0.8, 5), (-3, 5), (-1.7, 0), (-4, 0.2), (-4, -1.3), (-1.2, -2.3),
@@ -86,6 +86,12 @@ def meeple_svg(x: float, y: float, s: float, colour: str, lying: bool) -> str:
         outline = [(-py, px) for px, py in outline]
     d = "M" + " L".join(f"{svg_num(x + px * u)},{svg_num(y + py * u)}" for px, py in outline) + " Z"
     return f'<path d="{d}" fill="{colour}" stroke="#111111" stroke-width="{svg_num(s * 0.015)}" stroke-linejoin="round"/>'
+
+
+def follower_scale(strength: int) -> float:
+    """How much bigger than a normal follower one of ``strength`` is drawn: the large
+    follower (2) a third bigger, a follower that counts for nothing (a builder, a pig) smaller."""
+    return 0.7 if strength == 0 else min(1.0 + 0.3 * (strength - 1), 1.6)
 
 
 def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60, coordinates: bool = False,
@@ -164,7 +170,7 @@ def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60
                     f'y="{svg_num(oy + y * size + width / 2)}" width="{svg_num(size - width)}" '
                     f'height="{svg_num(size - width)}" fill="none" stroke="{LAST_MARK}" stroke-width="{svg_num(width)}"/>')
     # Followers last, so no neighbouring tile covers them.
-    for segment, seat in game.on_board:
+    for segment, seat, type_index in game.on_board:
         pos = game.seg_pos[segment]
         orientation, base, tile_index = game.board[pos]
         m, x, y = game.local(pos)
@@ -172,8 +178,11 @@ def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60
         ax, ay = segment_anchor(ruleset, tile_index, orientation.rotation, segment - base, size)
         ox, oy = origins[m]
         colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
-        body.append(f'<g class="follower" data-player="{seat}" data-kind="{xml_text(kind.name)}">'
-                    + meeple_svg(ox + x * size + ax, oy + y * size + ay, size, colour, kind.ports == HALF) + "</g>")
+        follower_type = ruleset.follower_types[type_index]
+        body.append(f'<g class="follower" data-player="{seat}" data-kind="{xml_text(kind.name)}" '
+                    f'data-type="{xml_text(follower_type.name)}">'
+                    + meeple_svg(ox + x * size + ax, oy + y * size + ay, size, colour, kind.ports == HALF,
+                                 follower_scale(follower_type.strength)) + "</g>")
     # The score table.
     tx, row = left, size * 0.4
     body.append(f'<g class="scores"><text x="{svg_num(tx)}" y="{svg_num(head + row * 0.8)}" font-size="{svg_num(row * 0.7)}" '

@@ -54,7 +54,7 @@ def replay_html(doc: Document) -> str:
             placed.append((i, game.history[-1][0], move.rotation, m, x, y))
             title = f"{names[seat]} places {turn['tile']} at ({x},{y}), {move.rotation * 90}°" + (
                 f", follower on {turn['follower']}" if "follower" in turn else "")
-        for segment, owner in game.on_board:
+        for segment, owner, _ in game.on_board:
             stay = stays.get((segment, owner))  # a segment takes a follower only on its own turn: one stay
             if stay is None:
                 stays[(segment, owner)] = [i, i, *_follower_spot(game, segment)]

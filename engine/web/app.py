@@ -7,7 +7,8 @@ Routes (``{id}`` is a table's id):
 * ``POST /api/tables`` ``{"ruleset", "players", "seed"?}`` → ``{"id", "url"}`` (a seed may be
   a string of digits, as typed: JavaScript numbers cannot hold every 64-bit seed);
 * ``GET /api/tables/{id}`` → the table's state (:meth:`Table.state`);
-* ``POST /api/tables/{id}/move`` ``{"turn", "map", "x", "y", "rotation", "follower"}``
+* ``POST /api/tables/{id}/move`` ``{"turn", "map", "x", "y", "rotation", "follower"}`` (and
+  ``"type"``, the follower type's index, when not normal)
   and ``POST /api/tables/{id}/start`` ``{"turn", "rotation"}`` → the new state;
 * ``GET /api/tables/{id}/record`` — the record as a download;
 * ``GET /rulesets``, ``GET /rulesets/atlas?ref=REF`` — shipped rulesets and options, a ruleset's tiles;
@@ -179,7 +180,8 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
         table = tables.get(request.path_params["id"])
         data = await _json_body(request)
         args = (_whole(data, "turn", low=0), _whole(data, "map", low=0, high=64), _whole(data, "x"), _whole(data, "y"),
-                _whole(data, "rotation", low=0, high=3), _whole(data, "follower", low=0, high=10**4, none=True))
+                _whole(data, "rotation", low=0, high=3), _whole(data, "follower", low=0, high=10**4, none=True),
+                _whole(data, "type", low=0, high=255) if "type" in data else 0)
         await _in_thread(table.place, *args)
         return JSONResponse(await _in_thread(table.state))
 

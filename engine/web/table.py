@@ -107,12 +107,13 @@ class Table:
 
     # -- what the page sends -----------------------------------------------------------
 
-    def place(self, turn: int, map_index: int, x: int, y: int, rotation: int, follower: int | None) -> None:
+    def place(self, turn: int, map_index: int, x: int, y: int, rotation: int, follower: int | None,
+              kind: int = 0) -> None:
         """Play the human's move for turn ``turn`` (the state's ``turn``, so a move sent twice
         is not played twice): the drawn tile at ``(x, y)`` on map ``map_index`` turned
-        ``rotation`` quarter turns clockwise, a follower on segment ``follower`` (an index
-        into the tile type's segments, as the state's options give) or none.  Then the
-        bots play.  Raises :class:`Refused`."""
+        ``rotation`` quarter turns clockwise, a follower of type ``kind`` (0: normal) on
+        segment ``follower`` (an index into the tile type's segments, as the state's options
+        give) or none.  Then the bots play.  Raises :class:`Refused`."""
         with self._lock:
             self._expect_human(turn)
             if self.game.start_tile is not None:
@@ -122,7 +123,7 @@ class Table:
             if not match:
                 raise Refused(f"tile {self._tile_id()} does not fit at map {map_index} ({x},{y}) turned {rotation * 90}°")
             try:
-                self.game.play(Move(match[0], rotation, follower))
+                self.game.play(Move(match[0], rotation, follower, kind))
             except IllegalMove as error:
                 raise Refused(str(error)) from None
             self._advance()
@@ -221,12 +222,14 @@ class Table:
             m, x, y = game.local(pos)
             cell = cells.setdefault((m, x, y), {"map": m, "x": x, "y": y, "rotations": {}})
             spots = []
-            for segment in game.deploy_options(pos, rotation):
+            for segment, kind_of_follower in game.deploy_choices(pos, rotation):
                 kind = ruleset.kinds[ruleset.tiles[tile].segments[segment].kind]
                 ax, ay = segment_anchor(ruleset, tile, rotation, segment, 1.0)
-                spots.append({"segment": segment, "notation": format_follower(ruleset, tile, rotation, segment),
-                              "name": place_name(ruleset, tile, rotation, segment), "follower": kind.follower,
-                              "anchor": [round(ax, 3), round(ay, 3)]})
+                typed = ruleset.follower_types[kind_of_follower].name + " " if kind_of_follower else ""
+                spots.append({"segment": segment, "type": kind_of_follower,
+                              "notation": format_follower(ruleset, tile, rotation, segment, kind_of_follower),
+                              "name": place_name(ruleset, tile, rotation, segment),
+                              "follower": typed + kind.follower, "anchor": [round(ax, 3), round(ay, 3)]})
             cell["rotations"][str(rotation)] = spots
         return sorted(cells.values(), key=lambda c: (c["map"], c["y"], c["x"]))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -20,7 +21,20 @@ def test_the_basic_game_has_its_documented_size():
     assert codec.size == 145 * 145 * 4 * 9 + 4 == 756_904
 
 
-@pytest.mark.parametrize("ref", ["basic", "basic+river", "basic+two-maps", "first-edition"])
+SCENARIO_RULESETS = Path(__file__).parents[1] / "scenarios" / "rulesets"
+
+
+def test_each_follower_type_has_a_slot_of_its_own():
+    codec = ActionCodec.for_ruleset(load_ruleset(str(SCENARIO_RULESETS / "helper-follower.yaml")))
+    # Two types (normal, helper): none + 8 segments x 2 types.
+    assert (codec.types, codec.slots) == (2, 17)
+    assert codec.decode(codec.encode(Move(pack(1, 0), 1, 3, 1))) == Move(pack(1, 0), 1, 3, 1)
+    assert codec.encode(Move(pack(1, 0), 1, 3, 1)) == codec.encode(Move(pack(1, 0), 1, 3, 0)) + 1
+
+
+@pytest.mark.parametrize("ref", ["basic", "basic+river", "basic+two-maps", "first-edition",
+                                 str(SCENARIO_RULESETS / "helper-follower.yaml"),
+                                 str(SCENARIO_RULESETS / "large-follower.yaml")])
 def test_every_legal_move_of_a_game_round_trips(ref):
     ruleset = load_ruleset(ref)
     codec = ActionCodec.for_ruleset(ruleset)

@@ -1,5 +1,6 @@
 """Invariants over whole games under every edition with each option of issue 15 (and all at
-once, with and without the River): hypothesis picks the ruleset and the seed.
+once, with and without the River), and under rulesets with goods and with follower types:
+hypothesis picks the ruleset and the seed.
 
 Followers are conserved, scores never go down, every placed tile matches its
 neighbours, the score events add up to the scores (bonuses included), every tile of
@@ -22,10 +23,13 @@ from engine.sim.play import play_game
 
 EDITIONS = ["basic", "first-edition", "second-edition"]
 OPTIONS = ["short-game", "farms-pay-cloisters", "longest-road-bonus"]
-GOODS = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "goods.yaml")
+TEST_RULESETS = Path(__file__).parents[1] / "scenarios" / "rulesets"
+GOODS = str(TEST_RULESETS / "goods.yaml")
+TYPED = [str(TEST_RULESETS / name) for name in ("large-follower.yaml", "helper-follower.yaml")]
 REFS = sorted({f"{edition}{river}+{option}" for edition in EDITIONS for river in ("", "+river") for option in OPTIONS}
               | {f"{edition}{river}+{'+'.join(OPTIONS)}" for edition in EDITIONS for river in ("", "+river")}
-              | {GOODS, f"{GOODS}+longest-road-bonus+farms-pay-cloisters"})
+              | {GOODS, f"{GOODS}+longest-road-bonus+farms-pay-cloisters"}
+              | {f"{ref}{river}" for ref in TYPED for river in ("", "+river+farms-pay-cloisters")})
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
 
@@ -35,8 +39,8 @@ def check_game(ref: str, seed: int, kinds: list[str]) -> dict:
 
     def on_turn(game, seat, tile, move, events) -> None:
         for p in range(game.players):
-            on_board = sum(1 for _, owner in game.on_board if owner == p)
-            assert on_board + game.supply[p] == ruleset.followers
+            on_board = sum(1 for _, owner, _ in game.on_board if owner == p)
+            assert on_board + game.supply[p] == sum(t.count for t in ruleset.follower_types)
         assert all(now >= before for now, before in zip(game.scores, previous))
         previous[:] = game.scores
 

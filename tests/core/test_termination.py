@@ -266,6 +266,7 @@ READS: dict[str, tuple[str, ...] | None] = {
     "unplaceable": ("unplaceable",), "min_players": ("players",), "max_players": ("players",),
     "followers": None, "deploy_own": None,  # the follower supply and who may deploy
     "bonuses": None, "tokens": None,  # game-end bonuses and the tokens completed features hand out
+    "follower_types": None,  # who may deploy what where
     "kinds": None,  # deployable kinds and kind names in refusals
     "ref": None,  # the error message for a wrong player count
 }

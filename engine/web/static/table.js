@@ -5,7 +5,7 @@
 const TABLE = document.body.dataset.table;
 const SVG_NS = "http://www.w3.org/2000/svg";
 let state = null;
-let pick = null; // {cell, rotation, follower} while a human chooses; null otherwise
+let pick = null; // {cell, rotation, follower: index into the rotation's spots or null} while a human chooses
 let busy = false;
 let zoom = Number(localStorage.getItem("carcassonne-zoom")) || 1; // the board's scale, kept across reloads
 
@@ -149,21 +149,25 @@ function drawHand() {
   none.onclick = () => { pick.follower = null; draw(); };
   $("spots").append(element("li"));
   $("spots").lastChild.append(none);
-  for (const s of spots) {
-    const circle = svgElement("circle", {class: "follower-spot", cx: x + s.anchor[0] * size, cy: y + s.anchor[1] * size,
-      r: size * 0.11, "data-segment": s.segment});
-    if (pick.follower === s.segment) circle.classList.add("chosen");
-    circle.append(svgElement("title", {}));
-    circle.firstChild.textContent = `${s.follower} on ${s.name}`;
-    circle.addEventListener("click", () => { pick.follower = pick.follower === s.segment ? null : s.segment; draw(); });
-    g.after(circle);
+  const circled = new Set(); // one circle a segment: its first spot (the normal follower)
+  spots.forEach((s, i) => {
+    if (!circled.has(s.segment)) {
+      circled.add(s.segment);
+      const circle = svgElement("circle", {class: "follower-spot", cx: x + s.anchor[0] * size, cy: y + s.anchor[1] * size,
+        r: size * 0.11, "data-segment": s.segment});
+      if (pick.follower === i) circle.classList.add("chosen");
+      circle.append(svgElement("title", {}));
+      circle.firstChild.textContent = `${s.follower} on ${s.name}`;
+      circle.addEventListener("click", () => { pick.follower = pick.follower === i ? null : i; draw(); });
+      g.after(circle);
+    }
     const button = element("button", `${s.follower} on ${s.name}  (${s.notation})`,
-      {"aria-pressed": String(pick.follower === s.segment), "data-segment": s.segment});
-    button.onclick = () => { pick.follower = s.segment; draw(); };
+      {"aria-pressed": String(pick.follower === i), "data-segment": s.segment, "data-type": s.type});
+    button.onclick = () => { pick.follower = i; draw(); };
     $("spots").append(element("li"));
     $("spots").lastChild.append(button);
-  }
-  const chosen = spots.find((s) => s.segment === pick.follower);
+  });
+  const chosen = pick.follower === null ? null : spots[pick.follower];
   $("choice").textContent = `${state.tile.id} at (${cell.x},${cell.y})${state.maps > 1 ? ` on map ${cell.map}` : ""}, ` +
     `turned ${pick.rotation * 90}°, ${chosen ? `${chosen.follower} on ${chosen.name}` : "no follower"}. Confirm or undo.`;
 }
@@ -211,7 +215,9 @@ function undo() { pick = null; draw(); }
 function confirm() {
   if (!pick) return;
   const {cell, rotation, follower} = pick;
-  send(`/api/tables/${TABLE}/move`, {turn: state.turn, map: cell.map, x: cell.x, y: cell.y, rotation, follower});
+  const spot = follower === null ? null : cell.rotations[String(rotation)][follower];
+  send(`/api/tables/${TABLE}/move`, {turn: state.turn, map: cell.map, x: cell.x, y: cell.y, rotation,
+    follower: spot ? spot.segment : null, type: spot ? spot.type : 0});
 }
 
 function drawEvents() {

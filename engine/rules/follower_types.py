@@ -1,0 +1,82 @@
+"""Follower types compiled from ``followers`` and ``follower_types``.
+
+Type 0 is ``normal``: ``followers`` of them per player, strength 1, on every
+deployable kind.  Each entry of ``follower_types`` adds a type (docs/rulesets.md,
+"Follower types"): a count per player, a strength in majorities (an integer or
+a formula over the constants: the large follower counts as two, a builder or a
+pig as none), the kinds it may go on, and ``needs``: types of which the same
+player must already have a follower on the feature (the builder and the pig).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .formula import compile_formula
+from .kinds import FeatureKind
+from .problems import Problems
+from .source import Document
+from ..errors import UserError
+
+NORMAL = "normal"
+
+
+@dataclass(frozen=True, slots=True)
+class FollowerType:
+    """``count`` per player; ``strength`` per follower in a majority; ``kinds`` the kind
+    indices it may go on; ``needs`` type indices one of which the player must already have
+    on the feature (empty: the ruleset's ``rules.deploy`` decides)."""
+
+    name: str
+    index: int
+    count: int
+    strength: int
+    kinds: frozenset[int]
+    needs: tuple[int, ...] = ()
+
+
+def compile_follower_types(doc: Document, kinds: list[FeatureKind], problems: Problems) -> tuple[FollowerType, ...]:
+    """The normal type, then ``follower_types`` in document order; problems are collected
+    (``follower-type``: the name normal, an unknown or undeployable kind, an unknown type in
+    ``needs``, a strength formula that is not a number)."""
+    data = doc.data
+    deployable = frozenset(k.index for k in kinds if k.deployable)
+    by_name = {k.name: k for k in kinds}
+    specs = data.get("follower_types", {})
+    names = [NORMAL, *specs]
+    constants = data.get("constants", {})
+    found = [FollowerType(NORMAL, 0, data.get("followers", 7), 1, deployable)]
+    for index, (name, spec) in enumerate(specs.items(), start=1):
+        at = ("follower_types", name)
+        if name == NORMAL:
+            problems.at(at, "'normal' is the type of 'followers'; give its count there", "follower-type", key=True)
+            continue
+        allowed = set()
+        for i, kind_name in enumerate(spec.get("kinds", ())):
+            kind = by_name.get(kind_name)
+            if kind is None or not kind.deployable:
+                why = "is not a feature kind" if kind is None else "takes no followers (deployable: false)"
+                problems.at(at + ("kinds", i), f"'{kind_name}' {why}", "follower-type")
+            else:
+                allowed.add(kind.index)
+        needs = []
+        for i, other in enumerate(spec.get("needs", ())):
+            if other not in names or other == name:
+                problems.at(at + ("needs", i), f"'{other}' is not another follower type (types: "
+                            f"{', '.join(n for n in names if n != name)})", "follower-type")
+            else:
+                needs.append(names.index(other))
+        strength = spec.get("strength", 1)
+        if isinstance(strength, str):
+            try:
+                formula = compile_formula(strength, {c: int for c in constants}, **doc.where(at + ("strength",)))
+                strength = int(formula(constants))
+            except UserError as error:
+                problems.found.extend(error.diagnostics)
+                continue
+            if not 0 <= strength <= 255:
+                problems.at(at + ("strength",), f"strength {strength} is outside 0-255", "follower-type")
+                continue
+        found.append(FollowerType(name, index, spec["count"], strength,
+                                  frozenset(allowed) if "kinds" in spec else deployable, tuple(needs)))
+    return tuple(found)
