@@ -230,6 +230,8 @@ def _event_text(event: dict | None, names: list[str]) -> str:
     if event is None:
         return "(none)"
     who = ", ".join(names[p] for p in event["players"]) or "nobody"
+    if event["rule"] == "bonus":  # a game-end bonus belongs to no feature
+        return f"turn {event['turn']} {event['kind']} bonus: {event['points']} for {who}"
     x, y = event["tiles"][0] if event["tiles"] else ("?", "?")
     where = f"for the {event['target']} at ({x},{y})" if event.get("target") else f"at ({x},{y})"
     return f"turn {event['turn']} {event['kind']} {where} {event['rule']}: {event['points']} for {who}"
@@ -260,7 +262,9 @@ def _kinds(refs: list[str]) -> list[str]:
 
     names: list[str] = []
     for ref in refs:
-        names += [k.name for k in load_ruleset(ref).kinds if k.name not in names]
+        ruleset = load_ruleset(ref)
+        names += [name for name in (*(k.name for k in ruleset.kinds), *(b.name for b in ruleset.bonuses))
+                  if name not in names]
     return names
 
 
@@ -314,6 +318,11 @@ def _print_summaries(output: Output, summaries: dict, players: list[str]) -> Non
     output.console.print(table)
 
 
+def _signed(x: float) -> str:
+    """``+1.25``, ``-0.40``, and ``+0.00`` for anything that rounds to 0 (never ``-0.00``)."""
+    return f"{round(x, 2) + 0.0:+.2f}"
+
+
 def _print_differences(output: Output, differences: list[dict]) -> None:
     for d in differences:
         table = output.table(f"{d['to']} minus {d['from']}, paired game by game (bootstrap 95% CI); "
@@ -322,11 +331,11 @@ def _print_differences(output: Output, differences: list[dict]) -> None:
         table.add_column("mean difference", justify="right")
         table.add_column("95% CI", justify="right")
         for seat in d["mean_score_difference"]:
-            table.add_row(f"seat {seat['seat'] + 1} score", f"{seat['mean']:+.2f}",
-                          f"[{seat['ci95'][0]:+.2f}, {seat['ci95'][1]:+.2f}]")
+            table.add_row(f"seat {seat['seat'] + 1} score", _signed(seat["mean"]),
+                          f"[{_signed(seat['ci95'][0])}, {_signed(seat['ci95'][1])}]")
         for kind, x in d["points_by_kind_difference"].items():
-            table.add_row(f"{kind} points (all players)", f"{x['mean']:+.2f}",
-                          f"[{x['ci95'][0]:+.2f}, {x['ci95'][1]:+.2f}]")
+            table.add_row(f"{kind} points (all players)", _signed(x["mean"]),
+                          f"[{_signed(x['ci95'][0])}, {_signed(x['ci95'][1])}]")
         output.console.print(table)
 
 

@@ -225,14 +225,14 @@ def check(game: Game, move: Move) -> None:
             raise IllegalMove("follower", "the ruleset has no such follower type")
         if (move.follower, move.type) not in deploy_choices(game, move.pos, move.rotation):
             refused = game.ruleset.kinds[tile.segments[move.follower].kind]
-            kind = types[move.type]
-            a = "a follower" if len(types) == 1 else f"a {kind.name} follower"
-            if not refused.deployable or refused.index not in kind.kinds:
+            wanted = types[move.type]
+            a = "a follower" if len(types) == 1 else f"a {wanted.name} follower"
+            if not refused.deployable or refused.index not in wanted.kinds:
                 why = f"no {a[2:]} may go on a {refused.name}"
             elif not game.reserve[game.player][move.type]:
                 why = f"the player has no {a[2:]} left in supply"
-            elif kind.needs:
-                needed = " or ".join(types[n].name for n in kind.needs)
+            elif wanted.needs:
+                needed = " or ".join(types[n].name for n in wanted.needs)
                 why = f"{a} goes only on a {refused.name} that already holds the player's {needed} follower"
             else:
                 why = f"the {refused.name} already holds a follower"

@@ -132,14 +132,20 @@ def _run_one(doc: Document, ref: str, ruleset, expected: dict | None) -> Outcome
 
 
 def _check_supply(doc: Document, ruleset, start: tuple[int, int] | None) -> None:
-    """A scenario takes its tiles from the ruleset's supply: no more copies than exist."""
+    """A scenario takes its tiles from the ruleset's supply: no more copies than exist, and no
+    more tiles than ``deck.size`` deals."""
     used: Counter[str] = Counter()
     if start is not None:
         used[ruleset.tiles[start[0]].id] += ruleset.maps  # each map has its own start tile
     returned = ruleset.unplaceable == "reshuffle"  # a discarded tile goes back into the stack
+    drawn = 0
     for i, turn in enumerate(doc.data["turns"]):
         if turn.get("illegal") or (returned and turn.get("discarded")):
             continue
+        drawn += 1
+        if ruleset.deck_size and drawn > ruleset.deck_size:
+            raise UserError(f"turn {drawn} is one more than the {ruleset.deck_size} tiles deck.size deals in "
+                            f"{ruleset.ref}", code="scenario-supply", **doc.where(("turns", i, "tile")))
         used[turn["tile"]] += 1
         index = ruleset.tile_ids.get(turn["tile"])
         if index is not None and used[turn["tile"]] > ruleset.tiles[index].count:

@@ -18,6 +18,8 @@ from .problems import Problems
 from .source import Document
 
 _READABLE = re.compile(r"[a-z_][a-z0-9_]*\Z")  # a NAME of grammar/scoring.lark
+#: The score table's own columns, which no bonus may be named like.
+TABLE_COLUMNS = ("player", "in_game", "final")
 #: The aggregates every readable kind K gives bonus formulas, as ``prefix + K``.
 KIND_AGGREGATES = ("completed_", "largest_", "points_")
 
@@ -78,9 +80,13 @@ def compile_bonuses(doc: Document, kinds: list[FeatureKind], problems: Problems)
     bonuses = []
     for name, spec in specs.items():
         at = ("bonuses", name)
-        if name in kind_names:
-            problems.at(at, f"bonus '{name}' has the name of a feature kind: the score table gives each its "
+        if name in kind_names or name in TABLE_COLUMNS:
+            what = "a feature kind" if name in kind_names else "a column of the score table"
+            problems.at(at, f"bonus '{name}' has the name of {what}: the score table gives each bonus its "
                         "own column", "bonus-name", key=True)
+        if spec.get("award") == "each" and "ties" in spec:
+            problems.at(at + ("ties",), "'ties' says what a tie for the most pays, so it applies to "
+                        "award: most only", "bonus-ties", key=True)
         value = compile_score(doc, at + ("value",), spec["value"], inputs, problems)
         points = compile_score(doc, at + ("points",), spec["points"], {**inputs, "value": int}, problems)
         if value is not None and points is not None:

@@ -15,6 +15,7 @@ from ..core.game import Game
 from ..core.scoring import points_by_kind
 from ..errors import UserError
 from ..files.record import play_turn, replay_start
+from ..files.supply import TileSupply
 from ..rules.ruleset import load_ruleset
 from ..rules.source import Document
 
@@ -52,9 +53,15 @@ def _column(doc: Document, ref: str, *, strict: bool = False) -> Column:
         raise UserError(f"{ref} is for {ruleset.min_players}–{ruleset.max_players} players; the record has {players}",
                         code="players", **doc.where(("players",)))
     game = Game(ruleset, players, data["seed"], draw_order=[], start=replay_start(ruleset, doc))
+    supply = TileSupply(ruleset, doc)  # a ruleset with fewer tiles (deck.size) stops its column
+    for m, (tile, _) in enumerate(game.starts):
+        supply.take(tile, False, "the start tile", ("starts", m) if "starts" in data else ("start",))
     stopped = None
     for i, turn in enumerate(data["turns"]):
         try:
+            tile = ruleset.tile_ids.get(turn["tile"])
+            if tile is not None:
+                supply.take(tile, bool(turn.get("discarded")), f"turn {i + 1}", ("turns", i))
             play_turn(game, turn, doc, ("turns", i))
         except UserError as error:
             if strict:
@@ -63,7 +70,7 @@ def _column(doc: Document, ref: str, *, strict: bool = False) -> Column:
             break
     if stopped is None:
         game.finish()
-    kinds = [k.name for k in ruleset.kinds]
+    kinds = [k.name for k in ruleset.kinds] + [b.name for b in ruleset.bonuses]
     return Column(ref, list(game.scores), points_by_kind(game), [e.to_json() for e in game.events], stopped, kinds)
 
 
