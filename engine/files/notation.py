@@ -107,7 +107,7 @@ def parse_follower(ruleset: Ruleset, tile: int, rotation: int, text: str) -> int
                 number = int(kind_text.partition("#")[2])
             except ValueError:
                 number = 0
-        if kind.ports != "none":
+        if not portless:  # a field enclosed by cities has no port, and is named bare like a cloister
             raise ValueError(f"a {kind.name} is named by a port, e.g. {kind.name}@N")
         if not 1 <= number <= len(portless) or (len(portless) > 1 and "#" not in kind_text):
             raise ValueError(f"tile {tile_type.id} has {len(portless)} {kind.name} segments: "

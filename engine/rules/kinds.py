@@ -164,7 +164,9 @@ def check_input_names(doc: Document, problems: Problems) -> None:
     for name, spec in specs.items():
         at = ("features", name)
         attributes = list(spec.get("attributes", ()))
-        declared = [(at + ("attributes", i), f"attribute '{a}' of kind '{name}'", a) for i, a in enumerate(attributes)]
+        named = isinstance(spec.get("attributes"), dict)  # a mapping: each attribute is located by its name
+        declared = [(at + ("attributes", a if named else i), f"attribute '{a}' of kind '{name}'", a)
+                    for i, a in enumerate(attributes)]
         entries = adjacency_entries(spec)
         listed = isinstance(spec.get("adjacency"), list)
         seen: list[str] = []
@@ -186,7 +188,7 @@ def check_input_names(doc: Document, problems: Problems) -> None:
             if path[-1] == "input":
                 seen.append(input_name)
             if why:
-                problems.at(path, why, "input-name")
+                problems.at(path, why, "input-name", key=named and path[-2] == "attributes")
     for constant in constants:
         why = _unreadable(constant, f"constant '{constant}'")
         if constant in BUILT_IN_INPUTS:

@@ -13,6 +13,8 @@ from .markup import pts, svg_num, xml_text
 
 Point = tuple[float, float]
 
+#: The attribute drawn as a pennant's shield (its usual name; any other draws as a badge).
+PENNANT_ATTRIBUTE = "pennants"
 #: A pennant's (fill, stroke): white with a dark edge, far from every player colour.
 PENNANT = ("#ffffff", "#333333")
 #: Token (goods) discs, in the order of the ruleset's tokens: dark enough for a white letter.
@@ -61,4 +63,16 @@ def token(at: Point, s: float, index: int, name: str, count: int) -> str:
             f'fill="{TOKEN_COLOURS[index % len(TOKEN_COLOURS)]}" '
             f'stroke="{PENNANT[1]}" stroke-width="{svg_num(s * 0.012)}"/>'
             f'<text x="{svg_num(x)}" y="{svg_num(y + r * 0.4)}" font-size="{svg_num(r * 1.1)}" text-anchor="middle" '
+            f'font-family="sans-serif" font-weight="bold" fill="#ffffff">{xml_text(label)}</text></g>')
+
+
+def badge(at: Point, s: float, name: str, count: int, colour: str) -> str:
+    """A segment attribute other than pennants and tokens (an inn, a cathedral): a square
+    0.14 tiles wide in ``colour`` with the name's initial, and the count when above 1."""
+    x, y, w = at[0] * s, at[1] * s, 0.14 * s
+    label = name[0].upper() + (str(count) if count > 1 else "")
+    return (f'<g class="badge" data-attribute="{xml_text(name)}" data-count="{count}">'
+            f'<rect x="{svg_num(x - w / 2)}" y="{svg_num(y - w / 2)}" width="{svg_num(w)}" height="{svg_num(w)}" '
+            f'rx="{svg_num(w * 0.2)}" fill="{colour}" stroke="{PENNANT[1]}" stroke-width="{svg_num(s * 0.012)}"/>'
+            f'<text x="{svg_num(x)}" y="{svg_num(y + w * 0.2)}" font-size="{svg_num(w * 0.55)}" text-anchor="middle" '
             f'font-family="sans-serif" font-weight="bold" fill="#ffffff">{xml_text(label)}</text></g>')

@@ -16,9 +16,10 @@ new tile or new kind renders with no drawing code of its own.
   a junction mark in the centre.
 * ``none`` kinds (cloisters, gardens) are a building icon in the centre, in
   the kind's colour (several on one tile stand side by side).
-* A segment attribute above 0 (pennants) is a small shield inside the segment; a
-  token (an attribute a kind's ``rewards`` hands out: goods) is a coloured disc with
-  its initial, beside it.
+* A segment attribute above 0 is a mark inside the segment: ``pennants`` a small
+  shield (the usual name, as :data:`PALETTE` keys the usual kinds); a token (an
+  attribute a kind's ``rewards`` hands out: goods) a coloured disc with its initial;
+  any other (an inn, a cathedral) a square badge with its initial, coloured from its name.
 
 Layers are painted fields, roads, cities, icons, so a road that ends at a
 city gate disappears under the wall, as on the printed tiles.
@@ -43,7 +44,7 @@ from typing import Sequence
 from ..rules.ruleset import Ruleset
 from ..rules.tiles import CENTRE_KIND, HALF, NONE, SIDE
 from .markup import pts, svg_num, xml_text
-from .symbols import PENNANT, TOKEN_COLOURS, icon, mark_spots, shield, token
+from .symbols import PENNANT, PENNANT_ATTRIBUTE, TOKEN_COLOURS, badge, icon, mark_spots, shield, token
 
 Point = tuple[float, float]
 
@@ -158,6 +159,8 @@ class _Shape:
     def anchor(self) -> Point:
         """Where a follower on this segment stands (unit coordinates)."""
         ports = self.ports
+        if self.kind_ports == HALF and not ports:
+            return 0.5, 0.5  # a field enclosed by cities, touching no side: the tile's ground at its centre
         if self.kind_ports == HALF:
             # Along the longest border run, pulled towards the centre: inside the field and
             # clear of a centre icon even when the field is the whole tile; the run's middle
@@ -333,13 +336,14 @@ def tile_group(ruleset: Ruleset, tile: int, rotation: int = 0, size: float = 60)
                 continue
             fill, stroke = kind_colours(kind.name)
             body = _segment_body(shape, fill, stroke, size)
-            tokens = [(kind.attributes[i], seg.attrs[i]) for i in kind.tokens if seg.attrs[i] > 0]
-            shielded = any(value > 0 for i, value in enumerate(seg.attrs) if i not in kind.tokens)
-            spots = mark_spots(shape.shield_at(), shielded + len(tokens))
-            if shielded:
-                body.append(shield(spots.pop(0), size))
-            for at, (name, count) in zip(spots, tokens):
-                body.append(token(at, size, ruleset.tokens.index(name), name, count))
+            marks = [(i, kind.attributes[i], value) for i, value in enumerate(seg.attrs) if value > 0]
+            for at, (i, name, count) in zip(mark_spots(shape.shield_at(), len(marks)), marks):
+                if i in kind.tokens:
+                    body.append(token(at, size, ruleset.tokens.index(name), name, count))
+                elif name == PENNANT_ATTRIBUTE:
+                    body.append(shield(at, size))
+                else:
+                    body.append(badge(at, size, name, count, kind_colours(name)[1]))
             parts.append(f'<g class="segment" data-kind="{xml_text(kind.name)}" data-segment="{j}">'
                          + "".join(body) + "</g>")
     parts.append(f'<rect class="edge" x="0" y="0" width="{svg_num(size)}" height="{svg_num(size)}" fill="none" '

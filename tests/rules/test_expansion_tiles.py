@@ -1,0 +1,69 @@
+"""The expansions' tile data against the facts of two sources: JCloisterZone's tile sets
+(farin/JCloisterZone tile-definitions at cf4910dd; ids in each tile's comment) and
+Wikicarpedia's totals (Inns & Cathedrals: 18 tiles, 6 inns, 2 cathedrals).
+
+The per-tile facts below (separate cities, a field enclosed by cities, which cities a
+field borders) are JCloisterZone's, written out here as expectations.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from engine.rules.ruleset import load_ruleset
+
+IC = load_ruleset("basic+inns-and-cathedrals")
+IC_TILES = [t for t in IC.tiles if t.id.startswith("IC_")]
+
+
+def total(ruleset, tiles, attribute: str) -> int:
+    found = 0
+    for tile in tiles:
+        for seg in tile.segments:
+            kind = ruleset.kinds[seg.kind]
+            if attribute in kind.attributes:
+                found += tile.count * seg.attrs[kind.attributes.index(attribute)]
+    return found
+
+
+def test_inns_and_cathedrals_totals_agree_with_both_sources() -> None:
+    assert len(IC_TILES) == 17 and sum(t.count for t in IC_TILES) == 18
+    assert total(IC, IC_TILES, "inns") == 6 and total(IC, IC_TILES, "cathedrals") == 2
+    assert total(IC, IC_TILES, "pennants") == 3
+    cloister = IC.kind("cloister").index
+    assert sum(t.count for t in IC_TILES if any(s.kind == cloister for s in t.segments)) == 1
+
+
+@pytest.mark.parametrize("tile_id, cities", [("IC_CCCC", 4), ("IC_CCC", 3), ("IC_CRCR", 2), ("IC_CCcP", 2),
+                                             ("IC_Cccc_c", 1), ("IC_CRcRP", 1)])
+def test_separate_cities(tile_id: str, cities: int) -> None:
+    tile = IC.tiles[IC.tile_ids[tile_id]]
+    assert sum(1 for s in tile.segments if s.kind == IC.kind("city").index) == cities
+
+
+def test_fields_border_the_cities_jcloisterzone_says() -> None:
+    city, field = IC.kind("city").index, IC.kind("field").index
+    expected = {  # tile: bordered cities of each field, in segment order (JCloisterZone's city="…")
+        "IC_CCCC": [4], "IC_CCC": [3], "IC_CRCR": [1, 1, 1, 1], "IC_CCcP": [2], "IC_CX": [1, 1],
+        "IC_CFR": [1, 1], "IC_CcR": [1, 1], "IC_CRcRP": [1, 1, 1, 1], "IC_RCc_i": [1, 1], "IC_RrC_i": [0, 1],
+        "IC_CcRrP_i": [0, 1], "IC_RRR_i": [0, 0, 0], "IC_RFr_i": [0, 0], "IC_Rr_i": [0, 0], "IC_RrRr": [0, 0, 0],
+        "IC_LRFR": [0, 0],
+    }
+    for tile_id, borders in expected.items():
+        tile = IC.tiles[IC.tile_ids[tile_id]]
+        found = [sum(1 for a in s.adjacent if tile.segments[a].kind == city) for s in tile.segments if s.kind == field]
+        assert found == borders, tile_id
+
+
+def test_the_field_enclosed_by_four_cities_touches_no_side() -> None:
+    tile = IC.tiles[IC.tile_ids["IC_CCCC"]]
+    enclosed = [s for s in tile.segments if s.kind == IC.kind("field").index]
+    assert len(enclosed) == 1 and enclosed[0].ports == ()
+
+
+def test_the_cloister_tile_has_two_roads_ending_at_it() -> None:
+    tile = IC.tiles[IC.tile_ids["IC_LRFR"]]
+    kinds = Counter(IC.kinds[s.kind].name for s in tile.segments)
+    assert kinds == {"cloister": 1, "road": 2, "field": 2}
