@@ -18,7 +18,7 @@ from ..rules.ruleset import Ruleset
 from . import choices
 from .board import Board
 from .deck import Pins, Stack, build_stacks, put_back, take
-from .followers import others_mask
+from .followers import count_of, others_mask
 from .moves import Move
 from .game_end import end_totals, final_scores
 from .scoring import ScoreEvent, Scored, check_totals, majority, score_feature
@@ -74,6 +74,12 @@ class Game(Board):
         self.went_back: tuple[int, frozenset[int]] = (0, frozenset())
         self.turn = 0
         self.player = 0
+        #: The seat behind each entry of :attr:`history` (an extra turn keeps the seat).
+        self.seats: list[int] = []
+        #: Whether the current turn is an extra one (``extra_turn``), and whether the move being
+        #: played earned one: an extra turn earns none (Traders & Builders: no chaining).
+        self.extra_turn = False
+        self.earned_turn = False
         self.finished = False
         self.tile: int | None = None
         self.rng = random.Random(seed)
@@ -184,7 +190,11 @@ class Game(Board):
         if not checked:
             self.check(move)
         scored = self.apply(move)
-        self.player = (self.player + 1) % self.players
+        if self.earned_turn:  # the player goes again, at once (and only once)
+            self.extra_turn, self.earned_turn = True, False
+        else:
+            self.extra_turn = False
+            self.player = (self.player + 1) % self.players
         self._next_map()
         if draw:
             self._draw()
@@ -217,6 +227,9 @@ class Game(Board):
         self.turn += 1
         base = self.place(tile, move.pos, move.rotation)
         self.history.append((tile, move))
+        self.seats.append(self.player)
+        if self.ruleset.extra_turn_types and not self.extra_turn:
+            self.earned_turn = self._extends_own(tile, base)
         if move.follower is not None:
             self.deploy(base + move.follower, self.player, move.type)
         return self._score_completed(tile, move.pos, base)
@@ -275,6 +288,8 @@ class Game(Board):
         other.explain = self.explain
         other.events = self.events.copy()
         other.history = self.history.copy()
+        other.seats = self.seats.copy()
+        other.extra_turn, other.earned_turn = self.extra_turn, self.earned_turn
         other.returned, other.went_back = self.returned, self.went_back
         other.turn, other.player, other.finished, other.tile = self.turn, self.player, self.finished, self.tile
         other.rng = random.Random()
@@ -307,6 +322,16 @@ class Game(Board):
 
     # -- internals -------------------------------------------------------------
 
+    def _extends_own(self, tile: int, base: int) -> bool:
+        """Whether the tile just placed (segments from ``base``) joined a feature holding one of
+        the player's followers of a type with ``extra_turn`` (the builder), before any deployment."""
+        fol, find, player, players = self.fol, self.find, self.player, self.players
+        for j in range(len(self.tiles[tile].segments)):
+            packed = fol[find(base + j)]
+            if packed and any(count_of(packed, player, t, players) for t in self.ruleset.extra_turn_types):
+                return True
+        return False
+
     def _draw(self) -> None:
         """Draw the next tile, discarding every tile that fits nowhere (seed 003)."""
         self._draw_next()
@@ -327,6 +352,7 @@ class Game(Board):
     def _set_aside(self) -> None:
         """Discard the current tile: into the history, and back into its phase or out of the game."""
         self.history.append((_drawn(self.tile), None))
+        self.seats.append(self.player)
         if self.ruleset.unplaceable == "reshuffle" and not self.forced and put_back(self):
             self.returned += 1
 
@@ -367,10 +393,10 @@ class Game(Board):
         found: list[Scored] = []
         players: tuple[int, ...] = ()
         if self.fol[root]:
-            event = score_feature(self, root, complete=True, phase="in_game", explain=self.explain)
-            check_totals(self, [event], list(self.scores))
-            self._pay([event])
-            found.append(event)
+            scored = score_feature(self, root, complete=True, phase="in_game", explain=self.explain)
+            check_totals(self, scored, list(self.scores))
+            self._pay(scored)
+            found.extend(scored)
             players = majority(self.followers_by_player(root))
             if self.ruleset.bonuses:
                 hold(self, root, players)

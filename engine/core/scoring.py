@@ -21,6 +21,7 @@ from ..errors import UserError
 from ..geometry import RING8
 from ..rules.formula_syntax import MAX_POINTS
 from ..rules.kinds import ScoreRangeError
+from .followers import count_of
 
 if TYPE_CHECKING:
     from ..rules.kinds import FeatureKind
@@ -200,17 +201,30 @@ def end_points(kind: "FeatureKind", env: dict[str, int | bool]) -> int:
 
 
 def score_feature(game: "Game", root: int, *, complete: bool, phase: str, rule: str | None = None,
-                  explain: bool = True) -> Scored:
+                  explain: bool = True) -> list[Scored]:
     """Score the feature at ``root`` for its majority holders, not applied: a
-    :class:`ScoreEvent`, or with ``explain=False`` the same points as a :class:`Paid`.
+    :class:`ScoreEvent`, or with ``explain=False`` the same points as a :class:`Paid`; one
+    per majority player when the kind's formulas read per-player inputs (``own_T``).
 
     Raises :class:`UserError` ``score-range`` for points beyond ±MAX_POINTS."""
     kind = game.ruleset.kinds[kind_of(game, root)]
     rule = rule or ("complete" if complete else "incomplete")
     followers = game.followers_by_player(root)
     make = _event if explain else _paid
-    return make(game, kind, rule, getattr(kind, rule), feature_inputs(game, root, kind), followers,
-                majority(followers), root, phase)
+    env, players = feature_inputs(game, root, kind), majority(followers)
+    if not kind.own or not players:
+        return [make(game, kind, rule, getattr(kind, rule), env, followers, players, root, phase)]
+    return [make(game, kind, rule, getattr(kind, rule), own_env(game, kind, env, [game.fol[root]], p), followers,
+                 (p,), root, phase) for p in players]
+
+
+def own_env(game: "Game", kind: "FeatureKind", env: dict, packed: list[int], player: int) -> dict:
+    """``env`` with ``kind``'s per-player inputs for ``player``: their followers of each type
+    read (``own_pig``) on the features whose packed followers are ``packed``."""
+    mine = dict(env)
+    for name, type_index in kind.own:
+        mine[name] = sum(count_of(fol, player, type_index, game.players) for fol in packed)
+    return mine
 
 
 def _paid(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, followers: list[int],
@@ -283,8 +297,9 @@ def end_scores(game: "Game", explain: bool = True) -> list:
     kinds = game.ruleset.kinds
     make = _event if explain else _paid
     roots = [(root, kinds[kind_of(game, root)]) for root in game.occupied_roots()]
-    events = [score_feature(game, root, complete=False, phase="final", rule="incomplete", explain=explain)
-              for root, kind in roots if kind.incomplete is not None and not is_complete(game, root)]
+    events = [event for root, kind in roots if kind.incomplete is not None and not is_complete(game, root)
+              for event in score_feature(game, root, complete=False, phase="final", rule="incomplete",
+                                         explain=explain)]
     for kind in kinds:
         mine = [root for root, k in roots if k is kind]
         if kind.final is None or not mine:
@@ -294,8 +309,9 @@ def end_scores(game: "Game", explain: bool = True) -> list:
         elif kind.adjacent_pays_once:
             events.extend(_final_paying_once(game, kind, mine, make))
         else:
-            events.extend(score_feature(game, root, complete=False, phase="final", rule="final", explain=explain)
-                          for root in mine)
+            events.extend(event for root in mine
+                          for event in score_feature(game, root, complete=False, phase="final", rule="final",
+                                                     explain=explain))
     check_totals(game, events, list(game.scores))
     return events
 
@@ -307,10 +323,12 @@ def _completed_adjacent(game: "Game", root: int) -> list[int]:
 
 def _final_by_adjacent(game: "Game", kind: "FeatureKind", roots: list[int], make) -> list[Scored]:
     counts: dict[int, list[int]] = {}
+    packed: dict[int, list[int]] = {}  # per target, the followers of every feature touching it
     for root in roots:
         followers = game.followers_by_player(root)
         for target in _completed_adjacent(game, root):
             total = counts.setdefault(target, [0] * game.players)
+            packed.setdefault(target, []).append(game.fol[root])
             for p, n in enumerate(followers):
                 total[p] += n
     kinds = game.ruleset.kinds
@@ -318,8 +336,11 @@ def _final_by_adjacent(game: "Game", kind: "FeatureKind", roots: list[int], make
     for target, followers in counts.items():
         env = target_inputs(game, kind, target)
         name = kinds[kind_of(game, target)].name
-        events.append(make(game, kind, f"final, per {name}", kind.final, env, followers,
-                           majority(followers), target, "final", target=name))
+        players = majority(followers)
+        for group in ([(p,) for p in players] if kind.own else [players]):
+            mine = own_env(game, kind, env, packed[target], group[0]) if kind.own and group else env
+            events.append(make(game, kind, f"final, per {name}", kind.final, mine, followers,
+                               group, target, "final", target=name))
     return events
 
 
@@ -345,7 +366,7 @@ def _final_paying_once(game: "Game", kind: "FeatureKind", roots: list[int], make
         for p in majority(followers):
             fresh = completed - paid[p]
             paid[p] |= completed
-            mine = dict(env)
+            mine = own_env(game, kind, env, [game.fol[root]], p) if kind.own else dict(env)
             mine.update(zip(kind.adjacency_inputs, count_by_kind(game, kind, fresh)))
             events.append(make(game, kind, f"final, each {names} once per player",
                                kind.final, mine, followers, (p,), root, "final"))

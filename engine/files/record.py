@@ -32,13 +32,9 @@ VERSION = 1
 
 def history_seats(game: Game) -> list[int]:
     """The seat behind each entry of ``game.history``: the turn passes after a placement,
-    not after a discard (the same player draws again)."""
-    seats, seat = [], 0
-    for _, move in game.history:
-        seats.append(seat)
-        if move is not None:
-            seat = (seat + 1) % game.players
-    return seats
+    not after a discard (the same player draws again) nor after a move that earned an extra
+    turn (``extra_turn``)."""
+    return list(game.seats)
 
 
 def turn_entries(game: Game) -> list[dict[str, Any]]:

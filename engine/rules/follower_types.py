@@ -4,13 +4,15 @@ Type 0 is ``normal``: ``followers`` of them per player, strength 1, on every
 deployable kind.  Each entry of ``follower_types`` adds a type (docs/rulesets.md,
 "Follower types"): a count per player, a strength in majorities (an integer or
 a formula over the constants: the large follower counts as two, a builder or a
-pig as none), the kinds it may go on, and ``needs``: types of which the same
-player must already have a follower on the feature (the builder and the pig).
+pig as none), the kinds it may go on, ``needs``: types of which the same
+player must already have a follower on the feature (the builder and the pig),
+and ``extra_turn``: extending a feature holding one gives its owner one more
+tile (the builder).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .formula import compile_formula
 from .kinds import FeatureKind
@@ -19,6 +21,8 @@ from .source import Document
 from ..errors import UserError
 
 NORMAL = "normal"
+#: In ``needs``: any of the player's followers that counts in a majority (strength above 0).
+ANY = "any"
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,12 +37,14 @@ class FollowerType:
     strength: int
     kinds: frozenset[int]
     needs: tuple[int, ...] = ()
+    #: Extending a feature that holds one of its owner's followers of this type gives an extra turn.
+    extra_turn: bool = False
 
 
 def compile_follower_types(doc: Document, kinds: list[FeatureKind], problems: Problems) -> tuple[FollowerType, ...]:
     """The normal type, then ``follower_types`` in document order; problems are collected
-    (``follower-type``: the name normal, an unknown or undeployable kind, an unknown type in
-    ``needs``, a strength formula that is not a number)."""
+    (``follower-type``: the name normal, an unknown kind, an unknown type in ``needs``, a
+    strength formula that is not a number; a warning for a kind that takes no followers)."""
     data = doc.data
     deployable = frozenset(k.index for k in kinds if k.deployable)
     by_name = {k.name: k for k in kinds}
@@ -54,16 +60,20 @@ def compile_follower_types(doc: Document, kinds: list[FeatureKind], problems: Pr
         allowed = set()
         for i, kind_name in enumerate(spec.get("kinds", ())):
             kind = by_name.get(kind_name)
-            if kind is None or not kind.deployable:
-                why = "is not a feature kind" if kind is None else "takes no followers (deployable: false)"
-                problems.at(at + ("kinds", i), f"'{kind_name}' {why}", "follower-type")
+            if kind is None:
+                problems.at(at + ("kinds", i), f"'{kind_name}' is not a feature kind", "follower-type")
+            elif not kind.deployable:  # an option took the kind's followers away (no-farmers): a warning
+                problems.warn(at + ("kinds", i), f"'{kind_name}' takes no followers (deployable: false), so no "
+                              f"{name} goes there", "follower-type")
             else:
                 allowed.add(kind.index)
         needs = []
         for i, other in enumerate(spec.get("needs", ())):
-            if other not in names or other == name:
+            if other == ANY:
+                needs.append(-1)  # filled in below, once every type's strength is known
+            elif other not in names or other == name:
                 problems.at(at + ("needs", i), f"'{other}' is not another follower type (types: "
-                            f"{', '.join(n for n in names if n != name)})", "follower-type")
+                            f"{', '.join(n for n in names if n != name)}; or any)", "follower-type")
             else:
                 needs.append(names.index(other))
         strength = spec.get("strength", 1)
@@ -78,5 +88,9 @@ def compile_follower_types(doc: Document, kinds: list[FeatureKind], problems: Pr
                 problems.at(at + ("strength",), f"strength {strength} is outside 0-255", "follower-type")
                 continue
         found.append(FollowerType(name, index, spec["count"], strength,
-                                  frozenset(allowed) if "kinds" in spec else deployable, tuple(needs)))
-    return tuple(found)
+                                  frozenset(allowed) if "kinds" in spec else deployable, tuple(needs),
+                                  bool(spec.get("extra_turn", False))))
+    counting = tuple(t.index for t in found if t.strength > 0)
+    return tuple(replace(t, needs=tuple(dict.fromkeys(n2 for n in t.needs for n2 in ((n,) if n >= 0 else counting)
+                                                     if n2 != t.index)))
+                 for t in found)

@@ -118,6 +118,9 @@ class FeatureKind:
     #: completes to the placer of the completing tile (``reward_to`` ``placer``) or to its majority.
     tokens: tuple[int, ...] = ()
     reward_to: str = "placer"
+    #: ``(own_T input, follower type index)`` its formulas read: per-player inputs, the scored
+    #: player's followers of type T on the feature, so each majority player is scored on their own.
+    own: tuple[tuple[str, int], ...] = ()
 
 
 def _kind_inputs(spec: dict) -> dict[str, type]:
@@ -128,6 +131,13 @@ def _kind_inputs(spec: dict) -> dict[str, type]:
         inputs["neighbors"] = int
     inputs.update({entry["input"]: int for entry in adjacency_entries(spec)})
     return inputs
+
+
+def own_inputs(data: dict) -> dict[str, int]:
+    """``own_T`` → index of follower type T, for each follower type beside normal whose name a
+    formula can read: the per-player inputs of feature formulas (docs/rulesets.md, "Follower types")."""
+    return {f"own_{name}": index for index, name in enumerate(data.get("follower_types", {}), start=1)
+            if _READABLE.match(f"own_{name}")}
 
 
 def adjacency_entries(spec: dict) -> list[dict]:
@@ -247,7 +257,8 @@ def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
         if (majority == "adjacent" or spec.get("adjacent_pays_once")) and not adjacency_kinds:
             key = "majority" if majority == "adjacent" else "adjacent_pays_once"
             problem(at + (key,), f"'{key}' needs an 'adjacency' kind to count", "kind-majority")
-        inputs = {**_kind_inputs(spec), **{c: int for c in constants}}
+        own = own_inputs(doc.data)
+        inputs = {**_kind_inputs(spec), **{c: int for c in constants}, **{n: int for n in own}}
         formulas: dict[str, Score | None] = {}
         for when in ("complete", "incomplete", "final"):
             value = spec.get("scoring", {}).get(when)
@@ -257,7 +268,8 @@ def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
                 # has, and each adjacency input (1 for the scored feature's kind, else 0).
                 shared = [_kind_inputs(specs[names[k]]) for k in adjacency_kinds]
                 when_inputs = {key: kind for key, kind in shared[0].items() if all(key in other for other in shared)}
-                when_inputs.update({**{i: int for i in adjacency_inputs}, **{c: int for c in constants}})
+                when_inputs.update({**{i: int for i in adjacency_inputs}, **{c: int for c in constants},
+                                    **{n: int for n in own}})
             formulas[when] = None if value is None else compile_score(doc, at + ("scoring", when), value,
                                                                       when_inputs, problems)
         tokens = []
@@ -281,6 +293,8 @@ def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
             complete=formulas["complete"], incomplete=formulas["incomplete"], final=formulas["final"],
             majority=majority, adjacent_pays_once=bool(spec.get("adjacent_pays_once", False)),
             constants=dict(constants), tokens=tuple(tokens),
+            own=tuple((n, t) for n, t in own.items()
+                      if any(n in f.names for score in formulas.values() if score for _, f in score.items)),
             reward_to=rewards.get("to", "placer") if rewards else "placer",
         ))
     return kinds

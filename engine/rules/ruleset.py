@@ -74,6 +74,8 @@ class Ruleset:
     tokens: tuple[str, ...] = ()
     #: The follower types, ``normal`` (``followers`` of them) first (:mod:`engine.rules.follower_types`).
     follower_types: tuple[FollowerType, ...] = ()
+    #: Indices of the follower types with ``extra_turn`` (the builder).
+    extra_turn_types: tuple[int, ...] = ()
     #: Per tile type, the placement constraints that apply to it (see engine/rules/constraints.py).
     constraints: tuple[tuple[Constraint, ...], ...] = ()
     #: What is accepted but probably not meant (severity ``warning``), for the CLI to show.
@@ -258,6 +260,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         maps=data.get("deck", {}).get("maps", 1),
         phases=phases, set_aside=tuple(set_aside), deck_size=size,
         bonuses=bonuses, tokens=token_names(kinds), follower_types=follower_types,
+        extra_turn_types=tuple(t.index for t in follower_types if t.extra_turn),
         constraints=tuple(tuple(c for c in constraints if any(seg.kind == c.kind for seg in t.segments))
                           for t in tiles),
         edge_mirror=tuple(codes.mirror), edge_base=codes.base,

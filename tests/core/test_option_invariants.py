@@ -22,7 +22,7 @@ from engine.rules.ruleset import load_ruleset
 from engine.sim.play import play_game
 
 EDITIONS = ["basic", "first-edition", "second-edition"]
-OPTIONS = ["short-game", "farms-pay-cloisters", "longest-road-bonus", "inns-and-cathedrals"]
+OPTIONS = ["short-game", "farms-pay-cloisters", "longest-road-bonus", "inns-and-cathedrals", "traders-and-builders"]
 TEST_RULESETS = Path(__file__).parents[1] / "scenarios" / "rulesets"
 GOODS = str(TEST_RULESETS / "goods.yaml")
 TYPED = [str(TEST_RULESETS / name) for name in ("large-follower.yaml", "helper-follower.yaml")]

@@ -267,7 +267,7 @@ READS: dict[str, tuple[str, ...] | None] = {
     "unplaceable": ("unplaceable",), "min_players": ("players",), "max_players": ("players",),
     "followers": None, "deploy_own": None,  # the follower supply and who may deploy
     "bonuses": None, "tokens": None,  # game-end bonuses and the tokens completed features hand out
-    "follower_types": None,  # who may deploy what where
+    "follower_types": None, "extra_turn_types": None,  # who may deploy what where; who plays the next tile
     "kinds": None,  # deployable kinds and kind names in refusals
     "ref": None,  # the error message for a wrong player count
 }
@@ -303,11 +303,11 @@ GAMES = max(200, TOTAL_GAMES // len(GROUPS))
 def test_the_combinations_fall_into_groups_and_scoring_options_join_the_base() -> None:
     assert sum(map(len, GROUPS.values())) == len(REFS) == len(set(REFS))
     assert PLAY_OPTIONS == {"inns-and-cathedrals", "random-start", "river", "river-immediate-u-turn",
-                            "river-split-springs", "river-start-tile-shuffled", "short-game", "two-maps",
-                            "unplaceable-reshuffle"}
+                            "river-split-springs", "river-start-tile-shuffled", "short-game",
+                            "traders-and-builders", "two-maps", "unplaceable-reshuffle"}
     base = next(refs for refs in GROUPS.values() if "basic" in refs)
     assert {"basic+farm-points-4", "first-edition", "second-edition+no-farmers+tiny-city"} <= set(base)
-    assert len(GROUPS) == 96
+    assert len(GROUPS) == 192
 
 
 def test_leaving_scoring_options_out_does_not_change_the_merged_drawing_part() -> None:

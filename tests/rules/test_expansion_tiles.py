@@ -67,3 +67,38 @@ def test_the_cloister_tile_has_two_roads_ending_at_it() -> None:
     tile = IC.tiles[IC.tile_ids["IC_LRFR"]]
     kinds = Counter(IC.kinds[s.kind].name for s in tile.segments)
     assert kinds == {"cloister": 1, "road": 2, "field": 2}
+
+
+TB = load_ruleset("basic+traders-and-builders")
+TB_TILES = [t for t in TB.tiles if t.id.startswith("TB_")]
+
+
+def test_traders_and_builders_totals_agree_with_both_sources() -> None:
+    assert len(TB_TILES) == 24 and sum(t.count for t in TB_TILES) == 24
+    goods = {name: total(TB, TB_TILES, name) for name in ("wine", "grain", "cloth")}
+    assert goods == {"wine": 9, "grain": 6, "cloth": 5}
+    city = TB.kind("city")
+    without = [t.id for t in TB_TILES if not any(s.kind == city.index and any(s.attrs[i] for i in city.tokens)
+                                                 for s in t.segments)]
+    assert sorted(without) == ["TB_CR", "TB_LRRR", "TB_RRC", "TB_RRrr"]
+
+
+def test_the_bridge_is_two_roads_and_four_fields() -> None:
+    tile = TB.tiles[TB.tile_ids["TB_RRrr"]]
+    kinds = Counter(TB.kinds[s.kind].name for s in tile.segments)
+    assert kinds == {"road": 2, "field": 4}
+
+
+@pytest.mark.parametrize("tile_id, borders", [
+    ("TB_CcRR_w", [1, 1, 1]),        # the field between two roads ending in the city borders it too
+    ("TB_CcRRX_c", [1, 1, 1, 1]),
+    ("TB_CcRC_c", [1, 2]),
+    ("TB_CcCC_c", [3]),              # enclosed by three separate cities
+    ("TB_CcCc_w", [2]),
+    ("TB_RRC", [1, 0, 1]),
+])
+def test_traders_and_builders_fields_border_the_cities_jcloisterzone_says(tile_id: str, borders: list[int]) -> None:
+    city, field = TB.kind("city").index, TB.kind("field").index
+    tile = TB.tiles[TB.tile_ids[tile_id]]
+    assert [sum(1 for a in s.adjacent if tile.segments[a].kind == city) for s in tile.segments
+            if s.kind == field] == borders
