@@ -31,6 +31,7 @@ COMPILED = [
     "engine/core/chance.py",
     "engine/core/board.py",
     "engine/core/choices.py",
+    "engine/core/completion.py",
     "engine/core/deck.py",
     "engine/core/followers.py",
     "engine/core/game.py",

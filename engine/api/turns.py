@@ -184,5 +184,6 @@ class ChanceGame:
         where = f"({x},{y})" if self.codec.maps == 1 else f"map {m} ({x},{y})"
         tile = self.game.tile
         name = tiles[tile].id if tile is not None else "?"
-        follower = "" if move.follower is None or tile is None else f" {format_follower(self.ruleset, tile, move.rotation, move.follower, move.type)}"
+        follower = "" if move.follower is None or tile is None else \
+            f" {format_follower(self.ruleset, tile, move.rotation, move.follower, move.type)}"
         return f"{name} {where} r{move.rotation}{follower}"

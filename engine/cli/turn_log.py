@@ -36,7 +36,8 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
             follower = ""
             if entry.follower is not None:
                 kind = ruleset.kinds[ruleset.tiles[tile_index].segments[entry.follower].kind]
-                follower = f"{kind.follower} on {format_follower(ruleset, tile_index, entry.rotation, entry.follower, entry.type)}"
+                spot = format_follower(ruleset, tile_index, entry.rotation, entry.follower, entry.type)
+                follower = f"{kind.follower} on {spot}"
             where = f"map {m} " if ruleset.maps > 1 else ""
             line = (f"{game.turn:3d} {names[seat]:<10} {tile_id:<3} {where}({x:3d},{y:3d}) "
                     f"{entry.rotation * 90:3d}°  {follower}")

@@ -13,16 +13,15 @@ from typing import Sequence
 
 from mypy_extensions import mypyc_attr
 
-from ..geometry import RING8, map_local, map_origin
+from ..geometry import map_local, map_origin
 from ..rules.ruleset import Ruleset
-from . import choices
+from . import choices, completion
 from .board import Board
 from .deck import Pins, Stack, build_stacks, put_back, take
-from .followers import count_of, others_mask
+from .followers import others_mask
 from .moves import Move
 from .game_end import end_totals, final_scores
-from .scoring import ScoreEvent, Scored, check_totals, majority, score_feature
-from .tallies import hold, reward
+from .scoring import ScoreEvent, Scored
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # as Board
@@ -229,10 +228,10 @@ class Game(Board):
         self.history.append((tile, move))
         self.seats.append(self.player)
         if self.ruleset.extra_turn_types and not self.extra_turn:
-            self.earned_turn = self._extends_own(tile, base)
+            self.earned_turn = completion.extends_own(self, tile, base)
         if move.follower is not None:
             self.deploy(base + move.follower, self.player, move.type)
-        return self._score_completed(tile, move.pos, base)
+        return completion.score_completed(self, tile, move.pos, base)
 
     def discard(self) -> None:
         """Discard the current tile (it fits nowhere) and draw the next; the same player goes on.
@@ -265,7 +264,7 @@ class Game(Board):
             return []
         self.finished = True
         events = [e for e in final_scores(self, self.explain) if e.points]
-        self._pay(events)
+        completion.pay(self, events)
         if self.explain:
             self.events.extend(e for e in events if isinstance(e, ScoreEvent))
         return events
@@ -322,16 +321,6 @@ class Game(Board):
 
     # -- internals -------------------------------------------------------------
 
-    def _extends_own(self, tile: int, base: int) -> bool:
-        """Whether the tile just placed (segments from ``base``) joined a feature holding one of
-        the player's followers of a type with ``extra_turn`` (the builder), before any deployment."""
-        fol, find, player, players = self.fol, self.find, self.player, self.players
-        for j in range(len(self.tiles[tile].segments)):
-            packed = fol[find(base + j)]
-            if packed and any(count_of(packed, player, t, players) for t in self.ruleset.extra_turn_types):
-                return True
-        return False
-
     def _draw(self) -> None:
         """Draw the next tile, discarding every tile that fits nowhere (seed 003)."""
         self._draw_next()
@@ -361,62 +350,6 @@ class Game(Board):
         self.tile = take(stack, self.pins[self.map])
         self.deck = stack[0] if stack else []
         self.placement_cache = None
-
-    def _score_completed(self, tile_index: int, pos: int, base: int) -> list[Scored]:
-        """Score and clear every occupied feature the placement at ``pos`` completed."""
-        tile = self.tiles[tile_index]
-        events: list[Scored] = []
-        fol, open_, find = self.fol, self.open, self.find
-        done = []
-        rewarding = bool(self.ruleset.tokens)
-        for j in tile.closing:
-            root = find(base + j)
-            if open_[root] == 0 and root not in done and (fol[root] or rewarding):
-                done.append(root)
-                events.extend(self._score(root))
-        surrounded_at = self.surrounded_at
-        if surrounded_at:
-            board = self.board
-            for q in (pos, *(pos + d for d in RING8)):
-                ids = surrounded_at.get(q)
-                if ids is None:
-                    continue
-                if all(q + d in board for d in RING8):
-                    for s in ids:
-                        if fol[s] or rewarding:
-                            events.extend(self._score(s))
-        return events
-
-    def _score(self, root: int) -> list[Scored]:
-        """Score the completed feature at ``root`` if occupied, pay it, hand out its tokens
-        (engine/core/tallies.py), and free its followers."""
-        found: list[Scored] = []
-        players: tuple[int, ...] = ()
-        if self.fol[root]:
-            scored = score_feature(self, root, complete=True, phase="in_game", explain=self.explain)
-            check_totals(self, scored, list(self.scores))
-            self._pay(scored)
-            found.extend(scored)
-            players = majority(self.followers_by_player(root))
-            if self.ruleset.bonuses:
-                hold(self, root, players)
-        given = reward(self, root, players)
-        if given is not None:
-            found.append(given)
-        if self.explain:
-            self.events.extend(e for e in found if isinstance(e, ScoreEvent))
-        if self.fol[root]:
-            self.return_followers(root)
-        return found
-
-    def _pay(self, events: list[Scored]) -> None:
-        """Add checked ``events`` to the scores and to the points per kind."""
-        scores, kind_points = self.scores, self.kind_points
-        for event in events:
-            for p in event.players:
-                scores[p] += event.points
-                kind_points[p][event.kind] += event.points
-
 
 def _drawn(tile: int | None) -> int:
     """``tile``, which the caller knows was drawn (not None: the stacks were not empty)."""

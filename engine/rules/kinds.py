@@ -85,7 +85,8 @@ class FeatureKind:
     a tile); ``completion``: ``closed``/``surrounded``/``never``;
     ``adjacency``: indices of the kinds whose completed features this kind
     counts (fields count cities; a house rule adds cloisters), empty for none,
-    with ``adjacency_inputs`` the formula input naming each count.  ``complete`` is scored when the feature completes in play,
+    with ``adjacency_inputs`` the formula input naming each count.  ``complete`` is scored
+    when the feature completes in play,
     ``incomplete`` at game end if it is not complete, ``final`` at game end
     after those (farms).  Missing formulas score nothing.  ``majority`` is
     ``feature`` (each feature scores for its own majority) or ``adjacent``

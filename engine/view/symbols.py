@@ -57,22 +57,24 @@ def token(at: Point, s: float, index: int, name: str, count: int) -> str:
     """A token symbol (a good): a disc 0.14 tiles wide in the token's colour (:data:`TOKEN_COLOURS`,
     by its place in the ruleset's tokens) with the name's initial, and the count when above 1."""
     x, y, r = at[0] * s, at[1] * s, 0.07 * s
-    label = name[0].upper() + (str(count) if count > 1 else "")
-    return (f'<g class="token" data-token="{xml_text(name)}" data-count="{count}">'
-            f'<circle cx="{svg_num(x)}" cy="{svg_num(y)}" r="{svg_num(r)}" '
-            f'fill="{TOKEN_COLOURS[index % len(TOKEN_COLOURS)]}" '
-            f'stroke="{PENNANT[1]}" stroke-width="{svg_num(s * 0.012)}"/>'
-            f'<text x="{svg_num(x)}" y="{svg_num(y + r * 0.4)}" font-size="{svg_num(r * 1.1)}" text-anchor="middle" '
-            f'font-family="sans-serif" font-weight="bold" fill="#ffffff">{xml_text(label)}</text></g>')
+    disc = (f'<circle cx="{svg_num(x)}" cy="{svg_num(y)}" r="{svg_num(r)}" '
+            f'fill="{TOKEN_COLOURS[index % len(TOKEN_COLOURS)]}" ')
+    return _labelled(f'class="token" data-token="{xml_text(name)}"', disc, x, y, r * 2, s, name, count)
 
 
 def badge(at: Point, s: float, name: str, count: int, colour: str) -> str:
     """A segment attribute other than pennants and tokens (an inn, a cathedral): a square
     0.14 tiles wide in ``colour`` with the name's initial, and the count when above 1."""
     x, y, w = at[0] * s, at[1] * s, 0.14 * s
+    square = (f'<rect x="{svg_num(x - w / 2)}" y="{svg_num(y - w / 2)}" width="{svg_num(w)}" height="{svg_num(w)}" '
+              f'rx="{svg_num(w * 0.2)}" fill="{colour}" ')
+    return _labelled(f'class="badge" data-attribute="{xml_text(name)}"', square, x, y, w, s, name, count)
+
+
+def _labelled(attrs: str, shape: str, x: float, y: float, w: float, s: float, name: str, count: int) -> str:
+    """A mark ``w`` wide centred on ``(x, y)``: ``shape`` (an open SVG element, edged here) with
+    the name's initial in white, and the count when above 1."""
     label = name[0].upper() + (str(count) if count > 1 else "")
-    return (f'<g class="badge" data-attribute="{xml_text(name)}" data-count="{count}">'
-            f'<rect x="{svg_num(x - w / 2)}" y="{svg_num(y - w / 2)}" width="{svg_num(w)}" height="{svg_num(w)}" '
-            f'rx="{svg_num(w * 0.2)}" fill="{colour}" stroke="{PENNANT[1]}" stroke-width="{svg_num(s * 0.012)}"/>'
+    return (f'<g {attrs} data-count="{count}">{shape}stroke="{PENNANT[1]}" stroke-width="{svg_num(s * 0.012)}"/>'
             f'<text x="{svg_num(x)}" y="{svg_num(y + w * 0.2)}" font-size="{svg_num(w * 0.55)}" text-anchor="middle" '
             f'font-family="sans-serif" font-weight="bold" fill="#ffffff">{xml_text(label)}</text></g>')

@@ -1,0 +1,91 @@
+"""What a placement sets off: completed features scored and cleared, tokens handed out,
+features noted as held, and an extra turn earned.
+
+:meth:`engine.core.game.Game.apply` calls these after placing a tile (RULES.md
+§3.1: a feature is scored as soon as it is complete, for its majority, and its
+followers go home).  Rewards and holding are :mod:`engine.core.tallies`; the
+extra turn is the follower types' ``extra_turn`` (docs/rulesets.md, "Follower
+types").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..geometry import RING8
+from .followers import count_of
+from .scoring import ScoreEvent, Scored, check_totals, majority, score_feature
+from .tallies import hold, reward
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def score_completed(game: "Game", tile_index: int, pos: int, base: int) -> list[Scored]:
+    """Score and clear every feature the placement of tile type ``tile_index`` at ``pos`` (its
+    segments from ``base``) completed: the occupied ones, and under rewards every one."""
+    tile = game.tiles[tile_index]
+    events: list[Scored] = []
+    fol, open_, find = game.fol, game.open, game.find
+    done = []
+    rewarding = bool(game.ruleset.tokens)
+    for j in tile.closing:
+        root = find(base + j)
+        if open_[root] == 0 and root not in done and (fol[root] or rewarding):
+            done.append(root)
+            events.extend(score_completion(game, root))
+    surrounded_at = game.surrounded_at
+    if surrounded_at:
+        board = game.board
+        for q in (pos, *(pos + d for d in RING8)):
+            ids = surrounded_at.get(q)
+            if ids is None:
+                continue
+            if all(q + d in board for d in RING8):
+                for s in ids:
+                    if fol[s] or rewarding:
+                        events.extend(score_completion(game, s))
+    return events
+
+
+def score_completion(game: "Game", root: int) -> list[Scored]:
+    """Score the completed feature at ``root`` if occupied, pay it, hand out its tokens, note
+    who held it (for bonuses), and free its followers."""
+    found: list[Scored] = []
+    players: tuple[int, ...] = ()
+    if game.fol[root]:
+        scored = score_feature(game, root, complete=True, phase="in_game", explain=game.explain)
+        check_totals(game, scored, list(game.scores))
+        pay(game, scored)
+        found.extend(scored)
+        players = majority(game.followers_by_player(root))
+        if game.ruleset.bonuses:
+            hold(game, root, players)
+    given = reward(game, root, players)
+    if given is not None:
+        found.append(given)
+    if game.explain:
+        game.events.extend(e for e in found if isinstance(e, ScoreEvent))
+    if game.fol[root]:
+        game.return_followers(root)
+    return found
+
+
+def pay(game: "Game", events: list[Scored]) -> None:
+    """Add checked ``events`` to the scores and to the points per kind."""
+    scores, kind_points = game.scores, game.kind_points
+    for event in events:
+        for p in event.players:
+            scores[p] += event.points
+            kind_points[p][event.kind] += event.points
+
+
+def extends_own(game: "Game", tile: int, base: int) -> bool:
+    """Whether the tile just placed (segments from ``base``) joined a feature holding one of the
+    player's followers of a type with ``extra_turn`` (the builder), before any deployment."""
+    fol, find, player, players = game.fol, game.find, game.player, game.players
+    for j in range(len(game.tiles[tile].segments)):
+        packed = fol[find(base + j)]
+        if packed and any(count_of(packed, player, t, players) for t in game.ruleset.extra_turn_types):
+            return True
+    return False
