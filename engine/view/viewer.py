@@ -18,7 +18,7 @@ from ..geometry import PORTS
 from ..rules.ruleset import Ruleset, load_ruleset
 from ..rules.source import Document
 from .markup import script_json, xml_text
-from .render import LAST_MARK, PLAYER_COLOURS, meeple_svg
+from .render import LAST_MARK, PLAYER_COLOURS, follower_scale, meeple_svg
 from .tile_svg import tile_group
 
 CELL = 60  # pixels per tile
@@ -40,7 +40,8 @@ def replay_html(doc: Document) -> str:
     names = [p["name"] for p in data["players"]]
     game = Game(ruleset, len(names), data["seed"], draw_order=[], start=replay_start(ruleset, doc))
     placed = [(0, tile, rotation, m, 0, 0) for m, (tile, rotation) in enumerate(game.starts)]
-    stays: dict[tuple[int, int], list] = {}  # (segment, seat) -> [first turn, last turn, map, x, y, lying]
+    # (segment, seat, follower type) -> [first turn, last turn, map, x, y, lying]
+    stays: dict[tuple[int, int, int], list] = {}
     steps = [{"title": "Start", "scores": list(game.scores), "events": []}]
     seen = 0
     for i, turn in enumerate(data["turns"], start=1):
@@ -54,10 +55,10 @@ def replay_html(doc: Document) -> str:
             placed.append((i, game.history[-1][0], move.rotation, m, x, y))
             title = f"{names[seat]} places {turn['tile']} at ({x},{y}), {move.rotation * 90}°" + (
                 f", follower on {turn['follower']}" if "follower" in turn else "")
-        for segment, owner, _ in game.on_board:
-            stay = stays.get((segment, owner))  # a segment takes a follower only on its own turn: one stay
+        for segment, owner, kind in game.on_board:
+            stay = stays.get((segment, owner, kind))  # a segment takes a follower only on its own turn: one stay
             if stay is None:
-                stays[(segment, owner)] = [i, i, *_follower_spot(game, segment)]
+                stays[(segment, owner, kind)] = [i, i, *_follower_spot(game, segment)]
             else:
                 stay[1] = i
         steps.append({"title": f"Turn {i}: {title}", "scores": list(game.scores),
@@ -111,9 +112,10 @@ def _page(ruleset: Ruleset, names: list[str], placed, stays, steps, ref: str) ->
                    f'x="{(x + offsets[m]) * CELL}" y="{(y - top) * CELL}" width="{CELL}" height="{CELL}"/>'
                    for turn, tile, rotation, m, x, y in placed)
     marks = []
-    for (_, seat), (first, last, m, x, y, lying) in stays:
+    for (_, seat, kind), (first, last, m, x, y, lying) in stays:
         cx, cy = (x + offsets[m]) * CELL, (y - top) * CELL
-        shape = meeple_svg(cx, cy, CELL, PLAYER_COLOURS[seat % len(PLAYER_COLOURS)], lying)  # as render draws them
+        shape = meeple_svg(cx, cy, CELL, PLAYER_COLOURS[seat % len(PLAYER_COLOURS)], lying,  # as render draws them
+                           follower_scale(ruleset.follower_types[kind].strength))
         marks.append(f'<g class="follower" data-from="{first}" data-to="{last}" data-player="{seat}">{shape}</g>')
     legend = "".join(f'<span class="who" style="color:{PLAYER_COLOURS[p % len(PLAYER_COLOURS)]}">■</span> '
                      f"{xml_text(n)} " for p, n in enumerate(names))
