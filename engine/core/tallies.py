@@ -46,9 +46,8 @@ def reward(game: "Game", root: int, players: tuple[int, ...]) -> Scored | None:
 
 def hold(game: "Game", root: int, players: tuple[int, ...]) -> None:
     """Note that ``players`` held the feature at ``root`` when it was completed (for bonuses)."""
-    tiles = len({game.seg_pos[m] for m in game.members[root]})
     for p in players:
-        game.held[p].append((kind_of(game, root), tiles))
+        game.held[p].append((kind_of(game, root), _tiles(game, root)))
 
 
 def aggregates(game: "Game", final_points: list[dict[str, int]]) -> list[dict[str, int]]:
@@ -61,9 +60,8 @@ def aggregates(game: "Game", final_points: list[dict[str, int]]) -> list[dict[st
     held = [list(mine) for mine in game.held]
     for root in game.occupied_roots():
         if not is_complete(game, root):
-            tiles = len({game.seg_pos[m] for m in game.members[root]})
             for p in majority(game.followers_by_player(root)):
-                held[p].append((kind_of(game, root), tiles))
+                held[p].append((kind_of(game, root), _tiles(game, root)))
     found = []
     for p in range(game.players):
         mine = dict(zip(ruleset.tokens, game.tokens[p]))
@@ -75,3 +73,8 @@ def aggregates(game: "Game", final_points: list[dict[str, int]]) -> list[dict[st
         mine.update(kinds[0].constants if kinds else {})
         found.append(mine)
     return found
+
+
+def _tiles(game: "Game", root: int) -> int:
+    """Distinct tile positions of the feature at ``root`` (a feature's ``tiles``)."""
+    return len({game.seg_pos[m] for m in game.members[root]})

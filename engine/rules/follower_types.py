@@ -43,7 +43,7 @@ class FollowerType:
 
 def compile_follower_types(doc: Document, kinds: list[FeatureKind], problems: Problems) -> tuple[FollowerType, ...]:
     """The normal type, then ``follower_types`` in document order; problems are collected
-    (``follower-type``: the name normal, an unknown kind, an unknown type in ``needs``, a
+    (``follower-type``: the names normal and any, an unknown kind, an unknown type in ``needs``, a
     strength formula that is not a number; a warning for a kind that takes no followers)."""
     data = doc.data
     deployable = frozenset(k.index for k in kinds if k.deployable)
@@ -56,6 +56,10 @@ def compile_follower_types(doc: Document, kinds: list[FeatureKind], problems: Pr
         at = ("follower_types", name)
         if name == NORMAL:
             problems.at(at, "'normal' is the type of 'followers'; give its count there", "follower-type", key=True)
+            continue
+        if name == ANY:
+            problems.at(at, "'any' is the word needs uses for every type that counts; name the type otherwise",
+                        "follower-type", key=True)
             continue
         allowed = set()
         for i, kind_name in enumerate(spec.get("kinds", ())):
