@@ -26,6 +26,10 @@ Rules worth knowing:
 * A subexpression that reads no input is computed once, at compile time, and
   must lie within ±:data:`MAX_POINTS` (``1000000 * 1000000`` is an error).
 * Keywords (``if then else and or not true false min max``) are reserved.
+* ``previous`` is the formula this one replaces (an option's formula over the
+  ruleset's, docs/rulesets.md "How options combine"), evaluated with the same
+  inputs; the caller passes it as ``previous=``.  A formula that names it
+  where nothing came before is an error (``formula-previous``).
 
     >>> f = compile_formula("2 * tiles + 2 * pennants", {"tiles": int, "pennants": int})
     >>> f({"tiles": 3, "pennants": 1})
@@ -38,6 +42,7 @@ from __future__ import annotations
 
 import difflib
 import operator
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -51,13 +56,34 @@ Value = int | bool
 Env = Mapping[str, Value]
 Evaluator = Callable[[Env], Value]
 
+#: The name a formula uses for the formula it replaces (reserved: no input may be called so).
+PREVIOUS = "previous"
+_NAMES_PREVIOUS = re.compile(rf"\b{PREVIOUS}\b")
+
+
+def names_previous(value: object) -> bool:
+    """Whether ``value`` (a formula's text, or a mapping or list holding formulas) names ``previous``."""
+    if isinstance(value, str):
+        return _NAMES_PREVIOUS.search(value) is not None
+    if isinstance(value, dict):
+        return any(names_previous(v) for v in value.values())
+    if isinstance(value, list):
+        return any(names_previous(v) for v in value)
+    return False
+
+
+#: What ``previous`` stands for: the replaced formula's named parts ``(label or None, formula)``,
+#: which add up (one unnamed part for a plain formula).
+Earlier = tuple[tuple[str | None, "Formula"], ...]
+
 
 @dataclass(frozen=True)
 class Formula:
     """A compiled formula; call it with the inputs to get its value.
 
-    ``text`` is the source, ``names`` the inputs it reads, ``is_bool`` its
-    result type.  ``fn`` is the closure itself: a hot loop may call it directly
+    ``text`` is the source, ``names`` the inputs it reads (those of the
+    formula ``previous`` stands for included), ``is_bool`` its result type,
+    ``earlier`` what ``previous`` stands for (empty if the text does not name it).  ``fn`` is the closure itself: a hot loop may call it directly
     and skip one frame.  The env passed must hold every name in ``names``
     (a missing one raises ``KeyError``: a bug in the caller, not in the ruleset).
     ``where`` says where the text sits (``file``, ``line``, ``col``, ``path`` as
@@ -72,6 +98,7 @@ class Formula:
     _terms: tuple[tuple[str, int, Evaluator], ...] = field(default=(), repr=False, compare=False)
     _types: tuple[tuple[str, type], ...] = field(default=(), repr=False, compare=False)
     where: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    earlier: Earlier = field(default=(), repr=False, compare=False)
 
     def __call__(self, env: Env) -> Value:
         """The value of the formula for ``env`` (name -> int or bool)."""
@@ -82,35 +109,46 @@ class Formula:
 
         A top-level sum gives one entry per term, the value carrying the
         term's sign (``tiles - 2`` -> ``[("tiles", 5), ("2", -2)]``); anything
-        else gives one entry for the whole formula.
+        else gives one entry for the whole formula.  A term that is just
+        ``previous`` is explained by the replaced formula's own terms.
         """
         if not self._terms:
             return [(" ".join(self.text.split()), self.fn(env))]
-        return [(text, sign * fn(env)) for text, sign, fn in self._terms]
+        found: list[tuple[str, Value]] = []
+        for text, sign, fn in self._terms:
+            if text == PREVIOUS and self.earlier:
+                found.extend((f"{label}: {part}" if label else part, sign * value)
+                             for label, formula in self.earlier for part, value in formula.terms(env))
+            else:
+                found.append((text, sign * fn(env)))
+        return found
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Closures do not pickle; worker processes get the text and recompile.
-        return (_recompile, (self.text, self._types, bool if self.is_bool else int, self.where))
+        # Closures do not pickle; worker processes get the text (and what previous stands for) and recompile.
+        return (_recompile, (self.text, self._types, bool if self.is_bool else int, self.where, self.earlier))
 
 
-def _recompile(text: str, types: tuple[tuple[str, type], ...], want: type, where: dict[str, Any]) -> Formula:
-    return compile_formula(text, dict(types), want=want, **where)
+def _recompile(text: str, types: tuple[tuple[str, type], ...], want: type, where: dict[str, Any],
+               earlier: Earlier) -> Formula:
+    return compile_formula(text, dict(types), want=want, previous=earlier or None, **where)
 
 
 def compile_formula(text: str, inputs: Mapping[str, type], *, want: type = int,
                     file: str | None = None, line: int | None = None, col: int | None = None,
-                    path: str | None = None) -> Formula:
+                    path: str | None = None, previous: Earlier | None = None) -> Formula:
     """Parse, check and compile ``text`` into a :class:`Formula`.
 
     ``inputs`` maps each name the formula may read to ``int`` or ``bool``;
-    ``want`` is the result type required.  ``file``, ``line``, ``col`` and
+    ``want`` is the result type required; ``previous`` is what the name
+    ``previous`` stands for (the parts of the formula this one replaces,
+    compiled with the same inputs), None where nothing came before.  ``file``, ``line``, ``col`` and
     ``path`` say where the text sits: ``line``/``col`` (1-based) are those of
     its first character, so an error ``k`` characters in is reported at
     ``col + k`` (on a later line of a multi-line text, at ``line + n`` and
     ``col +`` its offset in that line, which is right for a YAML block scalar).
 
     Raises :class:`UserError` with code ``formula-syntax``, ``formula-name``,
-    ``formula-type``, ``formula-div-zero``, ``formula-too-complex`` or ``formula-range`` (a
+    ``formula-previous`` (``previous`` with nothing before), ``formula-type``, ``formula-div-zero``, ``formula-too-complex`` or ``formula-range`` (a
     constant part beyond ±MAX_POINTS), and a caret snippet under the offending column.  Raises
     ``TypeError`` when ``inputs`` or ``want`` name a type other than ``int`` or ``bool``.
     """
@@ -118,7 +156,7 @@ def compile_formula(text: str, inputs: Mapping[str, type], *, want: type = int,
         raise TypeError("formula types must be int or bool")
     source = Source(text, file, line, col, path)
     tree = parse(source)
-    compiler = _Compiler(source, inputs)
+    compiler = _Compiler(source, inputs, previous)
     try:
         node: _Node = compiler.transform(tree)
     except VisitError as error:  # lark wraps whatever a transformer method raises
@@ -128,7 +166,8 @@ def compile_formula(text: str, inputs: Mapping[str, type], *, want: type = int,
                     "is needed here", len(text) - len(text.lstrip()))
     return Formula(text, frozenset(compiler.names), node.is_bool, node.fn, node.terms,
                    tuple(sorted((name, inputs[name]) for name in compiler.names)),
-                   {"file": file, "line": line, "col": col, "path": path})
+                   {"file": file, "line": line, "col": col, "path": path},
+                   previous if PREVIOUS in compiler.used and previous else ())
 
 
 _VARIABLE = object()  # the `const` of a node whose value depends on the inputs
@@ -247,10 +286,11 @@ class _Compiler(Transformer):
     problem (lark wraps it in ``VisitError``; :func:`compile_formula` unwraps).
     """
 
-    def __init__(self, source: Source, inputs: Mapping[str, type]) -> None:
+    def __init__(self, source: Source, inputs: Mapping[str, type], previous: Earlier | None = None) -> None:
         super().__init__()
-        self.source, self.inputs = source, inputs
+        self.source, self.inputs, self.previous = source, inputs, previous
         self.names: set[str] = set()
+        self.used: set[str] = set()  # the special names it reads (previous)
 
     def expect(self, node: _Node, is_bool: bool, need: str) -> None:
         if node.is_bool != is_bool:
@@ -283,6 +323,8 @@ class _Compiler(Transformer):
 
     def NAME(self, token: Token) -> _Node:
         name = str(token)
+        if name == PREVIOUS:
+            return self._previous(token)
         if name not in self.inputs:
             close = difflib.get_close_matches(name, self.inputs, n=1)
             hint = (f"; did you mean {close[0]!r}?" if close else
@@ -290,6 +332,22 @@ class _Compiler(Transformer):
             self.source.fail("formula-name", f"unknown input {name!r}{hint}", span(token)[0])
         self.names.add(name)
         return _Node(*span(token), self.inputs[name] is bool, operator.itemgetter(name), name=name)
+
+    def _previous(self, token: Token) -> _Node:
+        """The formula this one replaces, as one node: its parts add up."""
+        if not self.previous:
+            where = f" at {self.source.path}" if self.source.path else ""
+            self.source.fail("formula-previous", f"'previous' is the formula this one replaces, but no earlier "
+                             f"file sets one{where}", span(token)[0])
+        self.used.add(PREVIOUS)
+        formulas = [formula for _, formula in self.previous]
+        for formula in formulas:
+            self.names |= formula.names
+        if len(formulas) == 1:
+            only = formulas[0]
+            return _Node(*span(token), only.is_bool, only.fn)
+        fns = tuple(formula.fn for formula in formulas)
+        return _Node(*span(token), False, lambda env: sum(int(fn(env)) for fn in fns))
 
     def start(self, children: list[_Node]) -> _Node:
         return children[0]

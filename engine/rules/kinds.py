@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ..errors import Diagnostic, UserError
-from .formula import Formula, compile_formula
+from .formula import PREVIOUS, Formula, compile_formula, names_previous
 from .formula_syntax import MAX_POINTS
 from .problems import Problems
-from .source import Document, json_path
+from .source import Document, json_path, value_at
 from .tiles import NONE
 
 
@@ -161,6 +161,8 @@ def _unreadable(name: str, what: str) -> str | None:
     """Why a formula could not read ``what``, an input called ``name``, or None if it can."""
     if name in KEYWORDS:
         return f"{what} cannot be read by a formula: '{name}' is a reserved word of the formula language"
+    if name == PREVIOUS:
+        return f"{what} cannot be read by a formula: '{name}' names the formula an option's formula replaces"
     if not _READABLE.match(name):
         return f"{what} cannot be read by a formula: names are lower case letters, digits and '_'"
     return None
@@ -304,19 +306,40 @@ def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
 def compile_score(doc: Document, path: tuple, value: str | dict, inputs: dict[str, type],
                   problems: Problems) -> Score | None:
     """Compile a formula or a mapping of named line items at ``path`` (``path[1]`` names it in
-    messages, ``path[-1]`` is its rule); problems are collected, and None returned for any."""
+    messages, ``path[-1]`` is its rule); problems are collected, and None returned for any.
+
+    A formula that names ``previous`` gets the one it replaced (``doc.replaced``), compiled
+    here with the same inputs at its own file and line (docs/rulesets.md, "How options combine").
+    """
     named = value.items() if isinstance(value, dict) else [(None, value)]
     items = []
     for name, text in named:
-        where = doc.where(path if name is None else path + (name,))
+        at = path if name is None else path + (name,)
+        earlier = _earlier(doc, at, str(text), inputs, problems)
+        if earlier is False:
+            continue
         try:
-            items.append((name, compile_formula(str(text), inputs, **where)))
+            items.append((name, compile_formula(str(text), inputs, previous=earlier, **doc.where(at))))
         except UserError as error:
             problems.found.extend(_blame_deletion(doc, path, d) for d in error.diagnostics)
     if len(items) < len(named):
         return None
     text = value if isinstance(value, str) else " + ".join(f"({f.text})" for _, f in items)
     return Score(text, tuple(items), kind=path[1], rule=path[-1])
+
+
+def _earlier(doc: Document, path: tuple, text: str, inputs: dict[str, type], problems: Problems):
+    """What ``previous`` stands for in ``text`` at ``path``: the replaced formula's parts, None if
+    nothing was replaced (or ``text`` does not name it), False if the replaced formula has problems."""
+    replaced = doc.replaced(path) if names_previous(text) else None
+    if replaced is None:
+        return None
+    before, at = replaced
+    value = value_at(before.data, at)
+    if value is None:
+        return None
+    score = compile_score(before, at, value if isinstance(value, dict) else str(value), inputs, problems)
+    return False if score is None else score.items
 
 
 def _blame_deletion(doc: Document, path: tuple, diagnostic: Diagnostic) -> Diagnostic:

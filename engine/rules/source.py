@@ -51,7 +51,7 @@ from ..errors import Diagnostic, UserError
 from .reading import decode_text, read_bytes, wide_encoding
 from .yaml_nodes import Builder, Problem, compose
 
-__all__ = ["Document", "Shape", "load_yaml", "load_yaml_cached", "json_path"]
+__all__ = ["Document", "Shape", "load_yaml", "load_yaml_cached", "json_path", "value_at"]
 
 Mark = tuple[int, int]
 JsonPath = tuple[Any, ...]  # JSON path: str mapping keys and int list indices
@@ -83,6 +83,25 @@ class Document:
     #: Paths a merge deleted (``key: null``), with ``(file, line, col)`` of the deletion,
     #: so "missing" errors can point at the line that removed the value.
     deleted: dict[JsonPath, tuple[str, int | None, int | None]] = field(default_factory=dict)
+    #: For a merged document: each path whose value replaced (or deleted) an earlier one, with the
+    #: document before that merge and the path there: the chain a formula's ``previous`` reads and
+    #: ``rulesets show --origins`` prints (see engine/rules/compose.py).
+    earlier: dict[JsonPath, tuple["Document", JsonPath]] = field(default_factory=dict)
+
+    def replaced(self, path: JsonPath) -> tuple[Document, JsonPath] | None:
+        """The document and path of the value that the value at ``path`` replaced, or None.
+
+        A part of a formula that replaced a whole formula (a mapping of named
+        parts over one formula) replaced that formula: its ``previous`` is the
+        whole earlier formula.
+        """
+        path = tuple(path)
+        found = self.earlier.get(path)
+        if found is None and path and path[:-1] in self.earlier:
+            before, at = self.earlier[path[:-1]]
+            if not isinstance(value_at(before.data, at), dict):
+                found = before, at
+        return found
 
     def mark(self, path: JsonPath) -> tuple[int | None, int | None]:
         """``(line, col)`` of the value at ``path``, else of its nearest marked ancestor.
@@ -126,6 +145,18 @@ class Document:
         if key and path in self.key_marks:
             line, col = self.key_marks[path]
         return {"file": file, "line": line, "col": col, "path": json_path(path)}
+
+
+def value_at(data: Any, path: JsonPath, default: Any = None) -> Any:
+    """The value at ``path`` in ``data`` (mappings and lists), ``default`` where there is none."""
+    for step in path:
+        if isinstance(data, dict) and step in data:
+            data = data[step]
+        elif isinstance(data, list) and isinstance(step, int) and 0 <= step < len(data):
+            data = data[step]
+        else:
+            return default
+    return data
 
 
 _SIMPLE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
