@@ -42,17 +42,19 @@ def rulesets_list(json_target: JsonOption = None) -> None:
 ]))
 def rulesets_show(
     ref: RefArgument,
-    origins: Annotated[bool, typer.Option("--origins", help="After each value, the file and line that set it.")] = False,
+    origins: Annotated[bool, typer.Option("--origins", help="After each value, the file and line that set it, and "
+                                                           "what it built on or replaced.")] = False,
     json_target: JsonOption = None,
 ) -> None:
     """The merged ruleset as YAML, after extends and options."""
-    from ..rules.inspect import leaf_origins, merged, show
+    from ..rules.inspect import leaf_chains, leaf_origins, merged, show
 
     output = Output(json_target, inputs=ref_inputs(ref))
     if not output.to_stdout:
         typer.echo(show(ref, origins=origins), nl=False)
     doc = merged(ref)
-    output.json("rulesets-show", {"ref": ref, "ruleset": doc.data, "origins": leaf_origins(doc) if origins else None})
+    output.json("rulesets-show", {"ref": ref, "ruleset": doc.data, "origins": leaf_origins(doc) if origins else None,
+                                  "chains": leaf_chains(doc) if origins else None})
 
 
 @rulesets_app.command("validate", epilog=epilog([

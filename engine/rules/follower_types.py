@@ -14,11 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .formula import compile_formula
-from .kinds import FeatureKind
+from .kinds import FeatureKind, compile_score
 from .problems import Problems
 from .source import Document
-from ..errors import UserError
 
 NORMAL = "normal"
 #: In ``needs``: any of the player's followers that counts in a majority (strength above 0).
@@ -81,13 +79,11 @@ def compile_follower_types(doc: Document, kinds: list[FeatureKind], problems: Pr
             else:
                 needs.append(names.index(other))
         strength = spec.get("strength", 1)
-        if isinstance(strength, str):
-            try:
-                formula = compile_formula(strength, {c: int for c in constants}, **doc.where(at + ("strength",)))
-                strength = int(formula(constants))
-            except UserError as error:
-                problems.found.extend(error.diagnostics)
+        if isinstance(strength, str):  # a formula over the constants; previous: the strength it replaces
+            score = compile_score(doc, at + ("strength",), strength, {c: int for c in constants}, problems)
+            if score is None:
                 continue
+            strength = score(constants)
             if not 0 <= strength <= 255:
                 problems.at(at + ("strength",), f"strength {strength} is outside 0-255", "follower-type")
                 continue

@@ -18,8 +18,9 @@ from ..errors import UserError
 from ..geometry import PORTS
 from ..resources import rulesets_dir
 from .compose import RULESET_SHAPE, compose, options_dir
+from .formula import names_previous
 from .ruleset import Ruleset, load_ruleset
-from .source import Document, JsonPath, json_path, load_yaml
+from .source import Document, JsonPath, json_path, load_yaml, load_yaml_cached, value_at
 
 #: Keys that name a ruleset rather than set a rule; ``diff`` leaves them out.
 IDENTITY_KEYS = ("name", "description", "source")
@@ -46,6 +47,53 @@ def shipped() -> list[Shipped]:
     return found
 
 
+@dataclass(frozen=True)
+class Layer:
+    """One value in the chain that composed a key: where it is written (``origin``,
+    ``file:line``), the ruleset or option that wrote it (``name``), the value, and whether
+    it builds on the layer below it (names ``previous``) or replaces it."""
+
+    origin: str
+    name: str
+    value: Any
+    builds_on: bool
+
+    def as_json(self) -> dict[str, Any]:
+        """The layer as ``rulesets show --json`` gives it."""
+        return {"origin": self.origin, "name": self.name, "value": self.value, "builds_on": self.builds_on}
+
+
+def origin_chain(doc: Document, path: JsonPath) -> list[Layer]:
+    """The values that composed the value at ``path``, newest first: each one the
+    ruleset or an option set, down to the first file that set the key (docs/rulesets.md,
+    "How options combine").  One layer for a value nothing else set."""
+    chain = []
+    at: tuple[Document, JsonPath] | None = (doc, tuple(path))
+    while at is not None:
+        layer_doc, layer_path = at
+        value = value_at(layer_doc.data, layer_path)
+        file = layer_doc.where(layer_path)["file"]
+        chain.append(Layer(origin_text(layer_doc, layer_path), _name_of(file), value, names_previous(value)))
+        at = layer_doc.replaced(layer_path)
+    return chain
+
+
+def _name_of(file: str) -> str:
+    """The ``name`` a ruleset or option file gives itself (its file name if it has none)."""
+    try:
+        data = load_yaml_cached(file).data
+    except UserError:
+        data = None
+    name = data.get("name") if isinstance(data, dict) else None
+    return name if isinstance(name, str) else Path(file).stem
+
+
+def chain_text(chain: list[Layer]) -> str:
+    """The layers below the newest as one line: ``builds on tiny-city (file:line), replaces …``."""
+    return ", ".join(f"{'builds on' if newer.builds_on else 'replaces'} {older.name} ({older.origin})"
+                     for newer, older in zip(chain, chain[1:]))
+
+
 def merged(ref: str) -> Document:
     """The merged document of ruleset reference ``ref`` (after ``extends`` and options),
     checked as play checks it; :class:`UserError` if it would not load."""
@@ -56,7 +104,9 @@ def merged(ref: str) -> Document:
 
 def show(ref: str, *, origins: bool = False) -> str:
     """The merged ruleset ``ref`` as YAML; with ``origins``, each value is followed
-    by a comment naming the file and line that set it."""
+    by a comment naming the file and line that set it, and a value that replaced or
+    built on others by one comment line per earlier value (``# builds on: VALUE  #
+    file:line (name)``), newest first."""
     doc = merged(ref)
     lines: list[str] = []
     _emit(doc, doc.data, (), 0, lines, origins)
@@ -66,7 +116,8 @@ def show(ref: str, *, origins: bool = False) -> str:
 def diff(ref_a: str, ref_b: str) -> list[tuple[str, Any, Any, str, str]]:
     """What two rulesets set differently: ``(json path, value in a, value in b,
     origin in a, origin in b)`` for each differing leaf, in document order.
-    A value missing on one side is ``None`` there.  Identity keys are left out."""
+    A value missing on one side is ``None`` there; an origin is ``file:line``, followed by
+    what the value built on or replaced (:func:`chain_text`).  Identity keys are left out."""
     doc_a, _ = compose(ref_a)
     doc_b, _ = compose(ref_b)
     load_ruleset(ref_a), load_ruleset(ref_b)
@@ -90,17 +141,32 @@ def origin_text(doc: Document, path: JsonPath, *, key: bool = False) -> str:
 
 def leaf_origins(doc: Document) -> dict[str, str]:
     """``file:line`` that set each scalar (and each empty mapping or list), by JSON path."""
-    found: dict[str, str] = {}
+    return {json_path(path): origin_text(doc, path) for path in _leaves(doc.data, ())}
 
-    def walk(value: Any, path: JsonPath) -> None:
-        if isinstance(value, (dict, list)) and value:
-            for key, item in (value.items() if isinstance(value, dict) else enumerate(value)):
-                walk(item, (*path, key))
-        else:
-            found[json_path(path)] = origin_text(doc, path)
 
-    walk(doc.data, ())
+def leaf_chains(doc: Document) -> dict[str, list[dict[str, Any]]]:
+    """For each value that replaced or built on others, by JSON path: its :func:`origin_chain`
+    as JSON (newest first).  A composed formula shows every option that built it."""
+    found = {}
+    for path in _chain_paths(doc):
+        chain = origin_chain(doc, path)
+        if len(chain) > 1:
+            found[json_path(path)] = [layer.as_json() for layer in chain]
     return found
+
+
+def _chain_paths(doc: Document) -> list[JsonPath]:
+    """Every path whose value replaced another, the leaves first in document order."""
+    leaves = list(_leaves(doc.data, ()))
+    return leaves + [p for p in doc.earlier if p not in leaves and value_at(doc.data, p) is not None]
+
+
+def _leaves(value: Any, path: JsonPath):
+    if isinstance(value, (dict, list)) and value:
+        for key, item in (value.items() if isinstance(value, dict) else enumerate(value)):
+            yield from _leaves(item, (*path, key))
+    else:
+        yield path
 
 
 def tile_data(ruleset: Ruleset) -> dict[str, Any]:
@@ -213,6 +279,12 @@ def _emit(doc: Document, value: Any, path: JsonPath, indent: int, lines: list[st
             _emit(doc, item, here, indent + 1, lines, origins)
         else:
             lines.append(f"{label} {_scalar(item)}{note}")
+        if origins and here in doc.earlier or origins and doc.replaced(here) is not None:
+            chain = origin_chain(doc, here)
+            for newer, older in zip(chain, chain[1:]):
+                shown = "(nothing: deleted)" if older.value is None else _scalar(older.value)
+                lines.append(f"{pad}  # {'builds on' if newer.builds_on else 'replaces'}: {shown}  "
+                             f"# {older.origin} ({older.name})")
 
 
 def _flat(value: Any) -> bool:
@@ -229,6 +301,10 @@ def _diff(doc_a: Document, doc_b: Document, a: Any, b: Any, path: JsonPath, out:
                 continue
             _diff(doc_a, doc_b, a.get(key), b.get(key), (*path, key), out)
     elif a != b:
-        out.append((json_path(path), a, b,
-                    origin_text(doc_a, path) if a is not None else "",
-                    origin_text(doc_b, path) if b is not None else ""))
+        out.append((json_path(path), a, b, _composed_origin(doc_a, path) if a is not None else "",
+                    _composed_origin(doc_b, path) if b is not None else ""))
+
+
+def _composed_origin(doc: Document, path: JsonPath) -> str:
+    chain = origin_chain(doc, path)
+    return chain[0].origin + (f"; {chain_text(chain)}" if len(chain) > 1 else "")
