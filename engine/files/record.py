@@ -207,14 +207,20 @@ def tile_index(ruleset: Ruleset, tile_id: str, doc: Document, path: tuple) -> in
     return index
 
 
-def turn_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
-    """The :class:`Move` a turn entry describes, for the game's current tile."""
-    x, y = turn["at"]
+def enter_turn_map(game: Game, turn: dict, doc: Document, path: tuple) -> None:
+    """Play the turn on the map it names (``map``), if it names one; :class:`UserError` ``map``
+    at ``path`` for a map the ruleset does not have."""
     if "map" in turn:
         if not 0 <= turn["map"] < game.ruleset.maps:
             raise UserError(f"there is no map {turn['map']} (the ruleset has {game.ruleset.maps})", code="map",
                             **doc.where(path + ("map",)))
         game.force_map(turn["map"])
+
+
+def turn_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
+    """The :class:`Move` a turn entry describes, for the game's current tile."""
+    x, y = turn["at"]
+    enter_turn_map(game, turn, doc, path)
     try:
         pos = pack(x, y) + game.origin(game.map)
     except ValueError as error:
@@ -232,6 +238,7 @@ def play_turn(game: Game, turn: dict, doc: Document, path: tuple) -> None:
     """Play one record turn (placement or discard); :class:`UserError` if the rules refuse it."""
     game.force_tile(tile_index(game.ruleset, turn["tile"], doc, path + ("tile",)))
     if turn.get("discarded"):
+        enter_turn_map(game, turn, doc, path)
         if game.placements():
             raise UserError(f"tile {turn['tile']} is recorded as discarded but fits on the board",
                             code="replay", **doc.where(path))

@@ -20,7 +20,7 @@ from ..errors import UserError
 from ..rules.ruleset import load_ruleset_for
 from ..rules.source import Document, Shape, load_yaml
 from ..rules.validate import check
-from .record import tile_index, turn_move
+from .record import enter_turn_map, tile_index, turn_move
 
 
 @dataclass
@@ -91,6 +91,7 @@ def _run_one(doc: Document, ref: str, ruleset, expected: dict | None) -> Outcome
             outcome.failures.append(f"{label}: recorded for seat {turn['player']}, but seat {game.player} plays it")
             return outcome
         if turn.get("discarded"):
+            enter_turn_map(game, turn, doc, path)  # the map it fits nowhere on
             if game.placements():
                 outcome.failures.append(f"{label}: expected no legal placement, but the tile fits "
                                         f"({len(game.placements())} placements)")
@@ -132,8 +133,8 @@ def _run_one(doc: Document, ref: str, ruleset, expected: dict | None) -> Outcome
 
 
 def _check_supply(doc: Document, ruleset, start: tuple[int, int] | None) -> None:
-    """A scenario takes its tiles from the ruleset's supply: no more copies than exist, and no
-    more tiles than ``deck.size`` deals."""
+    """A scenario takes its tiles from the ruleset's supply: no more copies than exist (less
+    those ``deck.set_aside`` puts back in the box), and no more tiles than ``deck.size`` deals."""
     used: Counter[str] = Counter()
     if start is not None:
         used[ruleset.tiles[start[0]].id] += ruleset.maps  # each map has its own start tile
@@ -148,6 +149,10 @@ def _check_supply(doc: Document, ruleset, start: tuple[int, int] | None) -> None
                             f"{ruleset.ref}", code="scenario-supply", **doc.where(("turns", i, "tile")))
         used[turn["tile"]] += 1
         index = ruleset.tile_ids.get(turn["tile"])
-        if index is not None and used[turn["tile"]] > ruleset.tiles[index].count:
-            raise UserError(f"more {turn['tile']} tiles than the {ruleset.tiles[index].count} "
+        if index is None:
+            continue
+        boxed = ruleset.set_aside.count(index)  # deck.set_aside: back in the box, never played
+        if used[turn["tile"]] > ruleset.tiles[index].count - boxed:
+            aside = f" ({ruleset.tiles[index].count}, {boxed} set aside)" if boxed else ""
+            raise UserError(f"more {turn['tile']} tiles than the {ruleset.tiles[index].count - boxed}{aside} "
                             f"ruleset {ruleset.ref} has", code="scenario-supply", **doc.where(("turns", i, "tile")))
