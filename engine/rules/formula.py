@@ -336,9 +336,8 @@ class _Compiler(Transformer):
     def _previous(self, token: Token) -> _Node:
         """The formula this one replaces, as one node: its parts add up."""
         if not self.previous:
-            where = f" at {self.source.path}" if self.source.path else ""
-            self.source.fail("formula-previous", f"'previous' is the formula this one replaces, but no earlier "
-                             f"file sets one{where}", span(token)[0])
+            self.source.fail("formula-previous", "'previous' is the formula this one replaces, but no earlier "
+                             "file sets one here", span(token)[0])
         self.used.add(PREVIOUS)
         formulas = [formula for _, formula in self.previous]
         for formula in formulas:
