@@ -48,12 +48,13 @@ def rulesets_show(
 ) -> None:
     """The merged ruleset as YAML, after extends and options."""
     from ..rules.inspect import leaf_chains, leaf_origins, merged, show
+    from ..rules.resolve import resolved
 
     output = Output(json_target, inputs=ref_inputs(ref))
     if not output.to_stdout:
         typer.echo(show(ref, origins=origins), nl=False)
     doc = merged(ref)
-    output.json("rulesets-show", {"ref": ref, "ruleset": doc.data, "origins": leaf_origins(doc) if origins else None,
+    output.json("rulesets-show", {"ref": ref, "ruleset": resolved(doc), "origins": leaf_origins(doc) if origins else None,
                                   "chains": leaf_chains(doc) if origins else None})
 
 

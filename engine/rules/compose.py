@@ -11,16 +11,12 @@ A *ruleset reference* is ``NAME_OR_PATH[+OPTION]…``, e.g.
 2. Each option (a shipped name from ``rulesets/options/`` or a path to an
    option file) is then merged with the same semantics.  An option is a named
    partial patch with a description, its source, and the options it
-   ``requires``, ``overrides`` or ``conflicts`` with.  Options apply after the
+   ``requires``, ``overrides``, comes ``after`` or ``conflicts`` with.  Options apply after the
    whole chain, so combining two variants never re-applies a common ancestor.
 3. Options compose (docs/rulesets.md, "How options combine"): the order they
-   are written in does not matter.  They apply in one order, each after the
-   options it requires or overrides and otherwise by name
-   (:func:`application_order`).  A formula may build on the one it replaces by
-   naming it ``previous``.  Two options that set one key must build on each
-   other, set the same value, or one must require or override the other;
-   anything else is an ``option-clash`` error at load time, one per key, naming
-   both options and both places (:func:`clashes`).
+   are written in does not matter, a formula may build on the one it replaces
+   by naming it ``previous``, and two options that set one key two ways are an
+   error at load time (:mod:`engine.rules.combine`).
 
 The result is one :class:`~engine.rules.source.Document` whose marks and ``files``
 remember, for every value, the file and line that set it (and ``earlier``, what
@@ -30,19 +26,20 @@ it replaced): schema and meaning errors point there.
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..errors import UserError
+from ..errors import Diagnostic, UserError
 from ..resources import rulesets_dir
+from .combine import application_order, check_relations, clashes
 from .references import is_name, named_file, resolve, shipped_file, shortened
-from .formula import names_previous as builds_on
-from .source import Document, JsonPath, Shape, json_path, load_yaml_cached, value_at
+from .source import Document, JsonPath, Shape, load_yaml_cached
 from .validate import check
 
 #: The top-level keys that make a file a ruleset (features, tiles, extends) or an option
 #: (patch, requires, conflicts): a file named as either must have one (see Shape).
-RULES_KEYS = frozenset({"features", "tiles", "extends", "patch", "requires", "conflicts", "overrides"})
+RULES_KEYS = frozenset({"features", "tiles", "extends", "patch", "requires", "conflicts", "overrides", "after"})
 _HINT = "of a ruleset (features and tiles, or extends) or of an option (patch)"
 RULESET_SHAPE = Shape("ruleset", RULES_KEYS, _HINT)
 OPTION_SHAPE = Shape("option", RULES_KEYS, _HINT, "an")
@@ -85,18 +82,23 @@ def compose(ref: str, base: Path | None = None) -> tuple[Document, list[Path]]:
         option_doc = load_option(option, base)
         files.append(Path(option_doc.file))
         option_name = option_doc.data["name"]
-        if option_name in [n for n, _ in given]:
-            raise UserError(f"option '{option_name}' is given twice in '{ref}'", code="option-twice")
-        _check_relations(option_doc, option_name, given, ref)
+        for other_name, other_doc in given:
+            if other_name == option_name:
+                same = Path(other_doc.file).resolve() == Path(option_doc.file).resolve()
+                raise UserError(f"option '{option_name}' is given twice in '{ref}'" if same else
+                                f"options {other_doc.file} and {option_doc.file} are both named '{option_name}' "
+                                f"in '{ref}'", code="option-twice", **option_doc.where(("name",)))
         given.append((option_name, option_doc))
-    for option_name, option_doc in given:
-        _check_requires(option_doc, option_name, [n for n, _ in given])
+    check_relations(given, ref)
     setters: dict[JsonPath, tuple[str, Document]] = {}
-    problems = []
+    problems: list[Diagnostic] = []
+    warnings: list[Diagnostic] = []
     for option_name, option_doc in application_order(given):
         changed: list[JsonPath] = []
         merged = merge(doc, option_doc, ("patch",), changed)
-        problems.extend(clashes(doc, merged, option_name, option_doc, changed, setters))
+        errors, notes = clashes(doc, merged, option_name, option_doc, changed, setters)
+        problems.extend(errors)
+        warnings.extend(notes)
         for path in changed:
             for other in [p for p in setters if p[:len(path)] == path]:
                 del setters[other]
@@ -104,67 +106,7 @@ def compose(ref: str, base: Path | None = None) -> tuple[Document, list[Path]]:
         doc = merged
     if problems:
         raise UserError.from_diagnostics(problems)
-    return doc, files
-
-
-def application_order(given: list[tuple[str, Document]]) -> list[tuple[str, Document]]:
-    """The options of a reference in the order they are merged: each after the options it
-    ``requires`` or ``overrides`` (of those given), and otherwise by name, so the order a
-    reference writes them in never changes the ruleset.  :class:`UserError`
-    ``option-cycle`` if options override (or require) each other in a cycle."""
-    names = {n for n, _ in given}
-    after = {n: {o for key in ("requires", "overrides") for o in d.data.get(key, ()) if o in names and o != n}
-             for n, d in given}
-    docs = dict(given)
-    order: list[tuple[str, Document]] = []
-    while after:
-        ready = sorted(n for n, before in after.items() if not before)
-        if not ready:
-            stuck = sorted(after)[0]
-            key = "overrides" if set(docs[stuck].data.get("overrides", ())) & set(after) else "requires"
-            index = next(i for i, o in enumerate(docs[stuck].data[key]) if o in after)
-            raise UserError(f"options {', '.join(repr(n) for n in sorted(after))} require or override each other "
-                            "in a cycle, so none can apply after the others", code="option-cycle",
-                            **docs[stuck].where((key, index)))
-        first = ready[0]
-        order.append((first, docs[first]))
-        del after[first]
-        for before in after.values():
-            before.discard(first)
-    return order
-
-
-def clashes(before: Document, after: Document, name: str, option: Document, changed: list[JsonPath],
-            setters: dict[JsonPath, tuple[str, Document]]) -> list:
-    """One ``option-clash`` diagnostic for each key option ``name`` set (``changed``, paths in the
-    ruleset) that an earlier option (``setters``: path → the option that last set it) had set, unless
-    the new value builds on the old one (names ``previous``), is the same value, or ``name``
-    requires or overrides that option.  ``before``/``after``: the document without and with ``name``."""
-    allowed = set(option.data.get("requires", ())) | set(option.data.get("overrides", ()))
-    found = []
-    for path in changed:
-        for other_path, (other, other_doc) in setters.items():
-            if other == name or other in allowed:
-                continue
-            if other_path[:len(path)] != path and path[:len(other_path)] != other_path:
-                continue
-            deeper = max(path, other_path, key=len)
-            old, new = value_at(before.data, deeper, _GONE), value_at(after.data, deeper, _GONE)
-            if old is _GONE and deeper != other_path:
-                continue  # a key added to a mapping the other option set: nothing of its is lost
-            if builds_on(value_at(after.data, path)) or new == old:
-                continue
-            there = other_doc.where(("patch", *other_path))
-            found.append(UserError(
-                f"options '{other}' and '{name}' both set {json_path(path)}: '{name}' replaces what '{other}' "
-                f"set at {there['file']}:{there['line']} without building on it; keep both rules with 'previous' "
-                f"in '{name}''s formula, or declare 'overrides: [{other}]' in '{name}' if it replaces it on purpose",
-                code="option-clash", **option.where(("patch", *path))).diagnostics[0])
-            break
-    return found
-
-
-_GONE = object()  # no value at a path (deleted or never set)
+    return replace(doc, warnings=tuple(warnings)), files
 
 
 def load_option(option: str, base: Path | None = None) -> Document:
@@ -193,26 +135,6 @@ def load_option(option: str, base: Path | None = None) -> Document:
         raise UserError("an option cannot 'extends': it is applied on top of whatever ruleset it follows",
                         code="schema", **doc.where(("patch", "extends"), key=True))
     return doc
-
-
-def _check_relations(doc: Document, name: str, given: list[tuple[str, Document]], ref: str) -> None:
-    names = [n for n, _ in given]
-    for i, other in enumerate(doc.data.get("conflicts", ())):
-        if other in names:
-            raise UserError(f"option '{name}' conflicts with option '{other}' ('{ref}')", code="option-conflict",
-                            **doc.where(("conflicts", i)))
-    for other_name, other_doc in given:
-        if name in other_doc.data.get("conflicts", ()):
-            index = other_doc.data["conflicts"].index(name)
-            raise UserError(f"option '{other_name}' conflicts with option '{name}' ('{ref}')",
-                            code="option-conflict", **other_doc.where(("conflicts", index)))
-
-
-def _check_requires(doc: Document, name: str, names: list[str]) -> None:
-    for i, needed in enumerate(doc.data.get("requires", ())):
-        if needed not in names:
-            raise UserError(f"option '{name}' requires option '{needed}': add it to the reference "
-                            f"(e.g. '...+{needed}+{name}')", code="option-requires", **doc.where(("requires", i)))
 
 
 def _chain(path: Path, seen: list[Path], files: list[Path]) -> Document:

@@ -5,8 +5,9 @@ pennants`` or ``if tiles == 2 then tiles + pennants else 2 * tiles``.  The
 grammar is ``grammar/scoring.lark``, parsed by :mod:`engine.rules.formula_syntax`
 (limits and syntax errors); this module holds the public :func:`compile_formula`
 and :class:`Formula`, and the compiler that checks names and types while it
-turns the parse tree into nested Python closures, so no user text is ever given
-to ``eval`` and a formula cannot do anything but arithmetic on its inputs.
+turns the parse tree into nested Python closures (built by
+:mod:`engine.rules.formula_nodes`), so no user text is ever given to ``eval``
+and a formula cannot do anything but arithmetic on its inputs.
 
 The language, loosest binding first::
 
@@ -43,28 +44,27 @@ from __future__ import annotations
 import difflib
 import operator
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from lark import Token, Transformer, v_args
 from lark.exceptions import VisitError
 
+from .formula_nodes import VARIABLE, Env, Evaluator, Node, Value, chain, combine, constant, negate
 from .formula_syntax import MAX_POINTS, Source, balanced, parse, span
 
-Value = int | bool
-Env = Mapping[str, Value]
-Evaluator = Callable[[Env], Value]
 
 #: The name a formula uses for the formula it replaces (reserved: no input may be called so).
 PREVIOUS = "previous"
-_NAMES_PREVIOUS = re.compile(rf"\b{PREVIOUS}\b")
+#: Where a formula's text names ``previous`` (a whole word: ``previous_x`` is another name).
+PREVIOUS_PATTERN = re.compile(rf"\b{PREVIOUS}\b")
 
 
 def names_previous(value: object) -> bool:
     """Whether ``value`` (a formula's text, or a mapping or list holding formulas) names ``previous``."""
     if isinstance(value, str):
-        return _NAMES_PREVIOUS.search(value) is not None
+        return PREVIOUS_PATTERN.search(value) is not None
     if isinstance(value, dict):
         return any(names_previous(v) for v in value.values())
     if isinstance(value, list):
@@ -83,7 +83,8 @@ class Formula:
 
     ``text`` is the source, ``names`` the inputs it reads (those of the
     formula ``previous`` stands for included), ``is_bool`` its result type,
-    ``earlier`` what ``previous`` stands for (empty if the text does not name it).  ``fn`` is the closure itself: a hot loop may call it directly
+    ``earlier`` what ``previous`` stands for (empty if the text does not
+    name it).  ``fn`` is the closure itself: a hot loop may call it directly
     and skip one frame.  The env passed must hold every name in ``names``
     (a missing one raises ``KeyError``: a bug in the caller, not in the ruleset).
     ``where`` says where the text sits (``file``, ``line``, ``col``, ``path`` as
@@ -141,14 +142,15 @@ def compile_formula(text: str, inputs: Mapping[str, type], *, want: type = int,
     ``inputs`` maps each name the formula may read to ``int`` or ``bool``;
     ``want`` is the result type required; ``previous`` is what the name
     ``previous`` stands for (the parts of the formula this one replaces,
-    compiled with the same inputs), None where nothing came before.  ``file``, ``line``, ``col`` and
-    ``path`` say where the text sits: ``line``/``col`` (1-based) are those of
+    compiled with the same inputs), None where nothing came before.
+    ``file``, ``line``, ``col`` and ``path`` say where the text sits: ``line``/``col`` (1-based) are those of
     its first character, so an error ``k`` characters in is reported at
     ``col + k`` (on a later line of a multi-line text, at ``line + n`` and
     ``col +`` its offset in that line, which is right for a YAML block scalar).
 
     Raises :class:`UserError` with code ``formula-syntax``, ``formula-name``,
-    ``formula-previous`` (``previous`` with nothing before), ``formula-type``, ``formula-div-zero``, ``formula-too-complex`` or ``formula-range`` (a
+    ``formula-previous`` (``previous`` with nothing before), ``formula-type``,
+    ``formula-div-zero``, ``formula-too-complex`` or ``formula-range`` (a
     constant part beyond ±MAX_POINTS), and a caret snippet under the offending column.  Raises
     ``TypeError`` when ``inputs`` or ``want`` name a type other than ``int`` or ``bool``.
     """
@@ -158,7 +160,7 @@ def compile_formula(text: str, inputs: Mapping[str, type], *, want: type = int,
     tree = parse(source)
     compiler = _Compiler(source, inputs, previous)
     try:
-        node: _Node = compiler.transform(tree)
+        node: Node = compiler.transform(tree)
     except VisitError as error:  # lark wraps whatever a transformer method raises
         raise error.orig_exc from None
     if node.is_bool != (want is bool):
@@ -170,116 +172,12 @@ def compile_formula(text: str, inputs: Mapping[str, type], *, want: type = int,
                    previous if PREVIOUS in compiler.used and previous else ())
 
 
-_VARIABLE = object()  # the `const` of a node whose value depends on the inputs
-
-
-@dataclass(frozen=True, slots=True)
-class _Node:
-    """A compiled subexpression: its span in the text, its type and its closure."""
-
-    start: int
-    end: int
-    is_bool: bool
-    fn: Evaluator
-    const: Any = _VARIABLE  # the value, when the node reads no input
-    name: str | None = None  # the input, when the node is just that input
-    terms: tuple[tuple[str, int, Evaluator], ...] = ()  # (text, sign, closure) of a sum's terms
-
-
-def _constant(value: Value, start: int, end: int) -> _Node:
-    return _Node(start, end, isinstance(value, bool), lambda env: value, const=value)
-
-
-# Closure factories by operator and operand shape (K constant, N input name,
-# F any other node), so that `2 * tiles` runs as one frame with an inline dict
-# lookup rather than a chain of calls.  Sums put their folded constant last and
-# join their terms variable with variable, hence fewer shapes for + and -.
-# A constant divisor is never 0 here.
-_ARITH: dict[str, dict[str, Callable[[Any, Any], Evaluator]]] = {
-    "+": {"NK": lambda a, b: lambda env: env[a] + b, "NN": lambda a, b: lambda env: env[a] + env[b],
-          "FK": lambda a, b: lambda env: a(env) + b, "FF": lambda a, b: lambda env: a(env) + b(env)},
-    "-": {"NN": lambda a, b: lambda env: env[a] - env[b], "FF": lambda a, b: lambda env: a(env) - b(env)},
-    "*": {"KN": lambda a, b: lambda env: a * env[b], "NK": lambda a, b: lambda env: env[a] * b,
-          "NN": lambda a, b: lambda env: env[a] * env[b], "KF": lambda a, b: lambda env: a * b(env),
-          "FK": lambda a, b: lambda env: a(env) * b, "FF": lambda a, b: lambda env: a(env) * b(env)},
-    "//": {"KN": lambda a, b: lambda env: a // d if (d := env[b]) else 0,
-           "NK": lambda a, b: lambda env: env[a] // b,
-           "NN": lambda a, b: lambda env: env[a] // d if (d := env[b]) else 0,
-           "KF": lambda a, b: lambda env: a // d if (d := b(env)) else 0,
-           "FK": lambda a, b: lambda env: a(env) // b,
-           "FF": lambda a, b: lambda env: a(env) // d if (d := b(env)) else 0},
-}
-# Folding never meets a zero divisor: that is a formula-div-zero error first.
-_FOLD: dict[str, Callable[[Any, Any], Value]] = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "==": operator.eq,
-    "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-    "and": lambda a, b: a and b, "or": lambda a, b: a or b,
-    "min": min, "max": max,
-}
-# The other operators: a constant right operand (`tiles == 2`, `min(tiles, 5)`)
-# is inlined; min and max avoid the argument tuple of builtins.min.
-_WITH_CONSTANT: dict[str, Callable[[Evaluator, Any], Evaluator]] = {
-    "==": lambda f, k: lambda env: f(env) == k, "!=": lambda f, k: lambda env: f(env) != k,
-    "<": lambda f, k: lambda env: f(env) < k, "<=": lambda f, k: lambda env: f(env) <= k,
-    ">": lambda f, k: lambda env: f(env) > k, ">=": lambda f, k: lambda env: f(env) >= k,
-    "min": lambda f, k: lambda env: x if (x := f(env)) <= k else k,
-    "max": lambda f, k: lambda env: x if (x := f(env)) >= k else k,
-}
-_FLIPPED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
-_GENERAL: dict[str, Callable[[Evaluator, Evaluator], Evaluator]] = {
-    "and": lambda f, g: lambda env: f(env) and g(env),
-    "or": lambda f, g: lambda env: f(env) or g(env),
-    "min": lambda f, g: lambda env: x if (x := f(env)) <= (y := g(env)) else y,
-    "max": lambda f, g: lambda env: x if (x := f(env)) >= (y := g(env)) else y,
-}
-
-
-def _combine(op: str, a: _Node, b: _Node) -> _Node:
-    """``a op b`` as one node, folded when both are constants (types already checked)."""
-    is_bool = op not in _ARITH and op not in ("min", "max")
-    if a.const is not _VARIABLE and b.const is not _VARIABLE:
-        return _constant(_FOLD[op](a.const, b.const), a.start, b.end)
-    if op in _ARITH:
-        shape = "".join("K" if n.const is not _VARIABLE else "N" if n.name else "F" for n in (a, b))
-        table = _ARITH[op]
-        if shape not in table:  # NF or FN: the name goes as its itemgetter
-            shape = shape.replace("N", "F")
-        fn = table[shape](*(n.const if s == "K" else n.name if s == "N" else n.fn for s, n in zip(shape, (a, b))))
-    elif b.const is not _VARIABLE and op in _WITH_CONSTANT:
-        fn = _WITH_CONSTANT[op](a.fn, b.const)
-    elif a.const is not _VARIABLE and op in _FLIPPED:  # `2 < tiles` runs as `tiles > 2`
-        fn = _WITH_CONSTANT[_FLIPPED[op]](b.fn, a.const)
-    elif op in _GENERAL:
-        fn = _GENERAL[op](a.fn, b.fn)
-    else:
-        compare, f, g = _FOLD[op], a.fn, b.fn
-        fn = lambda env: compare(f(env), g(env))
-    return _Node(a.start, b.end, is_bool, fn)
-
-
-def _chain(op: str, nodes: list[_Node]) -> _Node:
-    """Join nodes with an associative ``op`` as a balanced tree, so a long
-    ``a + b + c + ...`` costs log n nested calls rather than n."""
-    while len(nodes) > 1:
-        nodes = [_combine(op, *nodes[i:i + 2]) if i + 1 < len(nodes) else nodes[i]
-                 for i in range(0, len(nodes), 2)]
-    return nodes[0]
-
-
-def _negate(node: _Node) -> _Node:
-    if node.const is not _VARIABLE:
-        return _constant(-node.const, node.start, node.end)
-    name, f = node.name, node.fn
-    fn = (lambda env: -env[name]) if name else (lambda env: -f(env))
-    return _Node(node.start, node.end, False, fn)
-
-
 def _kind(is_bool: bool) -> str:
     return "a boolean" if is_bool else "a number"
 
 
 class _Compiler(Transformer):
-    """Turns a parse tree into one :class:`_Node`, checking names and types.
+    """Turns a parse tree into one :class:`Node`, checking names and types.
 
     Method names are the grammar's rule and terminal names; each gets its
     children already compiled and raises :class:`UserError` at the first
@@ -292,48 +190,49 @@ class _Compiler(Transformer):
         self.names: set[str] = set()
         self.used: set[str] = set()  # the special names it reads (previous)
 
-    def expect(self, node: _Node, is_bool: bool, need: str) -> None:
+    def expect(self, node: Node, is_bool: bool, need: str) -> None:
         if node.is_bool != is_bool:
             self.source.fail("formula-type", f"{self.excerpt(node)} is {_kind(node.is_bool)}, "
                              f"but {need}", node.start)
 
-    def excerpt(self, node: _Node) -> str:
+    def excerpt(self, node: Node) -> str:
         """The node's text on one line, shortened, for messages."""
         piece = balanced(self.source.text, node.start, node.end)
         return repr(piece if len(piece) <= 30 else piece[:27] + "...")
 
-    def bounded(self, node: _Node, what: str = "{} is") -> _Node:
+    def bounded(self, node: Node, what: str = "{} is") -> Node:
         """``node``, unless a constant number beyond ±:data:`MAX_POINTS` (checked at each step of
         folding, so no formula builds a huge number); ``what`` words the message, ``{}`` the node."""
         value = node.const
-        if value is not _VARIABLE and not isinstance(value, bool) and not -MAX_POINTS <= value <= MAX_POINTS:
+        if value is not VARIABLE and not isinstance(value, bool) and not -MAX_POINTS <= value <= MAX_POINTS:
             shown = str(value) if abs(value) < 10**20 else f"a number of {len(str(abs(value)))} digits"
             self.source.fail("formula-range", f"{what.format(self.excerpt(node))} {shown}, beyond ±{MAX_POINTS:,}:"
                              " a formula's constant parts must lie within it", node.start)
         return node
 
-    def INT(self, token: Token) -> _Node:
-        return self.bounded(_constant(int(token), *span(token)))
+    def INT(self, token: Token) -> Node:
+        return self.bounded(constant(int(token), *span(token)))
 
-    def TRUE(self, token: Token) -> _Node:
-        return _constant(True, *span(token))
+    def TRUE(self, token: Token) -> Node:
+        return constant(True, *span(token))
 
-    def FALSE(self, token: Token) -> _Node:
-        return _constant(False, *span(token))
+    def FALSE(self, token: Token) -> Node:
+        return constant(False, *span(token))
 
-    def NAME(self, token: Token) -> _Node:
+    def NAME(self, token: Token) -> Node:
         name = str(token)
         if name == PREVIOUS:
             return self._previous(token)
         if name not in self.inputs:
-            close = difflib.get_close_matches(name, self.inputs, n=1)
+            names = [*self.inputs, *([PREVIOUS] if self.previous else [])]
+            close = difflib.get_close_matches(name, names, n=1)
             hint = (f"; did you mean {close[0]!r}?" if close else
-                    f"; inputs here: {', '.join(sorted(self.inputs))}" if self.inputs else "; there are no inputs")
+                    f"; inputs here: {', '.join(sorted(names))}" if names else "; there are no inputs")
             self.source.fail("formula-name", f"unknown input {name!r}{hint}", span(token)[0])
         self.names.add(name)
-        return _Node(*span(token), self.inputs[name] is bool, operator.itemgetter(name), name=name)
+        return Node(*span(token), self.inputs[name] is bool, operator.itemgetter(name), name=name)
 
-    def _previous(self, token: Token) -> _Node:
+    def _previous(self, token: Token) -> Node:
         """The formula this one replaces, as one node: its parts add up."""
         if not self.previous:
             self.source.fail("formula-previous", "'previous' is the formula this one replaces, but no earlier "
@@ -344,49 +243,49 @@ class _Compiler(Transformer):
             self.names |= formula.names
         if len(formulas) == 1:
             only = formulas[0]
-            return _Node(*span(token), only.is_bool, only.fn)
+            return Node(*span(token), only.is_bool, only.fn)
         fns = tuple(formula.fn for formula in formulas)
-        return _Node(*span(token), False, lambda env: sum(int(fn(env)) for fn in fns))
+        return Node(*span(token), False, lambda env: sum(int(fn(env)) for fn in fns))
 
-    def start(self, children: list[_Node]) -> _Node:
+    def start(self, children: list[Node]) -> Node:
         return children[0]
 
     @v_args(meta=True)
-    def if_then_else(self, meta: Any, children: list[_Node]) -> _Node:
+    def if_then_else(self, meta: Any, children: list[Node]) -> Node:
         cond, then, other = children
         self.expect(cond, True, "the condition after 'if' must be a boolean")
         if then.is_bool != other.is_bool:
             self.source.fail("formula-type", f"'then' gives {_kind(then.is_bool)} but 'else' gives "
                              f"{_kind(other.is_bool)}; both must be of one type", other.start)
-        if all(n.const is not _VARIABLE for n in children):
-            return _constant(then.const if cond.const else other.const, meta.start_pos, meta.end_pos)
+        if all(n.const is not VARIABLE for n in children):
+            return constant(then.const if cond.const else other.const, meta.start_pos, meta.end_pos)
         c, t, e = cond.fn, then.fn, other.fn
-        return _Node(meta.start_pos, meta.end_pos, then.is_bool, lambda env: t(env) if c(env) else e(env))
+        return Node(meta.start_pos, meta.end_pos, then.is_bool, lambda env: t(env) if c(env) else e(env))
 
     @v_args(meta=True)
-    def or_test(self, meta: Any, children: list[_Node]) -> _Node:
+    def or_test(self, meta: Any, children: list[Node]) -> Node:
         return self._logic("or", meta, children)
 
     @v_args(meta=True)
-    def and_test(self, meta: Any, children: list[_Node]) -> _Node:
+    def and_test(self, meta: Any, children: list[Node]) -> Node:
         return self._logic("and", meta, children)
 
-    def _logic(self, op: str, meta: Any, children: list[_Node]) -> _Node:
+    def _logic(self, op: str, meta: Any, children: list[Node]) -> Node:
         for node in children:
             self.expect(node, True, f"'{op}' needs booleans")
-        return replace(_chain(op, children), start=meta.start_pos, end=meta.end_pos)
+        return replace(chain(op, children), start=meta.start_pos, end=meta.end_pos)
 
     @v_args(meta=True)
-    def not_test(self, meta: Any, children: list[_Node]) -> _Node:
+    def not_test(self, meta: Any, children: list[Node]) -> Node:
         (node,) = children
         self.expect(node, True, "'not' needs a boolean")
-        if node.const is not _VARIABLE:
-            return _constant(not node.const, meta.start_pos, meta.end_pos)
+        if node.const is not VARIABLE:
+            return constant(not node.const, meta.start_pos, meta.end_pos)
         f = node.fn
-        return _Node(meta.start_pos, meta.end_pos, True, lambda env: not f(env))
+        return Node(meta.start_pos, meta.end_pos, True, lambda env: not f(env))
 
     @v_args(meta=True)
-    def comparison(self, meta: Any, children: list[Any]) -> _Node:
+    def comparison(self, meta: Any, children: list[Any]) -> Node:
         left, op, right = children[0], str(children[1]), children[2]
         if op in ("==", "!="):
             if left.is_bool != right.is_bool:
@@ -396,10 +295,10 @@ class _Compiler(Transformer):
         else:
             self.expect(left, False, f"{op!r} compares numbers")
             self.expect(right, False, f"{op!r} compares numbers")
-        return replace(_combine(op, left, right), start=meta.start_pos, end=meta.end_pos)
+        return replace(combine(op, left, right), start=meta.start_pos, end=meta.end_pos)
 
     @v_args(meta=True)
-    def sum(self, meta: Any, children: list[Any]) -> _Node:
+    def sum(self, meta: Any, children: list[Any]) -> Node:
         operands, ops = children[0::2], children[1::2]
         for i, node in enumerate(operands):
             self.expect(node, False, f"{str(ops[max(i - 1, 0)])!r} needs numbers")
@@ -410,47 +309,47 @@ class _Compiler(Transformer):
         terms = tuple((balanced(self.source.text, lo, hi), sign, node.fn)
                       for lo, hi, sign, node in zip(bounds, ends, signs, operands))
         # Constants gather into one trailing term: `1 + neighbors` runs as `neighbors + 1`.
-        total = sum(s * n.const for s, n in zip(signs, operands) if n.const is not _VARIABLE)
-        plus = [n for s, n in zip(signs, operands) if s > 0 and n.const is _VARIABLE]
-        minus = [n for s, n in zip(signs, operands) if s < 0 and n.const is _VARIABLE]
+        total = sum(s * n.const for s, n in zip(signs, operands) if n.const is not VARIABLE)
+        plus = [n for s, n in zip(signs, operands) if s > 0 and n.const is VARIABLE]
+        minus = [n for s, n in zip(signs, operands) if s < 0 and n.const is VARIABLE]
         if plus and minus:
-            node = _combine("-", _chain("+", plus), _chain("+", minus))
+            node = combine("-", chain("+", plus), chain("+", minus))
         elif plus or minus:
-            node = _chain("+", plus) if plus else _negate(_chain("+", minus))
+            node = chain("+", plus) if plus else negate(chain("+", minus))
         else:
-            node = _constant(total, meta.start_pos, meta.end_pos)
-        self.bounded(_constant(total, meta.start_pos, meta.end_pos),
+            node = constant(total, meta.start_pos, meta.end_pos)
+        self.bounded(constant(total, meta.start_pos, meta.end_pos),
                      "the numbers in {} add up to" if plus or minus else "{} is")
         if total and (plus or minus):
-            node = _combine("+", node, _constant(total, meta.start_pos, meta.end_pos))
+            node = combine("+", node, constant(total, meta.start_pos, meta.end_pos))
         return replace(node, start=meta.start_pos, end=meta.end_pos, terms=terms)
 
     @v_args(meta=True)
-    def product(self, meta: Any, children: list[Any]) -> _Node:
+    def product(self, meta: Any, children: list[Any]) -> Node:
         node = children[0]
         self.expect(node, False, f"{str(children[1])!r} needs numbers")
         for op, operand in zip(children[1::2], children[2::2]):
             self.expect(operand, False, f"{str(op)!r} needs numbers")
-            if op == "//" and operand.const is not _VARIABLE and operand.const == 0:
+            if op == "//" and operand.const is not VARIABLE and operand.const == 0:
                 self.source.fail("formula-div-zero", f"division by zero: {self.excerpt(operand)} "
                                  "is always 0", operand.start)
-            node = self.bounded(_combine(str(op), node, operand))
+            node = self.bounded(combine(str(op), node, operand))
         return replace(node, start=meta.start_pos, end=meta.end_pos)
 
     @v_args(meta=True)
-    def negate(self, meta: Any, children: list[Any]) -> _Node:
+    def negate(self, meta: Any, children: list[Any]) -> Node:
         _, node = children
         self.expect(node, False, "'-' needs a number")
-        return replace(_negate(node), start=meta.start_pos, end=meta.end_pos)
+        return replace(negate(node), start=meta.start_pos, end=meta.end_pos)
 
     @v_args(meta=True)
-    def call(self, meta: Any, children: list[Any]) -> _Node:
+    def call(self, meta: Any, children: list[Any]) -> Node:
         func, args = str(children[0]), children[1:]
         for node in args:
             self.expect(node, False, f"'{func}' needs numbers")
         # Constant arguments fold into one, which goes last so it stays inline.
-        fixed = [n for n in args if n.const is not _VARIABLE]
-        varying = [n for n in args if n.const is _VARIABLE]
+        fixed = [n for n in args if n.const is not VARIABLE]
+        varying = [n for n in args if n.const is VARIABLE]
         if fixed:
-            varying.append(_chain(func, fixed))
-        return replace(_chain(func, varying), start=meta.start_pos, end=meta.end_pos, terms=())
+            varying.append(chain(func, fixed))
+        return replace(chain(func, varying), start=meta.start_pos, end=meta.end_pos, terms=())

@@ -20,6 +20,7 @@ from ..resources import rulesets_dir
 from .compose import RULESET_SHAPE, compose, options_dir
 from .formula import names_previous
 from .ruleset import Ruleset, load_ruleset
+from .resolve import resolved
 from .source import Document, JsonPath, json_path, load_yaml, load_yaml_cached, value_at
 
 #: Keys that name a ruleset rather than set a rule; ``diff`` leaves them out.
@@ -66,7 +67,8 @@ class Layer:
 def origin_chain(doc: Document, path: JsonPath) -> list[Layer]:
     """The values that composed the value at ``path``, newest first: each one the
     ruleset or an option set, down to the first file that set the key (docs/rulesets.md,
-    "How options combine").  One layer for a value nothing else set."""
+    "How options combine").  One layer for a value nothing else set.  A named line item
+    that replaced a whole formula continues into that formula only if it builds on it."""
     chain = []
     at: tuple[Document, JsonPath] | None = (doc, tuple(path))
     while at is not None:
@@ -74,7 +76,9 @@ def origin_chain(doc: Document, path: JsonPath) -> list[Layer]:
         value = value_at(layer_doc.data, layer_path)
         file = layer_doc.where(layer_path)["file"]
         chain.append(Layer(origin_text(layer_doc, layer_path), _name_of(file), value, names_previous(value)))
-        at = layer_doc.replaced(layer_path)
+        at = layer_doc.earlier.get(layer_path)
+        if at is None and names_previous(value):
+            at = layer_doc.replaced(layer_path)
     return chain
 
 
@@ -89,9 +93,15 @@ def _name_of(file: str) -> str:
 
 
 def chain_text(chain: list[Layer]) -> str:
-    """The layers below the newest as one line: ``builds on tiny-city (file:line), replaces …``."""
-    return ", ".join(f"{'builds on' if newer.builds_on else 'replaces'} {older.name} ({older.origin})"
-                     for newer, older in zip(chain, chain[1:]))
+    """The layers below the newest as one line: ``builds on tiny-city (file:line), replacing …``."""
+    return ", ".join(f"{_relation(newer, older)} {older.name} ({older.origin})" for newer, older in zip(chain, chain[1:]))
+
+
+def _relation(newer: Layer, older: Layer) -> str:
+    """How a layer stands to the one below it."""
+    if newer.builds_on:
+        return "building on"
+    return "the same as" if newer.value == older.value else "replacing"
 
 
 def merged(ref: str) -> Document:
@@ -103,26 +113,29 @@ def merged(ref: str) -> Document:
 
 
 def show(ref: str, *, origins: bool = False) -> str:
-    """The merged ruleset ``ref`` as YAML; with ``origins``, each value is followed
-    by a comment naming the file and line that set it, and a value that replaced or
-    built on others by one comment line per earlier value (``# builds on: VALUE  #
-    file:line (name)``), newest first."""
+    """The merged ruleset ``ref`` as YAML, each ``previous`` written out (so the text is
+    the whole rule, and loads again as a ruleset); with ``origins``, each value is
+    followed by a comment naming the file and line that set it and, for a value that
+    replaced or built on others, how (``building on:``, ``replacing:``), then one
+    comment line per earlier value as its file wrote it, newest first."""
     doc = merged(ref)
     lines: list[str] = []
-    _emit(doc, doc.data, (), 0, lines, origins)
+    _emit(doc, resolved(doc), (), 0, lines, origins)
     return "\n".join(lines) + "\n"
 
 
 def diff(ref_a: str, ref_b: str) -> list[tuple[str, Any, Any, str, str]]:
     """What two rulesets set differently: ``(json path, value in a, value in b,
     origin in a, origin in b)`` for each differing leaf, in document order.
-    A value missing on one side is ``None`` there; an origin is ``file:line``, followed by
+    Values are compared with each ``previous`` written out, so a change anywhere in a
+    formula's chain is a difference.  A value missing on one side is ``None`` there; an
+    origin is ``file:line``, followed by
     what the value built on or replaced (:func:`chain_text`).  Identity keys are left out."""
     doc_a, _ = compose(ref_a)
     doc_b, _ = compose(ref_b)
     load_ruleset(ref_a), load_ruleset(ref_b)
     out: list[tuple[str, Any, Any, str, str]] = []
-    _diff(doc_a, doc_b, doc_a.data, doc_b.data, (), out)
+    _diff(doc_a, doc_b, resolved(doc_a), resolved(doc_b), (), out)
     return out
 
 
@@ -273,18 +286,17 @@ def _emit(doc: Document, value: Any, path: JsonPath, indent: int, lines: list[st
         label = f"{pad}{_scalar(key)}:" if isinstance(value, dict) else f"{pad}-"
         container = isinstance(item, (dict, list)) and item and (
             not _flat(item) or (origins and isinstance(item, dict)))  # origins: one per leaf
+        chain = origin_chain(doc, here) if origins else []
         note = f"  # {origin_text(doc, here, key=bool(container))}" if origins else ""
+        if len(chain) > 1:
+            note += f", {_relation(chain[0], chain[1])}:"
+        lines.append(label + note if container else f"{label} {_scalar(item)}{note}")
+        for i, layer in enumerate(chain[1:], start=1):
+            shown = "(nothing: deleted)" if layer.value is None else _scalar(layer.value)
+            how = f", {_relation(layer, chain[i + 1])}:" if i + 1 < len(chain) else ""
+            lines.append(f"{pad}  #   {shown}  # {layer.origin} ({layer.name}){how}")
         if container:
-            lines.append(label + (note if origins else ""))
             _emit(doc, item, here, indent + 1, lines, origins)
-        else:
-            lines.append(f"{label} {_scalar(item)}{note}")
-        if origins and here in doc.earlier or origins and doc.replaced(here) is not None:
-            chain = origin_chain(doc, here)
-            for newer, older in zip(chain, chain[1:]):
-                shown = "(nothing: deleted)" if older.value is None else _scalar(older.value)
-                lines.append(f"{pad}  # {'builds on' if newer.builds_on else 'replaces'}: {shown}  "
-                             f"# {older.origin} ({older.name})")
 
 
 def _flat(value: Any) -> bool:

@@ -22,6 +22,7 @@ from .constraints import Constraint
 from .follower_types import FollowerType, compile_follower_types
 from .kinds import FeatureKind, compile_kinds
 from .problems import Problems, diagnostic_order
+from .resolve import resolved
 from .source import Document
 from .tiles import EdgeCodes, TileType, compile_tile
 from .validate import check
@@ -41,7 +42,8 @@ class Phase:
 class Ruleset:
     """A loaded, validated and compiled ruleset.
 
-    ``data`` is the merged document (what ``sha256`` hashes); ``kinds`` and
+    ``data`` is the merged document, each ``previous`` written out as the formula
+    it stands for (what ``sha256`` hashes; engine/rules/resolve.py); ``kinds`` and
     ``tiles`` are indexed by their ``index``; ``start`` is the start tile's
     index (``-1`` for none); ``edge_mirror``/``edge_base`` drive edge
     matching (see :class:`~engine.rules.tiles.EdgeCodes`).
@@ -171,6 +173,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
     """
     data = doc.data
     problems = Problems(doc)
+    problems.warnings.extend(doc.warnings)  # found while composing (option-order)
     problem = problems.at
     kinds = compile_kinds(doc, problems)
     if any(d.code == "edge-letter" for d in problems.found):
@@ -247,6 +250,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
     if problems.found:
         raise UserError.from_diagnostics(sorted(problems.found, key=diagnostic_order))
     rules = data.get("rules", {})
+    data = resolved(doc)  # every previous written out: the hash covers each option's part of a formula
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return Ruleset(
         name=data["name"], ref=ref, data=data,

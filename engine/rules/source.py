@@ -87,6 +87,9 @@ class Document:
     #: document before that merge and the path there: the chain a formula's ``previous`` reads and
     #: ``rulesets show --origins`` prints (see engine/rules/compose.py).
     earlier: dict[JsonPath, tuple["Document", JsonPath]] = field(default_factory=dict)
+    #: Warnings found while composing it (two options building on one key in an order only
+    #: their names decide), which the loaded ruleset reports with its own.
+    warnings: tuple[Diagnostic, ...] = ()
 
     def replaced(self, path: JsonPath) -> tuple[Document, JsonPath] | None:
         """The document and path of the value that the value at ``path`` replaced, or None.
@@ -99,7 +102,7 @@ class Document:
         found = self.earlier.get(path)
         if found is None and path and path[:-1] in self.earlier:
             before, at = self.earlier[path[:-1]]
-            if not isinstance(value_at(before.data, at), dict):
+            if isinstance(value_at(before.data, at), (str, int)):  # a formula (or a strength) made parts
                 found = before, at
         return found
 

@@ -87,16 +87,90 @@ def test_previous_is_no_name_for_an_attribute_or_constant(tmp_path: Path) -> Non
     assert codes("basic+const.yaml", tmp_path) == ["constant-name"]
 
 
-def test_two_options_setting_one_key_clash_at_load_time(tmp_path: Path) -> None:
+def test_a_replacement_applies_before_the_changes_that_build_on_it(tmp_path: Path) -> None:
+    # my-city replaces the city formula; inns-and-cathedrals builds on whatever is there.
     option(tmp_path, "my-city", "  features:\n    city:\n      scoring:\n        complete: 3 * tiles\n")
+    for ref in ("basic+inns-and-cathedrals+my-city.yaml", "basic+my-city.yaml+inns-and-cathedrals"):
+        city = load_ruleset(ref, tmp_path).kind("city")
+        assert city.complete(CITY) == 3 * 5  # my rule
+        assert city.complete({**CITY, "cathedrals": 1}) == 3 * 5 + 3 * 1  # the cathedral's, kept
+
+
+def test_two_options_setting_one_key_clash_at_load_time(tmp_path: Path) -> None:
+    option(tmp_path, "four", "  players: {max: 4}\n")
+    for ref in ("basic+inns-and-cathedrals+four.yaml", "basic+four.yaml+inns-and-cathedrals"):
+        with pytest.raises(UserError) as caught:
+            load_ruleset(ref, tmp_path)
+        (clash,) = caught.value.diagnostics
+        # Located in the designer's file, not in the shipped one (which they cannot change).
+        assert (clash.code, Path(clash.file).name, clash.line) == ("option-clash", "four.yaml", 5)
+        assert "options 'four' and 'inns-and-cathedrals' both set $.players.max" in clash.message
+        assert "inns-and-cathedrals.yaml:" in clash.message and "'overrides: [inns-and-cathedrals]' in 'four'" \
+            in clash.message
+        assert "previous" not in clash.message  # a player count is no formula
+
+
+def test_two_replacements_of_one_formula_clash(tmp_path: Path) -> None:
+    option(tmp_path, "a", "  features: {city: {scoring: {complete: 3 * tiles}}}\n")
+    option(tmp_path, "b", "  features: {city: {scoring: {complete: 4 * tiles}}}\n")
+    (clash,) = [d for d in _diagnostics("basic+b.yaml+a.yaml", tmp_path)]
+    assert (clash.code, Path(clash.file).name) == ("option-clash", "b.yaml")
+    assert "build on it (a formula names it 'previous')" in clash.message
+
+
+def test_building_on_a_deleted_key_clashes_at_the_deletion(tmp_path: Path) -> None:
+    option(tmp_path, "gone", "  features: {city: {scoring: {complete: null}}}\n")
+    (clash,) = _diagnostics("basic+tiny-city+gone.yaml", tmp_path)
+    assert (clash.code, Path(clash.file).name) == ("option-clash", "gone.yaml")
+    assert "'gone' deletes it and 'tiny-city' builds on it" in clash.message
+
+
+def test_two_changes_of_one_formula_say_their_order(tmp_path: Path) -> None:
+    option(tmp_path, "zz-plus-one", "  features: {city: {scoring: {complete: previous + 1}}}\n")
+    ruleset = load_ruleset("basic+tiny-city+zz-plus-one.yaml", tmp_path)
+    (warning,) = [w for w in ruleset.warnings if w.code == "option-order"]
+    assert Path(warning.file).name == "zz-plus-one.yaml" and "after: [tiny-city]" in warning.message
+    assert ruleset.kind("city").complete({**CITY, "tiles": 2, "pennants": 0}) == 2 + 1  # zz wraps tiny
+    option(tmp_path, "aa-plus-one", "  features: {city: {scoring: {complete: previous + 1}}}\n",
+           "after: [tiny-city]\n")
+    ruleset = load_ruleset("basic+tiny-city+aa-plus-one.yaml", tmp_path)
+    assert not [w for w in ruleset.warnings if w.code == "option-order"]
+    assert ruleset.kind("city").complete({**CITY, "tiles": 2, "pennants": 0}) == 2 + 1  # declared: it wraps tiny
+
+
+def test_shipped_combinations_warn_of_no_order() -> None:
+    from tests.rules.test_combinations import REFS
+    for ref in REFS:
+        assert not [w for w in load_ruleset(ref).warnings if w.code == "option-order"], ref
+
+
+def _diagnostics(ref: str, base: Path) -> list:
     with pytest.raises(UserError) as caught:
-        load_ruleset("basic+inns-and-cathedrals+my-city.yaml", tmp_path)
-    (clash,) = caught.value.diagnostics
-    assert (clash.code, Path(clash.file).name, clash.line) == ("option-clash", "my-city.yaml", 8)
-    assert "'inns-and-cathedrals' and 'my-city' both set $.features.city.scoring.complete" in clash.message
-    assert "inns-and-cathedrals.yaml:34" in clash.message  # where the other option set it
-    # The same in the other order: options apply in one order whatever the reference says.
-    assert codes("basic+my-city.yaml+inns-and-cathedrals", tmp_path) == ["option-clash"]
+        load_ruleset(ref, base)
+    return caught.value.diagnostics
+
+
+def test_the_hash_and_the_shown_ruleset_cover_every_layer(tmp_path: Path) -> None:
+    option(tmp_path, "plus-one", "  features: {city: {scoring: {complete: previous + 1}}}\n", "after: [tiny-city]\n")
+    plain, more = load_ruleset("basic+tiny-city"), load_ruleset("basic+tiny-city+plus-one.yaml", tmp_path)
+    assert plain.sha256 != more.sha256
+    assert more.data["features"]["city"]["scoring"]["complete"] == \
+        "(if tiles == 2 then tiles + pennants else (2 * tiles + 2 * pennants)) + 1"
+    saved = tmp_path / "merged.yaml"
+    saved.write_text(show("basic+inns-and-cathedrals"))  # the shown ruleset loads as it is
+    assert load_ruleset(str(saved)).kind("city").complete({**CITY, "cathedrals": 1}) == 18
+
+
+def test_an_option_may_not_name_itself(tmp_path: Path) -> None:
+    option(tmp_path, "me", "  followers: 5\n", "requires: [me]\n")
+    assert codes("basic+me.yaml", tmp_path) == ["option-relation"]
+
+
+def test_two_files_with_one_name(tmp_path: Path) -> None:
+    option(tmp_path, "tiny-city", "  followers: 5\n")
+    (twice,) = _diagnostics("basic+tiny-city+tiny-city.yaml", tmp_path)
+    assert twice.code == "option-twice" and Path(twice.file).name == "tiny-city.yaml" and twice.line == 1
+    assert "are both named 'tiny-city'" in twice.message
 
 
 def test_one_error_per_clashing_key(tmp_path: Path) -> None:
@@ -157,15 +231,25 @@ def test_origins_print_the_chain_that_built_a_formula() -> None:
     assert [(layer.name, layer.builds_on) for layer in chain] == [
         ("inns-and-cathedrals", True), ("first-edition", False), ("basic", False)]
     assert chain[1].value == "if tiles == 2 then tiles + pennants else 2 * tiles + 2 * pennants"
-    text = show("first-edition+inns-and-cathedrals", origins=True)
-    assert "# builds on: if tiles == 2 then tiles + pennants else 2 * tiles + 2 * pennants  " \
-           "# rulesets/first-edition.yaml:" in text
+    lines = show("first-edition+inns-and-cathedrals", origins=True).splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip().startswith("complete: if cathedrals"))
+    assert lines[at].endswith("(if tiles == 2 then tiles + pennants else 2 * tiles + 2 * pennants)  "
+                              "# rulesets/options/inns-and-cathedrals.yaml:34, building on:")
+    assert lines[at + 1].strip() == ("#   if tiles == 2 then tiles + pennants else 2 * tiles + 2 * pennants  "
+                                     "# rulesets/first-edition.yaml:18 (first-edition), replacing:")
+    assert lines[at + 2].strip() == "#   2 * tiles + 2 * pennants  # rulesets/basic.yaml:32 (basic)"
     chains = leaf_chains(doc)["$.features.city.scoring.complete"]
     assert [layer["name"] for layer in chains] == ["inns-and-cathedrals", "first-edition", "basic"]
 
 
 def test_origins_show_a_declared_override() -> None:
-    text = show("basic+inns-and-cathedrals+two-maps", origins=True)
-    lines = text.splitlines()
+    lines = show("basic+inns-and-cathedrals+two-maps", origins=True).splitlines()
     at = next(i for i, line in enumerate(lines) if line.strip().startswith("max: 2"))
-    assert "replaces: 6" in lines[at + 1] and "(inns-and-cathedrals)" in lines[at + 1]
+    assert lines[at].endswith(", replacing:")
+    assert lines[at + 1].strip().startswith("#   6  # rulesets/options/inns-and-cathedrals.yaml:")
+    assert "(inns-and-cathedrals)" in lines[at + 1]
+
+
+def test_a_new_key_has_no_chain() -> None:
+    doc, _ = compose("basic+inns-and-cathedrals")
+    assert len(origin_chain(doc, ("features", "city", "attributes", "cathedrals"))) == 1
