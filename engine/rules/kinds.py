@@ -15,7 +15,7 @@ from ..errors import Diagnostic, UserError
 from .formula import PREVIOUS, Formula, compile_formula, names_previous
 from .formula_syntax import MAX_POINTS
 from .problems import Problems
-from .source import Document, json_path, value_at
+from .source import Document, json_path
 from .tiles import NONE
 
 
@@ -331,13 +331,10 @@ def compile_score(doc: Document, path: tuple, value: str | dict, inputs: dict[st
 def _earlier(doc: Document, path: tuple, text: str, inputs: dict[str, type], problems: Problems):
     """What ``previous`` stands for in ``text`` at ``path``: the replaced formula's parts, None if
     nothing was replaced (or ``text`` does not name it), False if the replaced formula has problems."""
-    replaced = doc.replaced(path) if names_previous(text) else None
-    if replaced is None:
+    found = doc.previous(path) if names_previous(text) else None
+    if found is None:
         return None
-    before, at = replaced
-    value = value_at(before.data, at)
-    if value is None:
-        return None
+    before, at, value = found
     score = compile_score(before, at, value if isinstance(value, dict) else str(value), inputs, problems)
     return False if score is None else score.items
 

@@ -21,7 +21,7 @@ import re
 from typing import Any
 
 from .formula import PREVIOUS_PATTERN, names_previous
-from .source import Document, JsonPath, value_at
+from .source import Document, JsonPath
 
 
 def resolved(doc: Document) -> Any:
@@ -39,13 +39,10 @@ def _resolve(doc: Document, value: Any, path: JsonPath) -> Any:
         return [_resolve(doc, item, (*path, i)) for i, item in enumerate(value)]
     if not isinstance(value, str) or not names_previous(value):
         return value
-    found = doc.replaced(path)
+    found = doc.previous(path)
     if found is None:
         return value
-    before, at = found
-    earlier = value_at(before.data, at)
-    if earlier is None:
-        return value
+    before, at, earlier = found
     text = _operand(_formula_text(_resolve(before, earlier, at)))
     return PREVIOUS_PATTERN.sub(lambda _: text, value)
 

@@ -106,6 +106,15 @@ class Document:
                 found = before, at
         return found
 
+    def previous(self, path: JsonPath) -> tuple[Document, JsonPath, Any] | None:
+        """What a formula at ``path`` naming ``previous`` stands for: the document, path
+        and value it replaced (see :meth:`replaced`), or None if it replaced nothing."""
+        found = self.replaced(path)
+        if found is None:
+            return None
+        value = value_at(found[0].data, found[1])
+        return None if value is None else (*found, value)
+
     def mark(self, path: JsonPath) -> tuple[int | None, int | None]:
         """``(line, col)`` of the value at ``path``, else of its nearest marked ancestor.
 
