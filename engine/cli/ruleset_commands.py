@@ -49,11 +49,14 @@ def rulesets_show(
     """The merged ruleset as YAML, after extends and options."""
     from ..rules.inspect import leaf_chains, leaf_origins, merged, show
     from ..rules.resolve import resolved
+    from ..rules.ruleset import load_ruleset
 
     output = Output(json_target, inputs=ref_inputs(ref))
+    doc = merged(ref)
+    for warning in load_ruleset(ref).warnings:  # shown as validate and play show them
+        output.echo(warning.render(), err=True)
     if not output.to_stdout:
         typer.echo(show(ref, origins=origins), nl=False)
-    doc = merged(ref)
     output.json("rulesets-show", {"ref": ref, "ruleset": resolved(doc), "origins": leaf_origins(doc) if origins else None,
                                   "chains": leaf_chains(doc) if origins else None})
 

@@ -119,7 +119,8 @@ def application_order(given: list[tuple[str, Document]]) -> list[tuple[str, Docu
 _GONE = object()  # no value at a path (deleted or never set)
 
 
-def _shipped(doc: Document) -> bool:
+def shipped(doc: Document) -> bool:
+    """Whether ``doc`` is one of the shipped rulesets or options (a file its user does not edit)."""
     try:
         return Path(doc.file).resolve().is_relative_to(rulesets_dir().resolve())
     except OSError:
@@ -127,41 +128,35 @@ def _shipped(doc: Document) -> bool:
 
 
 def clashes(before: Document, after: Document, name: str, option: Document, changed: list[JsonPath],
-            setters: dict[JsonPath, tuple[str, Document]]) -> tuple[list[Diagnostic], list[Diagnostic]]:
+            setters: dict[JsonPath, list[tuple[str, Document]]]) -> tuple[list[Diagnostic], list[Diagnostic]]:
     """The errors and warnings of merging option ``name`` (its document ``option``):
     ``before``/``after`` the ruleset without and with it, ``changed`` the paths it set,
-    ``setters`` the option that last set each path so far.
+    ``setters`` the options that set each path so far (the last one last; those that built
+    on it with ``previous`` since it was last replaced before it).
 
     Errors (``option-clash``, one per key): it replaces what another option set without
     building on it, setting the same value, or requiring or overriding that option; or it
     builds on a key another option deleted.  Warnings (``option-order``): it builds on a key
-    another option also built on, and neither declares which comes first."""
+    other options also built on, and no order between them is declared."""
     allowed = declared(option, "requires") | declared(option, "overrides")
     errors: list[Diagnostic] = []
     warnings: list[Diagnostic] = []
     for path in changed:
-        new_top = value_at(after.data, path, _GONE)
-        for other_path, (other, other_doc) in setters.items():
+        builds = names_previous(value_at(after.data, path))
+        for other_path, chain in setters.items():
+            other, other_doc = chain[-1]
             if other == name or not _overlap(path, other_path):
                 continue
             deeper = max(path, other_path, key=len)
             old, new = value_at(before.data, deeper, _GONE), value_at(after.data, deeper, _GONE)
             if old is _GONE and deeper != other_path:
                 continue  # a key added to a mapping the other option set: nothing of its is lost
-            builds = names_previous(new_top)
             if builds and old is _GONE:
                 errors.append(_clash(other, other_doc, other_path, name, option, path, deleted=True))
             elif builds:
-                order_declared = other in allowed | declared(option, "after") or name in (
-                    declared(other_doc, "requires") | declared(other_doc, "overrides") | declared(other_doc, "after"))
-                if names_previous(value_at(before.data, deeper)) and not order_declared:
-                    there = other_doc.where(("patch", *other_path))
-                    warnings.append(Diagnostic(
-                        f"options '{other}' and '{name}' both build on {json_path(path)} with 'previous': '{name}'"
-                        f"'s formula wraps '{other}''s ({there['file']}:{there['line']}) only because options apply "
-                        f"by name; declare 'after: [{other}]' in '{name}' (or the reverse) to choose",
-                        code="option-order", severity="warning", **option.where(("patch", *path))))
-            elif other not in allowed and new != old:
+                warnings.extend(_unordered(name, option, path, [(n, d) for n, d in chain if n != name
+                                                                and names_previous(value_at(d.data, ("patch", *other_path)))]))
+            elif other not in allowed and _differ(new, old):
                 errors.append(_clash(other, other_doc, other_path, name, option, path, deleted=False))
             else:
                 continue
@@ -169,24 +164,61 @@ def clashes(before: Document, after: Document, name: str, option: Document, chan
     return errors, warnings
 
 
+def _differ(new: Any, old: Any) -> bool:
+    """Whether two values differ (formulas compared with their white space folded)."""
+    if isinstance(new, str) and isinstance(old, str):
+        return new.split() != old.split()
+    return new != old
+
+
+def _ordered(a: Document, a_name: str, b: Document, b_name: str) -> bool:
+    """Whether either of two options declares its order relative to the other."""
+    return b_name in declared(a, "requires") | declared(a, "overrides") | declared(a, "after") or \
+        a_name in declared(b, "requires") | declared(b, "overrides") | declared(b, "after")
+
+
+def _unordered(name: str, option: Document, path: JsonPath, builders: list[tuple[str, Document]]) -> list[Diagnostic]:
+    """An ``option-order`` warning for each earlier builder on ``path`` whose order relative to
+    ``name`` nobody declares, located in the file the user can change."""
+    found = []
+    for other, other_doc in builders:
+        if _ordered(option, name, other_doc, other):
+            continue
+        here, there = (other_doc, option) if shipped(option) and not shipped(other_doc) else (option, other_doc)
+        here_name, there_name = (other, name) if here is other_doc else (name, other)
+        place = there.where(("patch", *path))
+        found.append(Diagnostic(
+            f"options '{other}' and '{name}' both build on {json_path(path)} with 'previous' (the other at "
+            f"{place['file']}:{place['line']}): '{name}''s formula wraps '{other}''s only because options apply by "
+            f"name; declare 'after: [{there_name}]' in '{here_name}' (or the reverse) to choose",
+            code="option-order", severity="warning", **here.where(("patch", *path))))
+    return found
+
+
+#: Where a ruleset holds formulas (a formula may build on the one it replaces with previous).
+def _formula_path(path: JsonPath) -> bool:
+    return (len(path) >= 4 and path[0] == "features" and path[2] == "scoring") or \
+        (len(path) == 3 and path[0] == "follower_types" and path[2] == "strength") or \
+        (len(path) == 3 and path[0] == "bonuses" and path[2] in ("value", "points"))
+
+
 def _clash(earlier: str, earlier_doc: Document, earlier_path: JsonPath, later: str, later_doc: Document,
            later_path: JsonPath, *, deleted: bool) -> Diagnostic:
     """The ``option-clash`` for two options that set one key, located in the file its author can
     change: the later option's, unless that one is shipped and the earlier is not."""
+    key = max(earlier_path, later_path, key=len)
     if deleted:  # the deletion is what to change
         there = later_doc.where(("patch", *later_path))
         return Diagnostic(f"options '{earlier}' and '{later}' both set {json_path(later_path)}: '{earlier}' deletes "
                           f"it and '{later}' builds on it with 'previous' ({there['file']}:{there['line']})",
                           code="option-clash", **earlier_doc.where(("patch", *earlier_path)))
-    here_first = _shipped(later_doc) and not _shipped(earlier_doc)
+    here_first = shipped(later_doc) and not shipped(earlier_doc)
     at, other = (earlier, later) if here_first else (later, earlier)
     at_doc, other_doc = (earlier_doc, later_doc) if here_first else (later_doc, earlier_doc)
     at_path, other_path = (earlier_path, later_path) if here_first else (later_path, earlier_path)
     there = other_doc.where(("patch", *other_path))
-    formulas = all(isinstance(value_at(d.data, ("patch", *p)), str)
-                   for d, p in ((earlier_doc, earlier_path), (later_doc, later_path)))
-    fix = "build on it (a formula names it 'previous'), or " if formulas and at == later else ""
-    return Diagnostic(f"options '{earlier}' and '{later}' both set {json_path(max(earlier_path, later_path, key=len))}"
-                      f" (the other at {there['file']}:{there['line']}): {fix}declare 'overrides: [{other}]' in "
-                      f"'{at}' if it replaces '{other}''s value on purpose",
-                      code="option-clash", **at_doc.where(("patch", *at_path)))
+    fix = "build on it (a formula names it 'previous'), or " if _formula_path(key) and at == later else ""
+    located = key if value_at(at_doc.data, ("patch", *key), _GONE) is not _GONE else at_path
+    return Diagnostic(f"options '{earlier}' and '{later}' both set {json_path(key)} (the other at {there['file']}:"
+                      f"{there['line']}): {fix}declare 'overrides: [{other}]' in '{at}' if it replaces '{other}''s "
+                      "value on purpose", code="option-clash", **at_doc.where(("patch", *located)))

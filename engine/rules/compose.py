@@ -32,9 +32,10 @@ from typing import Any
 
 from ..errors import Diagnostic, UserError
 from ..resources import rulesets_dir
-from .combine import application_order, check_relations, clashes
+from .combine import application_order, check_relations, clashes, shipped
 from .references import is_name, named_file, resolve, shipped_file, shortened
-from .source import Document, JsonPath, Shape, load_yaml_cached
+from .formula import names_previous
+from .source import Document, JsonPath, Shape, load_yaml_cached, value_at
 from .validate import check
 
 #: The top-level keys that make a file a ruleset (features, tiles, extends) or an option
@@ -85,12 +86,13 @@ def compose(ref: str, base: Path | None = None) -> tuple[Document, list[Path]]:
         for other_name, other_doc in given:
             if other_name == option_name:
                 same = Path(other_doc.file).resolve() == Path(option_doc.file).resolve()
+                mine = other_doc if shipped(option_doc) and not shipped(other_doc) else option_doc
                 raise UserError(f"option '{option_name}' is given twice in '{ref}'" if same else
                                 f"options {other_doc.file} and {option_doc.file} are both named '{option_name}' "
-                                f"in '{ref}'", code="option-twice", **option_doc.where(("name",)))
+                                f"in '{ref}'", code="option-twice", **mine.where(("name",)))
         given.append((option_name, option_doc))
     check_relations(given, ref)
-    setters: dict[JsonPath, tuple[str, Document]] = {}
+    setters: dict[JsonPath, list[tuple[str, Document]]] = {}
     problems: list[Diagnostic] = []
     warnings: list[Diagnostic] = []
     for option_name, option_doc in application_order(given):
@@ -100,9 +102,11 @@ def compose(ref: str, base: Path | None = None) -> tuple[Document, list[Path]]:
         problems.extend(errors)
         warnings.extend(notes)
         for path in changed:
+            # A replacement starts the path's chain afresh; a change that builds on it joins the chain.
+            chain = setters.get(path, []) if names_previous(value_at(merged.data, path)) else []
             for other in [p for p in setters if p[:len(path)] == path]:
                 del setters[other]
-            setters[path] = (option_name, option_doc)
+            setters[path] = [*chain, (option_name, option_doc)]
         doc = merged
     if problems:
         raise UserError.from_diagnostics(problems)

@@ -72,6 +72,37 @@ def names_previous(value: object) -> bool:
     return False
 
 
+_ATOM = re.compile(r"[a-z_][a-z0-9_]*|[0-9]+")
+
+
+def as_operand(text: str) -> str:
+    """``text`` as one operand, to stand where ``previous`` stood: in parentheses unless it
+    is a name, a number, or already one parenthesised whole."""
+    if _ATOM.fullmatch(text):
+        return text
+    if text.startswith("("):
+        depth = 0
+        for i, char in enumerate(text):
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            if depth == 0:
+                if i == len(text) - 1:
+                    return text
+                break
+    return f"({text})"
+
+
+def written_out(text: str, stands_for: list[str]) -> str:
+    """``text`` with each ``previous`` replaced by the formula it stands for, given as the
+    texts of its parts (which add up); white space folded."""
+    text = " ".join(text.split())
+    if not stands_for:
+        return text
+    whole = " + ".join(as_operand(part) for part in stands_for) if len(stands_for) > 1 else stands_for[0]
+    if text == PREVIOUS:
+        return whole
+    return PREVIOUS_PATTERN.sub(lambda _: as_operand(whole), text)
+
+
 #: What ``previous`` stands for: the replaced formula's named parts ``(label or None, formula)``,
 #: which add up (one unnamed part for a plain formula).
 Earlier = tuple[tuple[str | None, "Formula"], ...]
@@ -105,6 +136,12 @@ class Formula:
         """The value of the formula for ``env`` (name -> int or bool)."""
         return self.fn(env)
 
+    @property
+    def written(self) -> str:
+        """The text with ``previous`` written out as the formula it stands for, in
+        parentheses (what the log and records show; docs/rulesets.md, "How options combine")."""
+        return written_out(self.text, [formula.written for _, formula in self.earlier])
+
     def terms(self, env: Env) -> list[tuple[str, Value]]:
         """Explain the value as ``[(term text, value), ...]`` that add up to it.
 
@@ -114,7 +151,7 @@ class Formula:
         ``previous`` is explained by the replaced formula's own terms.
         """
         if not self._terms:
-            return [(" ".join(self.text.split()), self.fn(env))]
+            return [(self.written, self.fn(env))]
         found: list[tuple[str, Value]] = []
         for text, sign, fn in self._terms:
             if text == PREVIOUS and self.earlier:

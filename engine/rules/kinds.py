@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from ..errors import Diagnostic, UserError
 from .formula import PREVIOUS, Formula, compile_formula, names_previous
-from .formula_syntax import MAX_POINTS
+from .formula_syntax import MAX_POINTS, Source, parse
 from .problems import Problems
 from .source import Document, json_path
 from .tiles import NONE
@@ -59,7 +59,7 @@ class Score:
             found = formula.terms(env)
             owner = {text: formula for text, _ in found}
         else:
-            found = [(f"{label}: {f.text}", int(f.fn(env))) for label, f in self.items]
+            found = [(f"{label}: {f.written}", int(f.fn(env))) for label, f in self.items]
             owner = {text: f for (text, _), (_, f) in zip(found, self.items)}
         for text, value in found:
             if not -MAX_POINTS <= value <= MAX_POINTS:
@@ -319,13 +319,28 @@ def compile_score(doc: Document, path: tuple, value: str | dict, inputs: dict[st
         if earlier is False:
             continue
         try:
-            items.append((name, compile_formula(str(text), inputs, previous=earlier, **doc.where(at))))
+            formula = compile_formula(str(text), inputs, previous=earlier, **doc.where(at))
+            if formula.earlier:
+                _check_written(formula, doc.where(at))
+            items.append((name, formula))
         except UserError as error:
             problems.found.extend(_blame_deletion(doc, path, d) for d in error.diagnostics)
     if len(items) < len(named):
         return None
-    text = value if isinstance(value, str) else " + ".join(f"({f.text})" for _, f in items)
+    text = items[0][1].written if isinstance(value, str) else " + ".join(f"({f.written})" for _, f in items)
     return Score(text, tuple(items), kind=path[1], rule=path[-1])
+
+
+def _check_written(formula: Formula, where: dict) -> None:
+    """A formula with ``previous`` written out keeps the limits of one formula (length, nesting;
+    engine/rules/formula_syntax.py), so a chain of options cannot grow it without bound and the
+    merged ruleset ``rulesets show`` prints loads again.  :class:`UserError` at the formula."""
+    try:
+        parse(Source(formula.written, None, None, None, None))
+    except UserError as error:
+        first = error.diagnostics[0]
+        raise UserError(f"with 'previous' written out as the formulas it stands for, {first.message}",
+                        code=first.code, **where) from None
 
 
 def _earlier(doc: Document, path: tuple, text: str, inputs: dict[str, type], problems: Problems):
@@ -335,6 +350,13 @@ def _earlier(doc: Document, path: tuple, text: str, inputs: dict[str, type], pro
     if found is None:
         return None
     before, at, value = found
+    parts = value.values() if isinstance(value, dict) else [value]
+    if not all(isinstance(part, str) or (path[-1] == "strength" and type(part) is int) for part in parts):
+        bad = next(part for part in parts if not isinstance(part, str))
+        problems.found.append(Diagnostic(
+            f"expected a formula as text, got {bad!r} (quote a bare number); 'previous' at "
+            f"{json_path(path)} stands for it", code="schema", **before.where(at)))
+        return False
     score = compile_score(before, at, value if isinstance(value, dict) else str(value), inputs, problems)
     return False if score is None else score.items
 

@@ -17,10 +17,9 @@ evaluated with the same inputs, and the parentheses keep it one operand.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from .formula import PREVIOUS_PATTERN, names_previous
+from .formula import names_previous, written_out
 from .source import Document, JsonPath
 
 
@@ -43,31 +42,9 @@ def _resolve(doc: Document, value: Any, path: JsonPath) -> Any:
     if found is None:
         return value
     before, at, earlier = found
-    text = _operand(_formula_text(_resolve(before, earlier, at)))
-    return PREVIOUS_PATTERN.sub(lambda _: text, value)
+    return written_out(value, _parts(_resolve(before, earlier, at)))
 
 
-def _formula_text(value: Any) -> str:
-    """A resolved formula as one expression: named line items add up."""
-    if isinstance(value, dict):
-        return " + ".join(_operand(_formula_text(item)) for item in value.values())
-    return " ".join(str(value).split())
-
-
-_ATOM = re.compile(r"[a-z_][a-z0-9_]*|[0-9]+")
-
-
-def _operand(text: str) -> str:
-    """``text`` as one operand: in parentheses unless it is a name, a number, or already
-    one parenthesised whole."""
-    if _ATOM.fullmatch(text):
-        return text
-    if text.startswith("("):
-        depth = 0
-        for i, char in enumerate(text):
-            depth += {"(": 1, ")": -1}.get(char, 0)
-            if depth == 0:
-                if i == len(text) - 1:
-                    return text
-                break
-    return f"({text})"
+def _parts(value: Any) -> list[str]:
+    """A resolved formula's texts, one per named line item (one for a plain formula)."""
+    return [str(item) for item in value.values()] if isinstance(value, dict) else [str(value)]

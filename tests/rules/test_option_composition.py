@@ -253,3 +253,46 @@ def test_origins_show_a_declared_override() -> None:
 def test_a_new_key_has_no_chain() -> None:
     doc, _ = compose("basic+inns-and-cathedrals")
     assert len(origin_chain(doc, ("features", "city", "attributes", "cathedrals"))) == 1
+
+
+def test_a_chain_of_options_keeps_the_limits_of_one_formula(tmp_path: Path) -> None:
+    """Each layer doubling the last (previous + previous) would grow the formula without
+    bound: written out, it is held to the 500 characters of one formula, at the layer that
+    goes beyond."""
+    refs = ["basic"]
+    for i in range(1, 9):
+        option(tmp_path, f"d{i}", "  features: {city: {scoring: {complete: previous + previous}}}\n")
+        refs.append(f"d{i}.yaml")
+    (error,) = _diagnostics("+".join(refs), tmp_path)
+    # 2*tiles + 2*pennants is 24 characters; each layer doubles it, plus 5: d5 passes 500.
+    assert (error.code, Path(error.file).name) == ("formula-too-complex", "d5.yaml")
+    assert "with 'previous' written out" in error.message and "at most 500" in error.message
+
+
+def test_what_previous_stands_for_must_be_a_formula(tmp_path: Path) -> None:
+    option(tmp_path, "five", "  features: {city: {scoring: {complete: 5}}}\n")
+    (error,) = _diagnostics("basic+tiny-city+five.yaml", tmp_path)  # five replaces, tiny-city builds on it
+    assert (error.code, Path(error.file).name, error.line) == ("schema", "five.yaml", 5)
+    assert "expected a formula as text, got 5" in error.message
+
+
+def test_an_unordered_change_is_named_with_every_other_change(tmp_path: Path) -> None:
+    option(tmp_path, "plus-one", "  features: {city: {scoring: {complete: previous + 1}}}\n")
+    warnings = [w for w in load_ruleset("basic+plus-one.yaml+tiny-city+inns-and-cathedrals", tmp_path).warnings
+                if w.code == "option-order"]
+    assert len(warnings) == 2 and all("'plus-one'" in w.message for w in warnings)
+    assert {other for w in warnings for other in ("tiny-city", "inns-and-cathedrals") if f"'{other}'" in w.message} \
+        == {"tiny-city", "inns-and-cathedrals"}
+    assert {Path(w.file).name for w in warnings} == {"plus-one.yaml"}  # the user's file, not a shipped one
+
+
+def test_scores_explain_previous_as_what_it_stands_for() -> None:
+    city = load_ruleset("first-edition+inns-and-cathedrals").kind("city")
+    (term,) = city.complete.terms({**CITY, "tiles": 2, "pennants": 0})
+    assert term == ("if cathedrals > 0 then 3 * tiles + 3 * pennants else "
+                    "(if tiles == 2 then tiles + pennants else 2 * tiles + 2 * pennants)", 2)
+    field = load_ruleset("basic+farms-pay-cloisters").kind("field")
+    env = {"completed_cities": 2, "completed_cloisters": 1, "farm_points": 3, "tiles": 1, "segments": 1,
+           "complete": False}
+    assert field.final.terms(env) == [("cities: farm_points * completed_cities", 6),
+                                      ("cloisters: farm_points * completed_cloisters", 3)]
