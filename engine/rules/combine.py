@@ -71,10 +71,6 @@ def patch_leaves(doc: Document) -> list[tuple[JsonPath, Any]]:
     return found
 
 
-def _overlap(a: JsonPath, b: JsonPath) -> bool:
-    return a[:len(b)] == b or b[:len(a)] == a
-
-
 def application_order(given: list[tuple[str, Document]]) -> list[tuple[str, Document]]:
     """The options of a reference in the order they are merged (see the module's rules).
 
@@ -86,14 +82,20 @@ def application_order(given: list[tuple[str, Document]]) -> list[tuple[str, Docu
     docs = dict(given)
     before = {n: {o for key in ORDERING for o in declared(d, key) if o in names} for n, d in given}
     related = {(a, b) for a in names for b in before[a]} | {(b, a) for a in names for b in before[a]}
-    leaves = {n: patch_leaves(d) for n, d in given}
+    builds: dict[str, list[JsonPath]] = {n: [] for n in names}
+    replaces: dict[str, set[JsonPath]] = {n: set() for n in names}
+    for n, d in given:
+        for path, value in patch_leaves(d):
+            (builds[n].append(path) if names_previous(value) else replaces[n].add(path))
+    # Every path a replacement covers, and every prefix of one: a builder's path overlaps a
+    # replacement when it is one of these or has one of the replaced paths as a prefix.
+    covered = {n: {path[:i] for path in paths for i in range(len(path) + 1)} for n, paths in replaces.items()}
     implied: set[tuple[str, str]] = set()  # (replacer, builder)
     for a in sorted(names):
         for b in sorted(names):
-            if a == b or (a, b) in related:
-                continue
-            if any(not names_previous(va) and names_previous(vb) and _overlap(pa, pb)
-                   for pa, va in leaves[a] for pb, vb in leaves[b]):
+            if a != b and (a, b) not in related and any(
+                    path in covered[a] or any(path[:i] in replaces[a] for i in range(len(path)))
+                    for path in builds[b]):
                 implied.add((a, b))
     for replacer, builder in implied:
         if (builder, replacer) not in implied:
@@ -141,11 +143,17 @@ def clashes(before: Document, after: Document, name: str, option: Document, chan
     allowed = declared(option, "requires") | declared(option, "overrides")
     errors: list[Diagnostic] = []
     warnings: list[Diagnostic] = []
+    below: dict[JsonPath, list[JsonPath]] = {}  # a path -> the set paths under it
+    for set_path in setters:
+        for i in range(len(set_path)):
+            below.setdefault(set_path[:i], []).append(set_path)
     for path in changed:
         builds = names_previous(value_at(after.data, path))
-        for other_path, chain in setters.items():
+        overlapping = [path[:i] for i in range(len(path) + 1) if path[:i] in setters] + below.get(path, [])
+        for other_path in overlapping:
+            chain = setters[other_path]
             other, other_doc = chain[-1]
-            if other == name or not _overlap(path, other_path):
+            if other == name:
                 continue
             deeper = max(path, other_path, key=len)
             old, new = value_at(before.data, deeper, _GONE), value_at(after.data, deeper, _GONE)
