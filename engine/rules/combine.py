@@ -16,6 +16,7 @@ The rules (docs/rulesets.md, "How options combine"):
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 from typing import Any
 
@@ -33,12 +34,22 @@ def declared(doc: Document, key: str) -> set[str]:
     return set(doc.data.get(key, ()))
 
 
-def check_relations(given: list[tuple[str, Document]], ref: str) -> None:
+def check_relations(given: list[tuple[str, Document]], ref: str) -> list[Diagnostic]:
     """:class:`UserError` for an option naming itself in a relation (``option-relation``), a
     ``conflicts`` between two given options (``option-conflict``) or a ``requires`` not given
-    (``option-requires``)."""
+    (``option-requires``).  Returns warnings (``option-unknown``) for a name in ``overrides``,
+    ``after`` or ``conflicts`` that is no shipped or given option but close to one: a typo would
+    otherwise leave the relation silently unused."""
     names = [n for n, _ in given]
+    known = sorted({*names, *(p.stem for p in (rulesets_dir() / "options").glob("*.yaml"))})
+    warnings = []
     for name, doc in given:
+        for key in ("overrides", "after", "conflicts"):
+            for i, other in enumerate(doc.data.get(key, ())):
+                close = difflib.get_close_matches(other, known, n=1, cutoff=0.8)
+                if other not in known and close:
+                    warnings.append(Diagnostic(f"'{other}' in '{key}' is no option here; did you mean '{close[0]}'?",
+                                               code="option-unknown", severity="warning", **doc.where((key, i))))
         for key in (*ORDERING, "conflicts"):
             if name in doc.data.get(key, ()):
                 index = doc.data[key].index(name)
@@ -53,6 +64,7 @@ def check_relations(given: list[tuple[str, Document]], ref: str) -> None:
                 raise UserError(f"option '{name}' requires option '{needed}': add it to the reference "
                                 f"(e.g. '...+{needed}+{name}')", code="option-requires",
                                 **doc.where(("requires", i)))
+    return warnings
 
 
 def patch_leaves(doc: Document) -> list[tuple[JsonPath, Any]]:

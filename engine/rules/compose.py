@@ -91,10 +91,9 @@ def compose(ref: str, base: Path | None = None) -> tuple[Document, list[Path]]:
                                 f"options {other_doc.file} and {option_doc.file} are both named '{option_name}' "
                                 f"in '{ref}'", code="option-twice", **mine.where(("name",)))
         given.append((option_name, option_doc))
-    check_relations(given, ref)
+    warnings = check_relations(given, ref)
     setters: dict[JsonPath, list[tuple[str, Document]]] = {}
     problems: list[Diagnostic] = []
-    warnings: list[Diagnostic] = []
     for option_name, option_doc in application_order(given):
         changed: list[JsonPath] = []
         merged = merge(doc, option_doc, ("patch",), changed)

@@ -17,7 +17,7 @@ import yaml
 from ..errors import UserError
 from ..geometry import PORTS
 from ..resources import rulesets_dir
-from .compose import RULESET_SHAPE, compose, options_dir
+from .compose import RULESET_SHAPE, compose, load_option, options_dir
 from .formula import names_previous
 from .ruleset import Ruleset, load_ruleset
 from .resolve import resolved
@@ -251,13 +251,14 @@ def validate_file(path: Path, base: str = "basic") -> Ruleset:
         option = str(path) if "/" in str(path) or "." in path.name else f"./{path}"
         required = [r for r in data.get("requires", ()) if isinstance(r, str)]
         shipped_options = sorted(p.stem for p in options_dir().glob("*.yaml"))
+        in_base = {load_option(o).data["name"] for o in base.split("+")[1:] if o}  # the names --base gives
         for i, name in enumerate(required):
-            if name not in shipped_options:
+            if name not in shipped_options and name not in in_base and name != data.get("name"):
                 close = difflib.get_close_matches(name, shipped_options, n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 raise UserError(f"requires option '{name}', which is not a shipped option{hint}",
                                 code="option-unknown", **doc.where(("requires", i)))
-        given = set(base.split("+")[1:])  # a required option the base already has is not added twice
+        given = set(base.split("+")[1:]) | in_base  # a required option the base already has is not added twice
         return load_ruleset("+".join([base, *(r for r in required if r not in given), option]), cache=False)
     return load_ruleset(str(path), cache=False)
 

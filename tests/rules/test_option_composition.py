@@ -296,3 +296,20 @@ def test_scores_explain_previous_as_what_it_stands_for() -> None:
            "complete": False}
     assert field.final.terms(env) == [("cities: farm_points * completed_cities", 6),
                                       ("cloisters: farm_points * completed_cloisters", 3)]
+
+
+def test_a_relation_name_close_to_an_option_is_warned_of(tmp_path: Path) -> None:
+    option(tmp_path, "typo", "  followers: 6\n", "after: [tiny-citty]\n")
+    (warning,) = load_ruleset("basic+typo.yaml", tmp_path).warnings
+    assert (warning.code, warning.line) == ("option-unknown", 4) and "did you mean 'tiny-city'" in warning.message
+
+
+def test_validate_takes_a_required_option_from_the_base(tmp_path: Path) -> None:
+    from engine.rules.inspect import validate_file
+    option(tmp_path, "mine", "  followers: 6\n")
+    needs = option(tmp_path, "needs-mine", "  followers: 6\n", "requires: [mine]\n")
+    ruleset = validate_file(needs, f"basic+{tmp_path / 'mine.yaml'}")
+    assert ruleset.followers == 6 and ruleset.ref.endswith("needs-mine.yaml")
+    with pytest.raises(UserError) as caught:
+        validate_file(needs)  # without it in the base: it is no shipped option
+    assert caught.value.diagnostics[0].code == "option-unknown"
