@@ -86,10 +86,56 @@ class Source:
         shown = line_text[lo:lo + _SNIPPET_WIDTH]
         # Tabs stay tabs so the caret lines up however the terminal expands them.
         pad = " " * len(before) + "".join(c if c == "\t" else " " for c in shown[:caret - lo])
-        raise UserError(message, file=self.file, path=self.path, code=code,
-                        line=None if self.line is None else self.line + text.count("\n", 0, offset),
-                        col=(1 if self.col is None else self.col) + caret,
+        line, col = self.position(offset)
+        raise UserError(message, file=self.file, path=self.path, code=code, line=line, col=col,
                         snippet=f"    {before}{shown}{after}\n    {pad}^")
+
+    def position(self, offset: int) -> tuple[int | None, int]:
+        """``(line, col)`` in the file of the character ``offset`` into the text.
+
+        YAML may have folded the text: a plain or quoted scalar continued on later lines
+        reaches the formula with each line break and indentation turned into a space, a
+        block scalar without its indentation.  So the text is walked beside the file's
+        own characters from the value's first one, white space matching white space; where
+        the file cannot be read (or does not hold the text there), the text's own lines are
+        counted instead.
+        """
+        fallback = (None if self.line is None else self.line + self.text.count("\n", 0, offset),
+                    (1 if self.col is None else self.col) + offset - (self.text.rfind("\n", 0, offset) + 1))
+        raw = _file_from(self.file, self.line, self.col)
+        if raw is None:
+            return fallback
+        j = 1 if raw[:1] in ("'", '"') else 0  # a quoted scalar's mark is its quote
+        i = 0
+        while i < offset and j < len(raw):
+            if self.text[i] == raw[j]:
+                i, j = i + 1, j + 1
+            elif raw[j] in " \t\r\n":
+                while j < len(raw) and raw[j] in " \t\r\n":
+                    j += 1
+                while i < offset and self.text[i] in " \n":
+                    i += 1
+            elif self.text[i] in " \n":
+                i += 1
+            else:
+                return fallback  # an escape sequence or another text: no safe mapping
+        assert self.line is not None and self.col is not None  # _file_from needs both
+        breaks = raw.count("\n", 0, j)
+        return self.line + breaks, (self.col + j if not breaks else j - raw.rfind("\n", 0, j))
+
+
+def _file_from(file: str | None, line: int | None, col: int | None) -> str | None:
+    """The file's text from 1-based ``(line, col)`` on (a few thousand characters), or None."""
+    if file is None or line is None or col is None:
+        return None
+    try:
+        with open(file, encoding="utf-8-sig", newline="") as handle:
+            lines = handle.read(4_000_000).splitlines(keepends=True)
+    except (OSError, ValueError):
+        return None
+    if not 1 <= line <= len(lines):
+        return None
+    return "".join(lines[line - 1:line + 40])[col - 1:]
 
 
 def balanced(text: str, lo: int, hi: int) -> str:

@@ -40,11 +40,7 @@ EXPECT = re.compile(r"^#\s*expect:\s*(?:(?P<file>[^\s:]+):)?(?P<line>\d+):(?P<co
 DIAGNOSTIC_LINE = re.compile(r"^[^:]+:\d+:\d+: error: .* \[[a-z0-9-]+\]$")
 
 #: Invalid files whose expectations the engine does not meet yet (file name -> why).
-KNOWN_BUGS: dict[str, str] = {
-    "76_formula_plain_multiline.yaml":
-        "a formula continued over several lines (plain scalar) is located as if it were all on the "
-        "first line",
-}
+KNOWN_BUGS: dict[str, str] = {}
 
 
 
