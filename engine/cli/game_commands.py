@@ -95,7 +95,7 @@ def play(
             console.print(f"Game stopped after {game.turn} turns; the record so far is in {saved} "
                           f"(replay it with: carcassonne replay {saved})")
         else:
-            why = "the input ended, so " if human.input_ended else ""
+            why = "Ctrl-C, so " if human.interrupted else "the input ended, so " if human.input_ended else ""
             console.print(f"Game stopped after {game.turn} turns; {why}nothing was saved "
                           f"(--record FILE saves a game however it ends)")
     else:
@@ -121,6 +121,8 @@ def play(
         "events": [event.to_json() for event in game.events],
         "record": None if saved is None else str(saved),
     })
+    if played.quit and human.interrupted:
+        raise typer.Exit(130)  # Ctrl-C, as every command ends on it (what was saved is said above)
 
 
 @app.command(epilog=epilog([

@@ -73,6 +73,8 @@ class HumanPlayer:
         self._seen_events = 0
         #: True once the input has ended (end of file, Ctrl-C): nothing more can be asked.
         self.input_ended = False
+        #: True if it ended with Ctrl-C: the command then exits 130, as every command does on it.
+        self.interrupted = False
 
     # -- the Player protocol ---------------------------------------------------
 
@@ -293,8 +295,11 @@ class HumanPlayer:
         """One answer, stripped, or None when the input has ended (end of file, Ctrl-C)."""
         try:
             answer = self._input(prompt)
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             self.input_ended = True
+            return None
+        except KeyboardInterrupt:
+            self.input_ended = self.interrupted = True
             return None
         return str(answer if answer is not None else "").strip()
 

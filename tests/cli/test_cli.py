@@ -209,3 +209,26 @@ def test_replay_refuses_to_write_its_viewer_over_the_record(tmp_path: Path) -> N
     result = run("replay", str(record), "--html", str(record))
     assert result.returncode == 2 and "is the same file as the record" in result.stderr
     assert record.read_bytes() == before
+
+
+def test_ctrl_c_in_a_human_game_exits_130_and_says_what_was_saved(tmp_path: Path) -> None:
+    """Ctrl-C at the prompt ends the game as every command ends on it (exit 130); the record
+    asked for with --record holds the game so far, and the message says so."""
+    import signal
+    import time
+
+    record = tmp_path / "h.json"
+    game = subprocess.Popen([sys.executable, "-m", "engine.cli", "play", "-p", "human,greedy", "-s", "3",
+                             "--record", str(record)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert game.stdout is not None
+    deadline = time.monotonic() + 120
+    seen = ""
+    while "Your move" not in seen and time.monotonic() < deadline:
+        seen += game.stdout.read(1)  # until the first prompt
+    game.send_signal(signal.SIGINT)
+    out, err = game.communicate(timeout=120)
+    assert game.returncode == 130, err
+    assert "Traceback" not in out + err
+    assert f"Game stopped after 0 turns; the record so far is in {record}" in " ".join((seen + out).split())
+    assert json.loads(record.read_text())["finished"] is False
