@@ -11,6 +11,7 @@ starts fast.  It may import every other layer.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
@@ -26,6 +27,11 @@ def main() -> None:
     """Console entry point: run the app, rendering user errors as ``file:line:col: error: …`` (exit 2)."""
     from ..errors import UserError
 
+    # A closed standard output or error (`carcassonne … >&-`) is one nobody reads: write to nowhere.
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (for the whole process)
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
     for stream in (sys.stdout, sys.stderr):
         # A terminal or pipe that cannot show "—" or "×" gets an escape, not a UnicodeEncodeError.
         if (getattr(stream, "encoding", "") or "").lower().replace("-", "") != "utf8":
@@ -40,6 +46,13 @@ def main() -> None:
         sys.exit(2)
     except Failed:
         sys.exit(1)
+    except SystemExit as ending:
+        # Click (as typer ships it) ends with 1 when the reader of standard output went away
+        # (EPIPE: `… | head -1`), wrapping the stream in its PacifyFlushWrapper; the reader had
+        # what it wanted, so that is success.
+        if ending.code == 1 and type(sys.stdout).__name__ == "PacifyFlushWrapper":
+            sys.exit(0)
+        raise
 
 
 def _terminated(signum: int, frame: object) -> None:

@@ -143,6 +143,14 @@ def _console_class() -> type:
                     segment = Segment(printable(segment.text), segment.style)
                 yield segment
 
+        def on_broken_pipe(self) -> None:
+            # The reader went away (`carcassonne play | head -1`): it had what it wanted, so the
+            # command ends quietly and successfully, as `git log | head` does (rich says exit 1).
+            try:
+                super().on_broken_pipe()  # points standard output at /dev/null, then exits
+            except SystemExit:
+                raise SystemExit(0) from None
+
     return PlainConsole
 
 

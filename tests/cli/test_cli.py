@@ -232,3 +232,30 @@ def test_ctrl_c_in_a_human_game_exits_130_and_says_what_was_saved(tmp_path: Path
     assert "Traceback" not in out + err
     assert f"Game stopped after 0 turns; the record so far is in {record}" in " ".join((seen + out).split())
     assert json.loads(record.read_text())["finished"] is False
+
+
+@pytest.mark.parametrize("args", [["rulesets", "list"], ["play", "--seed", "3"], ["tiles", "basic"],
+                                  ["scenario", "check", "tests/scenarios/01_s1_tiny_city.yaml",
+                                   "tests/scenarios/35_option_tiny_city.yaml"]])
+def test_a_reader_that_goes_away_ends_the_command_quietly(args: list[str]) -> None:
+    """`carcassonne … | head -1`: once the reader has closed the pipe, the command ends with
+    exit 0 and no traceback, as `git log | head` does."""
+    command = subprocess.Popen([sys.executable, "-m", "engine.cli", *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, cwd=Path(__file__).parents[2])
+    assert command.stdout is not None and command.stderr is not None
+    command.stdout.readline()
+    command.stdout.close()
+    assert command.wait(timeout=120) == 0
+    assert b"Traceback" not in command.stderr.read()
+
+
+@pytest.mark.parametrize("args, code", [(["rulesets", "list"], 0), (["rulesets", "show", "nope"], 2)])
+def test_a_closed_standard_output_is_no_crash(args: list[str], code: int) -> None:
+    """`carcassonne rulesets list >&-`: with no standard output at all, the command runs (what it
+    would print goes nowhere) and keeps its exit status; errors still reach standard error."""
+    import os
+
+    run_closed = subprocess.run([sys.executable, "-m", "engine.cli", *args], stderr=subprocess.PIPE, text=True,
+                                preexec_fn=lambda: os.close(1), timeout=120)
+    assert run_closed.returncode == code and "Traceback" not in run_closed.stderr
+    assert ("unknown ruleset 'nope'" in run_closed.stderr) == (code == 2)
