@@ -156,11 +156,12 @@ def _pool(job: Job, chunks: Iterable[tuple[int, ...]], workers: int, base: str,
     def submit(chunk: tuple[int, ...]) -> Any:
         # The workers are forked inside submit: with Ctrl-C and SIGTERM held back until
         # then, none is interrupted before _worker_starts has set its own handlers.
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING) if MASKS_SIGNALS else None
         try:
             return pool.submit(play_chunk, job.refs, job.players, chunk, base)
         finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            if held is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     finished = False
     try:
@@ -179,6 +180,9 @@ def _pool(job: Job, chunks: Iterable[tuple[int, ...]], workers: int, base: str,
 
 #: The signals that stop a run (Ctrl-C, and SIGTERM, which the CLI turns into the same exit).
 _STOPPING = {signal.SIGINT, signal.SIGTERM}
+#: Signal masks are POSIX; where there are none (Windows, whose workers are spawned, not
+#: forked), a worker is only exposed to Ctrl-C between its start and its own handlers.
+MASKS_SIGNALS = hasattr(signal, "pthread_sigmask")
 
 
 def _stop(pool) -> None:
@@ -201,7 +205,8 @@ def _worker_starts(parent: int) -> None:
     itself."""
     for stopping in _STOPPING:
         signal.signal(stopping, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPPING)  # held back since the fork (see _pool)
+    if MASKS_SIGNALS:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPPING)  # held back since the fork (see _pool)
     threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
 
 

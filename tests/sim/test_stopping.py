@@ -96,3 +96,16 @@ def test_the_local_pool_keeps_a_bounded_number_of_chunks(monkeypatch) -> None:
         live.append(sum(isinstance(o, Future) for o in gc.get_objects()) - before)
     assert max(live) <= 2 * simulate.AHEAD
     assert len(rows) == 60 and rows == list(simulate.run(job, workers=1))  # the same games, in seed order
+
+
+def test_the_local_pool_runs_where_there_are_no_signal_masks(monkeypatch) -> None:
+    """Windows has no signal.pthread_sigmask: the pool then starts its workers without
+    holding Ctrl-C back, and plays the same games."""
+    from engine.sim import simulate
+
+    job = simulate.Job(("basic",), ("random", "random"), 7, 60)
+    masked = [row for rows in simulate.run(job, workers=2) for row in rows]
+    monkeypatch.setattr(simulate, "MASKS_SIGNALS", False)
+    monkeypatch.delattr(simulate.signal, "pthread_sigmask")  # as on Windows
+    unmasked = [row for rows in simulate.run(job, workers=2) for row in rows]
+    assert unmasked == masked and len(unmasked) == 60
