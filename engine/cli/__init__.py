@@ -2,7 +2,8 @@
 
 Exit codes: 0 success, 1 a check failed (a scenario expectation, a replay
 that disagrees), 2 bad input (``file:line:col: error: …`` on stderr, never a
-traceback).  ``app`` holds the typer application; ``game_commands``,
+traceback), 70 a bug (its traceback and a line asking to report it), 130/143
+Ctrl-C or SIGTERM.  ``app`` holds the typer application; ``game_commands``,
 ``ruleset_commands``, ``sim_commands`` and ``serve_command`` register their commands on it;
 ``human`` (with ``screen`` and ``move_input``) is the terminal player.  Engine
 modules are imported inside the commands so that ``carcassonne --help``
@@ -14,6 +15,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import traceback
 
 import typer
 
@@ -46,6 +48,11 @@ def main() -> None:
         sys.exit(2)
     except Failed:
         sys.exit(1)
+    except Exception:  # noqa: BLE001 — what escapes every command is a bug, and is said to be one
+        traceback.print_exc()
+        typer.echo("carcassonne: this is a bug in the engine, not a problem with your input: please report it "
+                   "with the command and the files it read (exit status 70)", err=True)
+        sys.exit(70)
     except SystemExit as ending:
         # Click (as typer ships it) ends with 1 when the reader of standard output went away
         # (EPIPE: `… | head -1`), wrapping the stream in its PacifyFlushWrapper; the reader had

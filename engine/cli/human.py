@@ -92,11 +92,8 @@ class HumanPlayer:
                 continue
             try:
                 move = self._interpret(game, answer, choices)
-            except MoveInputError as error:
+            except MoveInputError as error:  # every way an answer can be wrong; anything else is a bug
                 self._refuse(str(error))
-                continue
-            except Exception as error:  # a UI boundary: report and ask again rather than end the game
-                self._refuse(f"could not use '{answer}': {error}")
                 continue
             self.console.print(Text(f"→ {move_notation(game, move)}", style="bold green"))
             return move

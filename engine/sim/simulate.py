@@ -254,9 +254,25 @@ def _dask(job: Job, chunks: Iterable[tuple[int, ...]], address: str, base: str,
     except UserError:
         raise
     except Exception as error:  # a worker without the engine, a scheduler gone mid-run, …
+        if raised_in_engine(error):
+            raise  # the engine's own error, sent back by a worker: a bug, with its traceback
         raise UserError(f"the Dask cluster at {address} failed: {_first_line(error)}", code="scheduler") from None
     finally:
         client.close()  # also releases whatever is still queued for this client
+
+
+def raised_in_engine(error: BaseException) -> bool:
+    """Whether ``error`` was raised by the engine's own code (a frame in the package other than
+    this module; Dask re-raises a worker's error with the worker's traceback)."""
+    package = Path(__file__).resolve().parents[1]
+    here = Path(__file__).resolve()
+    frame = error.__traceback__
+    while frame is not None:
+        file = Path(frame.tb_frame.f_code.co_filename).resolve()
+        if file != here and file.is_relative_to(package):
+            return True
+        frame = frame.tb_next
+    return False
 
 
 def _check_greeting(address: str) -> None:

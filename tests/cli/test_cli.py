@@ -259,3 +259,27 @@ def test_a_closed_standard_output_is_no_crash(args: list[str], code: int) -> Non
                                 preexec_fn=lambda: os.close(1), timeout=120)
     assert run_closed.returncode == code and "Traceback" not in run_closed.stderr
     assert ("unknown ruleset 'nope'" in run_closed.stderr) == (code == 2)
+
+
+def test_a_bug_shows_its_traceback_and_asks_to_be_reported() -> None:
+    """What escapes every command is an engine bug: its traceback, a line saying so, exit 70
+    (never dressed up as bad input)."""
+    code = ("import sys, engine.rules.inspect as inspect, engine.cli as cli\n"
+            "def broken(): raise RuntimeError('engine bug')\n"
+            "inspect.shipped = broken\n"
+            "sys.argv = ['carcassonne', 'rulesets', 'list']\n"
+            "cli.main()\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 70
+    assert "Traceback" in result.stderr and "RuntimeError: engine bug" in result.stderr
+    assert "this is a bug in the engine, not a problem with your input: please report it" in result.stderr
+
+
+def test_an_engine_error_on_dask_is_told_from_a_scheduler_problem() -> None:
+    from engine.rules.formula import compile_formula
+    from engine.sim.simulate import raised_in_engine
+
+    with pytest.raises(TypeError) as inside:
+        compile_formula("tiles", {"tiles": float})  # raised by engine code
+    assert raised_in_engine(inside.value)
+    assert not raised_in_engine(OSError("connection closed"))  # raised nowhere in the engine

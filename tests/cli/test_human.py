@@ -346,3 +346,17 @@ def test_a_two_map_game_is_typed_in_the_map_in_play() -> None:
     assert game.local(move.pos)[0] == 1
     assert "map 1 (maps 0–1)" in text(out)
     assert parse_move(game, move_notation(game, move)) == move
+
+
+def test_an_engine_error_is_no_typing_mistake(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a wrong answer is refused and asked again; an error of the engine itself ends the
+    game as the bug it is (the command then shows its traceback, exit 70)."""
+    from engine.cli import human as human_module
+
+    def broken(game, text):
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr(human_module, "parse_move", broken)
+    player, _, _ = human(["3,-1 r2"])
+    with pytest.raises(RuntimeError, match="engine bug"):
+        player.choose(forced(D, D))
