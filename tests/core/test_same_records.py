@@ -1,5 +1,8 @@
 """Speed work must not change a single game: the records of fixed seeds stay byte for byte.
 
+The cases cover the hot paths' variants, every shipped option, and the search bot on a
+fixed iteration budget, so both builds are held to the same games in all of them.
+
 ``same_records.json`` holds the SHA-256 of each game's record (canonical JSON),
 written by the engine as it stood before the one-walk placement table and the
 points-only scoring path (issue 14), and by both builds since: the pure
@@ -28,8 +31,20 @@ REFS = ["basic", "first-edition", "second-edition+river", "basic+river+unplaceab
         "basic+two-maps", "basic+random-start"]
 PLAYERS = [("random", "random"), ("greedy", "random"), ("random", "greedy", "random")]
 SEEDS = range(6)
+#: Every shipped option at least once (bonuses, follower types and their extra turns, goods,
+#: a short deck), and the search bot on a fixed iteration budget.
+EXTRA_REFS = ["basic+inns-and-cathedrals+traders-and-builders",
+              "first-edition+farms-pay-cloisters+longest-road-bonus+tiny-city",
+              "second-edition+river+river-split-springs+river-immediate-u-turn+incomplete-zero",
+              "basic+river+river-start-tile-shuffled+incomplete-full+short-game",
+              "basic+no-farmers+own-follower-may-join", "first-edition+farm-points-2+unplaceable-reshuffle",
+              "second-edition+farm-points-4"]
+EXTRA_PLAYERS = [("greedy", "random"), ("random", "greedy", "random")]
+SEARCH = [("basic", ("mcts:30", "greedy")), ("second-edition+river", ("greedy", "mcts:30"))]
 CASES = [(ref, players, seed) for ref in REFS for players in PLAYERS for seed in SEEDS
          if len(players) <= load_ruleset(ref).max_players]
+CASES += [(ref, players, seed) for ref in EXTRA_REFS for players in EXTRA_PLAYERS for seed in range(2)]
+CASES += [(ref, players, seed) for ref, players in SEARCH for seed in range(2)]
 
 
 def record_hash(ref: str, players: tuple[str, ...], seed: int) -> str:
