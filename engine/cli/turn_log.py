@@ -36,8 +36,8 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
             follower = ""
             if entry.follower is not None:
                 kind = ruleset.kinds[ruleset.tiles[tile_index].segments[entry.follower].kind]
-                spot = format_follower(ruleset, tile_index, entry.rotation, entry.follower, entry.type)
-                follower = f"{kind.follower} on {spot}"
+                spot = format_follower(ruleset, tile_index, entry.rotation, entry.follower)
+                follower = f"{follower_name(ruleset, entry.type, kind.follower)} on {spot}"
             where = f"map {m} " if ruleset.maps > 1 else ""
             line = (f"{game.turn:3d} {names[seat]:<10} {tile_id:<3} {where}({x:3d},{y:3d}) "
                     f"{entry.rotation * 90:3d}°  {follower}")
@@ -47,6 +47,17 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
         seen = len(game.history)
 
     return log
+
+
+def follower_name(ruleset: Ruleset, type_index: int, role: str) -> str:
+    """What the log calls a follower of type ``type_index`` on a feature whose followers are
+    ``role`` (thief, knight, …): the role for a normal follower; a type that counts in a
+    majority with its role (``large knight``); one that does not (a builder, a pig) by its
+    own name, since it plays no role there."""
+    if not type_index:
+        return role
+    follower_type = ruleset.follower_types[type_index]
+    return f"{follower_type.name} {role}" if follower_type.strength > 0 else follower_type.name
 
 
 def score_table(output: Any, game: Game, names: list[str], in_game: list[int]) -> None:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from engine.rules.ruleset import load_ruleset
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios"
 
@@ -283,3 +286,20 @@ def test_an_engine_error_on_dask_is_told_from_a_scheduler_problem() -> None:
         compile_formula("tiles", {"tiles": float})  # raised by engine code
     assert raised_in_engine(inside.value)
     assert not raised_in_engine(OSError("connection closed"))  # raised nowhere in the engine
+
+
+def test_the_log_names_follower_types_as_what_they_are() -> None:
+    """A large follower is a "large knight", a builder a "builder", a pig a "pig" (they were
+    "knight on large:city@N", "thief on builder:road@N", "farmer on pig:field@NL")."""
+    from engine.cli.turn_log import follower_name
+
+    ruleset = load_ruleset("basic+inns-and-cathedrals+traders-and-builders")
+    types = {t.name: t.index for t in ruleset.follower_types}
+    assert follower_name(ruleset, 0, "thief") == "thief"
+    assert follower_name(ruleset, types["large"], "knight") == "large knight"
+    assert follower_name(ruleset, types["builder"], "thief") == "builder"
+    assert follower_name(ruleset, types["pig"], "farmer") == "pig"
+    log = run("play", "--ruleset", "basic+inns-and-cathedrals+traders-and-builders", "--players", "greedy,greedy",
+              "--seed", "2").stdout
+    assert "large thief on road@E" in log and "pig on field@NR" in log
+    assert not re.search(r" on [a-z]+:", log)  # no TYPE: prefix left in the log
