@@ -164,6 +164,11 @@ def _stamp(path: Path) -> int:
         return -1
 
 
+#: The most tiles a ruleset's deck may hold in all (docs/rulesets.md, "Tile types"): some 70 times
+#: the basic game, every expansion together many times over, and a game that still ends in seconds.
+MAX_TILES = 5000
+
+
 def compile_ruleset(doc: Document, ref: str) -> Ruleset:
     """Check a schema-valid ruleset document for meaning and compile it.
 
@@ -237,6 +242,11 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
             problem(("deck", "start_rule"), f"drawn start tiles need {maps} tile{'s' * (maps != 1)} in the deck "
                     f"(one per map), but it has {left}", "start-tile")
     size = deck.get("size", 0)
+    total = sum(spec["count"] for spec in data["tiles"].values())
+    if total > MAX_TILES:
+        problem(("tiles",), f"the tile types add up to {total:,} tiles, more than the {MAX_TILES:,} one game may "
+                f"have (the basic game has 72; a greedy bot's game of {MAX_TILES:,} takes seconds, one of "
+                "25,000 minutes)", "deck-size")
     pinned = sum(1 for phase in phases for tile in (phase.first, phase.last) if tile is not None)
     starts_drawn = deck.get("maps", 1) if deck.get("start_rule", "fixed") == "drawn" else 0
     if size and size < pinned + starts_drawn:
