@@ -117,11 +117,12 @@ def application_order(given: list[tuple[str, Document]]) -> list[tuple[str, Docu
         ready = sorted(n for n, waits in before.items() if not waits)
         if not ready:
             stuck = sorted(before)[0]
-            key, index = next((k, i) for k in ORDERING for i, o in enumerate(docs[stuck].data.get(k, ()))
-                              if o in before)
+            declared_at = next(((k, i) for k in ORDERING for i, o in enumerate(docs[stuck].data.get(k, ()))
+                                if o in before), None)
             raise UserError(f"options {', '.join(repr(n) for n in sorted(before))} require, override or come "
-                            "after each other in a cycle, so none can apply after the others", code="option-cycle",
-                            **docs[stuck].where((key, index)))
+                            "after each other in a cycle (a replacement comes before what builds on it), so none "
+                            "can apply after the others", code="option-cycle",
+                            **docs[stuck].where(declared_at or ("name",)))
         first = ready[0]
         order.append((first, docs[first]))
         del before[first]

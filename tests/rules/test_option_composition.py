@@ -313,3 +313,13 @@ def test_validate_takes_a_required_option_from_the_base(tmp_path: Path) -> None:
     with pytest.raises(UserError) as caught:
         validate_file(needs)  # without it in the base: it is no shipped option
     assert caught.value.diagnostics[0].code == "option-unknown"
+
+
+def test_a_cycle_through_replacements_is_an_error_too(tmp_path: Path) -> None:
+    """b comes after a (declared); c replaces the road formula a builds on, so c comes before a;
+    b replaces the city formula c builds on, so b comes before c: no order is left."""
+    option(tmp_path, "a", "  features: {road: {scoring: {complete: previous + 1}}}\n")
+    option(tmp_path, "b", "  features: {city: {scoring: {complete: 3 * tiles}}}\n", "after: [a]\n")
+    option(tmp_path, "c", "  features: {road: {scoring: {complete: 2 * tiles}}, "
+           "city: {scoring: {complete: previous + 1}}}\n")
+    assert codes("basic+a.yaml+b.yaml+c.yaml", tmp_path) == ["option-cycle"]
