@@ -34,6 +34,11 @@ def declared(doc: Document, key: str) -> set[str]:
     return set(doc.data.get(key, ()))
 
 
+def orders(doc: Document) -> set[str]:
+    """The options an option declares its order against (``requires``, ``overrides``, ``after``)."""
+    return {o for key in ORDERING for o in declared(doc, key)}
+
+
 def check_relations(given: list[tuple[str, Document]], ref: str) -> list[Diagnostic]:
     """:class:`UserError` for an option naming itself in a relation (``option-relation``), a
     ``conflicts`` between two given options (``option-conflict``) or a ``requires`` not given
@@ -92,7 +97,7 @@ def application_order(given: list[tuple[str, Document]]) -> list[tuple[str, Docu
     ``option-cycle`` if declared relations go round in a cycle."""
     names = {n for n, _ in given}
     docs = dict(given)
-    before = {n: {o for key in ORDERING for o in declared(d, key) if o in names} for n, d in given}
+    before = {n: orders(d) & names for n, d in given}
     related = {(a, b) for a in names for b in before[a]} | {(b, a) for a in names for b in before[a]}
     builds: dict[str, list[JsonPath]] = {n: [] for n in names}
     replaces: dict[str, set[JsonPath]] = {n: set() for n in names}
@@ -194,8 +199,7 @@ def _differ(new: Any, old: Any) -> bool:
 
 def _ordered(a: Document, a_name: str, b: Document, b_name: str) -> bool:
     """Whether either of two options declares its order relative to the other."""
-    return b_name in declared(a, "requires") | declared(a, "overrides") | declared(a, "after") or \
-        a_name in declared(b, "requires") | declared(b, "overrides") | declared(b, "after")
+    return b_name in orders(a) or a_name in orders(b)
 
 
 def _unordered(name: str, option: Document, path: JsonPath, builders: list[tuple[str, Document]]) -> list[Diagnostic]:
@@ -216,8 +220,8 @@ def _unordered(name: str, option: Document, path: JsonPath, builders: list[tuple
     return found
 
 
-#: Where a ruleset holds formulas (a formula may build on the one it replaces with previous).
 def _formula_path(path: JsonPath) -> bool:
+    """Whether ``path`` is where a ruleset holds a formula (which may build on the one it replaces)."""
     return (len(path) >= 4 and path[0] == "features" and path[2] == "scoring") or \
         (len(path) == 3 and path[0] == "follower_types" and path[2] == "strength") or \
         (len(path) == 3 and path[0] == "bonuses" and path[2] in ("value", "points"))
