@@ -3,14 +3,19 @@
     python benchmarks/strength.py --a mcts:1000 --b greedy --games 200 --workers 2
     python benchmarks/strength.py --curve 100,300,1000,3000 --b greedy --games 60
     python benchmarks/strength.py --a mcts:100 --b openspiel-mcts:100 --games 200   # needs the openspiel extra
+    python benchmarks/strength.py --a mcts:0.5s --b openspiel-mcts:0.5s --games 60  # equal time a move
     python benchmarks/strength.py --speed 100,300,1000,3000                          # seconds a move, one core
 
 Game ``i`` uses deck seed ``seed + i // 2`` and swaps the seats on odd ``i``,
 so each deal is played from both seats.  A win counts 1, a tie ½.  The
 interval is a Wilson score interval (95 %).  ``openspiel-mcts:N`` is
-OpenSpiel's own ``MCTSBot`` (UCT constant 2, one random rollout per
-simulation, N simulations) playing through :mod:`engine.api.openspiel`.
-Prints one line per match and, with ``--json FILE``, writes them as JSON.
+OpenSpiel's own ``MCTSBot`` as OpenSpiel ships it (UCT constant 2, one random
+rollout per simulation, its ``RandomRolloutEvaluator``), N simulations a move,
+playing through :mod:`engine.api.openspiel`; ``openspiel-mcts:0.5s`` holds it to
+about 0.5 s a move instead (:class:`TimedBot`), so it can be compared with
+``mcts:0.5s`` at equal time.  Each side's median seconds and work (iterations or
+simulations) a move are measured.  Prints one line per match and, with
+``--json FILE``, writes them as JSON with the machine, date and commit.
 """
 
 from __future__ import annotations
@@ -27,10 +32,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.build_info import engine_build  # noqa: E402
+from provenance import command_line, provenance  # noqa: E402
 
 
 def play_one(args: tuple[str, str, str, int, int]) -> dict:
-    """One game: ``(ruleset, a, b, deck seed, swap)`` → scores and seconds per move of ``a``."""
+    """One game: ``(ruleset, a, b, deck seed, swap)`` → scores, and each side's seconds and
+    work (search iterations or simulations; 0 for a bot that does not search) a move."""
     ref, a, b, seed, swap = args
     from engine.rules.ruleset import load_ruleset
 
@@ -38,33 +45,63 @@ def play_one(args: tuple[str, str, str, int, int]) -> dict:
     specs = [b, a] if swap else [a, b]
     seat_a = 1 if swap else 0
     if any(spec.startswith("openspiel-mcts") for spec in specs):
-        scores, seconds = _play_openspiel(ref, specs, seed, seat_a)
+        scores, seconds, work = _play_openspiel(ref, specs, seed)
     else:
-        scores, seconds = _play_engine(ruleset, specs, seed, seat_a)
-    return {"seed": seed, "swap": swap, "a": scores[seat_a], "b": scores[1 - seat_a], "move_seconds": seconds}
+        scores, seconds, work = _play_engine(ruleset, specs, seed)
+    seat_b = 1 - seat_a
+    return {"seed": seed, "swap": swap, "a": scores[seat_a], "b": scores[seat_b],
+            "move_seconds": seconds[seat_a], "b_move_seconds": seconds[seat_b],
+            "work": work[seat_a], "b_work": work[seat_b]}
 
 
-def _play_engine(ruleset, specs: list[str], seed: int, seat_a: int) -> tuple[list[int], list[float]]:
+def _work(player) -> int:
+    return getattr(player, "last_iterations", 0)
+
+
+def _play_engine(ruleset, specs: list[str], seed: int) -> tuple[list[int], list[list[float]], list[list[int]]]:
     from engine.bots.players import make_player
     from engine.core.game import Game
 
     game = Game(ruleset, 2, seed, explain=False)
     players = [make_player(spec, seed, seat) for seat, spec in enumerate(specs)]
-    seconds = []
+    seconds: list[list[float]] = [[], []]
+    work: list[list[int]] = [[], []]
     while game.start_tile is not None:
         game.place_start(players[0].choose_start(game))
     while game.tile is not None:
         seat = game.player
         start = time.perf_counter()
         move = players[seat].choose(game)
-        if seat == seat_a:
-            seconds.append(time.perf_counter() - start)
+        seconds[seat].append(time.perf_counter() - start)
+        work[seat].append(_work(players[seat]))
         game.play(move, checked=True)
     game.finish()
-    return game.scores, seconds
+    return game.scores, seconds, work
 
 
-def _play_openspiel(ref: str, specs: list[str], seed: int, seat_a: int) -> tuple[list[int], list[float]]:
+class TimedBot:
+    """OpenSpiel's ``MCTSBot`` held to about ``seconds`` a move without changing its search:
+    before each move its ``max_simulations`` is set to ``seconds`` times the simulations a
+    second its previous move ran at (4 for the first move, to measure that rate).  Rollouts
+    shorten as the deck runs down, so the rate rises through a game and a move tends to
+    come in slightly under the target; the measured seconds are reported beside it."""
+
+    def __init__(self, bot, seconds: float) -> None:
+        self.bot = bot
+        self.seconds = seconds
+        self.rate: float | None = None
+        self.last_iterations = 0
+
+    def step(self, state):
+        self.bot.max_simulations = 4 if self.rate is None else max(1, round(self.seconds * self.rate))
+        start = time.perf_counter()
+        action = self.bot.step(state)
+        self.rate = self.bot.max_simulations / max(time.perf_counter() - start, 1e-6)
+        self.last_iterations = self.bot.max_simulations
+        return action
+
+
+def _play_openspiel(ref: str, specs: list[str], seed: int) -> tuple[list[int], list[list[float]], list[list[int]]]:
     """A game through the OpenSpiel API: our bots choose from the engine game behind it."""
     import numpy
     import pyspiel
@@ -80,12 +117,15 @@ def _play_openspiel(ref: str, specs: list[str], seed: int, seat_a: int) -> tuple
     players = []
     for seat, spec in enumerate(specs):
         if spec.startswith("openspiel-mcts"):
-            budget = int(spec.split(":")[1]) if ":" in spec else 100
+            budget = spec.split(":")[1] if ":" in spec else "100"
             evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
-            players.append(mcts.MCTSBot(game, 2.0, budget, evaluator, solve=False, random_state=rng))
+            simulations = 1 if budget.endswith("s") else int(budget)
+            bot = mcts.MCTSBot(game, 2.0, simulations, evaluator, solve=False, random_state=rng)
+            players.append(TimedBot(bot, float(budget[:-1])) if budget.endswith("s") else bot)
         else:
             players.append(make_player(spec, seed, seat))
-    seconds = []
+    seconds: list[list[float]] = [[], []]
+    work: list[list[int]] = [[], []]
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes, probs = zip(*state.chance_outcomes())
@@ -95,16 +135,16 @@ def _play_openspiel(ref: str, specs: list[str], seed: int, seat_a: int) -> tuple
         bot = players[seat]
         start = time.perf_counter()
         inner = state.inner
-        if isinstance(bot, pyspiel.Bot):
+        if isinstance(bot, (pyspiel.Bot, TimedBot)):
             action = bot.step(state)
         elif inner.game.pending_starts:
             action = inner.codec.start_action(bot.choose_start(inner.game))
         else:
             action = inner.codec.encode(bot.choose(inner.game))
-        if seat == seat_a:
-            seconds.append(time.perf_counter() - start)
+        seconds[seat].append(time.perf_counter() - start)
+        work[seat].append(bot.max_simulations if isinstance(bot, pyspiel.Bot) else _work(bot))
         state.apply_action(action)
-    return list(state.inner.game.scores), seconds
+    return list(state.inner.game.scores), seconds, work
 
 
 def match(ref: str, a: str, b: str, games: int, seed: int, workers: int) -> dict:
@@ -115,12 +155,19 @@ def match(ref: str, a: str, b: str, games: int, seed: int, workers: int) -> dict
         rows = list(pool.map(play_one, jobs))
     wall = time.perf_counter() - start
     wins = sum(1.0 if r["a"] > r["b"] else 0.5 if r["a"] == r["b"] else 0.0 for r in rows)
-    moves = [s for r in rows for s in r["move_seconds"]]
     low, high = _wilson(wins, games)
+
+    def every(key: str) -> list[float]:
+        return [value for r in rows for value in r[key]]
+
     return {"ruleset": ref, "a": a, "b": b, "games": games, "wins_a": wins, "win_rate": wins / games,
             "interval_95": [low, high], "mean_margin": statistics.mean(r["a"] - r["b"] for r in rows),
-            "move_seconds_median": statistics.median(moves) if moves else 0.0,
-            "move_seconds_max": max(moves) if moves else 0.0, "wall_seconds": wall, "engine": engine_build()}
+            "move_seconds_median": statistics.median(every("move_seconds")),
+            "move_seconds_max": max(every("move_seconds")),
+            "b_move_seconds_median": statistics.median(every("b_move_seconds")),
+            "work_median": statistics.median(every("work")), "b_work_median": statistics.median(every("b_work")),
+            "wall_seconds": wall, "workers": workers, "engine": engine_build(),
+            "games_played": [{k: r[k] for k in ("seed", "swap", "a", "b")} for r in rows]}
 
 
 def speed(budgets: list[int], ref: str, rounds: int) -> list[dict]:
@@ -183,7 +230,7 @@ def main() -> None:
                               for t, s in row["seconds_a_move"].items())
             print(f"mcts:{row['budget']} ({row['engine']}): {cells}", flush=True)
         if args.json:
-            args.json.write_text(json.dumps(rows, indent=2) + "\n")
+            args.json.write_text(json.dumps({**provenance(command_line()), "rows": rows}, indent=1) + "\n")
         return
     specs = [f"mcts:{n}" for n in args.curve.split(",")] if args.curve else [args.a]
     rows = []
@@ -193,10 +240,12 @@ def main() -> None:
         low, high = row["interval_95"]
         print(f"{spec} vs {args.b} ({args.ruleset}, {args.games} games, {row['engine']}): "
               f"{row['win_rate']:.1%} [{low:.1%}, {high:.1%}], margin {row['mean_margin']:+.1f}, "
-              f"s/move median {row['move_seconds_median']:.3f} max {row['move_seconds_max']:.3f}, "
+              f"s/move median {row['move_seconds_median']:.3f} (b {row['b_move_seconds_median']:.3f}), "
+              f"work/move median {row['work_median']:.0f} (b {row['b_work_median']:.0f}), "
               f"wall {row['wall_seconds']:.0f} s", flush=True)
     if args.json:
-        args.json.write_text(json.dumps(rows, indent=2) + "\n")
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({**provenance(command_line()), "rows": rows}, indent=1) + "\n")
 
 
 if __name__ == "__main__":

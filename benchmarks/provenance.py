@@ -1,0 +1,46 @@
+"""Where a benchmark figure came from: the header every result file in benchmarks/results/ carries."""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+from engine.build_info import engine_build
+
+
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def provenance(command: str) -> dict:
+    """``{"command", "machine", "date", "commit", "engine"}`` for a result file: the command
+    line that produced it, the CPU, core count and Python, the UTC time, the short commit
+    (``+dirty`` when the work tree differs from it) and which build ran (pure or compiled)."""
+    here = Path(__file__).parent
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            cwd=here).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                           text=True, cwd=here).stdout.strip()
+    return {
+        "command": command,
+        "machine": f"{_cpu()}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}, "
+                   f"Python {platform.python_version()}",
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "commit": commit + ("+dirty" if dirty else ""),
+        "engine": engine_build(),
+    }
+
+
+def command_line() -> str:
+    """The benchmark's own command line, as a user would type it."""
+    return " ".join(["python", *sys.argv])
