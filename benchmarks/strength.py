@@ -223,6 +223,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="rounds of --speed (median)")
     parser.add_argument("--json", type=Path, help="write the rows as JSON here")
     args = parser.parse_args()
+    origin = provenance(command_line())  # before the games: the tree may change while they run
     if args.speed:
         rows = speed([int(n) for n in args.speed.split(",")], args.ruleset, args.rounds)
         for row in rows:
@@ -230,7 +231,7 @@ def main() -> None:
                               for t, s in row["seconds_a_move"].items())
             print(f"mcts:{row['budget']} ({row['engine']}): {cells}", flush=True)
         if args.json:
-            args.json.write_text(json.dumps({**provenance(command_line()), "rows": rows}, indent=1) + "\n")
+            args.json.write_text(json.dumps({**origin, "rows": rows}, indent=1) + "\n")
         return
     specs = [f"mcts:{n}" for n in args.curve.split(",")] if args.curve else [args.a]
     rows = []
@@ -245,7 +246,7 @@ def main() -> None:
               f"wall {row['wall_seconds']:.0f} s", flush=True)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({**provenance(command_line()), "rows": rows}, indent=1) + "\n")
+        args.json.write_text(json.dumps({**origin, "rows": rows}, indent=1) + "\n")
 
 
 if __name__ == "__main__":
