@@ -2,7 +2,8 @@
 
     python benchmarks/bench.py            # the full table (about a minute)
     python benchmarks/bench.py --quick    # fewer games per run
-    python benchmarks/bench.py --guard    # CI's collapse check (see GUARD below)
+    python benchmarks/bench.py --guard    # CI's check (see guard() below)
+    python benchmarks/bench.py --json benchmarks/results/bench-compiled.json   # and write the table
 
 Games/s are medians of interleaved runs after a warm-up: this machine's speed
 drifts over minutes, so every workload is run in turn, round after round, and
@@ -14,32 +15,25 @@ allocation of one game (tracemalloc).
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import subprocess
 import sys
 import time
 import tracemalloc
+from pathlib import Path
 
-from engine.bots.greedy import GreedyPlayer
-from engine.build_info import COMPILED, PURE, engine_build
-from engine.bots.random_player import RandomPlayer
-from engine.core.game import Game
+from engine.build_info import COMPILED, engine_build
 from engine.rules.ruleset import load_ruleset
+from provenance import command_line, provenance
+from pure_build import ROOT, pure_tree, rerun_pure
+from workloads import play, search_move, search_position
 
-#: Floors for ``--guard``, per build: a third of the random-play figures in the README,
-#: so only a collapse (not machine noise) fails CI.
-GUARD_GAMES_PER_S = {PURE: 492 / 3, COMPILED: 790 / 3}
-
-BOTS = {"random": RandomPlayer, "greedy": GreedyPlayer}
-
-
-def play(ruleset, bot: str, seed: int) -> Game:
-    game = Game(ruleset, 2, seed)
-    bots = [BOTS[bot](f"{seed}:0"), BOTS[bot](f"{seed}:1")]
-    while game.tile is not None:
-        game.play(bots[game.player].choose(game), checked=True)
-    game.finish()
-    return game
+#: ``--guard`` on the compiled build: the least speed-up over the pure build, per workload
+#: (:func:`speedups`).  Nine runs of it on the development VM gave 1.19-1.53 for random play,
+#: 1.90-2.03 greedy and 1.73-2.02 a search move (benchmarks/results/guard.json holds one);
+#: the floors sit under the lowest, and a build whose compiling gave nothing (1.0) fails.
+MIN_SPEEDUP = {"random": 1.1, "greedy": 1.5, "mcts": 1.4}
 
 
 def games_per_second(ruleset, bot: str, games: int, first_seed: int) -> float:
@@ -96,6 +90,86 @@ def simulate_scaling(games: int, rounds: int) -> tuple[float, float]:
     return statistics.median(rates[1]), statistics.median(rates[2])
 
 
+class GuardWorkloads:
+    """The guard's workloads on ``basic`` (benchmarks/workloads.py), warmed up: 100 random
+    games, 4 greedy games, one ``mcts:300`` move; :meth:`seconds` times one of them."""
+
+    NAMES = ("random", "greedy", "mcts")
+
+    def __init__(self) -> None:
+        self.basic = load_ruleset("basic")
+        self.position = search_position(self.basic)
+        play(self.basic, "random", 0), play(self.basic, "greedy", 0), search_move(self.position)
+
+    def seconds(self, name: str) -> float:
+        start = time.perf_counter()
+        if name == "random":
+            for seed in range(1, 101):
+                play(self.basic, "random", seed)
+        elif name == "greedy":
+            for seed in range(1, 5):
+                play(self.basic, "greedy", seed)
+        else:
+            search_move(self.position, 300)
+        return time.perf_counter() - start
+
+
+def serve_workloads() -> None:
+    """The pure build's side of :func:`speedups`: read a workload name a line, answer its seconds."""
+    workloads = GuardWorkloads()
+    print("ready", flush=True)
+    for line in sys.stdin:
+        print(workloads.seconds(line.strip()), flush=True)
+
+
+def speedups(rounds: int = 9) -> dict[str, float]:
+    """The compiled build's speed-up over the pure build, per workload: the median, over
+    ``rounds``, of the ratio of two runs made one right after the other, one in this process
+    (compiled) and one in a pure-Python process kept alive beside it, so that the machine's
+    drift (up to 2x within an hour here) touches both runs of a pair alike."""
+    ratios: dict[str, list[float]] = {name: [] for name in GuardWorkloads.NAMES}
+    with pure_tree() as (tree, env):
+        pure = subprocess.Popen([sys.executable, str(tree / "benchmarks" / "bench.py"), "--guard-serve"], env=env,
+                                cwd=tree, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert pure.stdin is not None and pure.stdout is not None
+        compiled = GuardWorkloads()
+        if pure.stdout.readline().strip() != "ready":
+            raise SystemExit("error: the pure build's process did not start")
+        for _ in range(rounds):
+            for name in GuardWorkloads.NAMES:
+                mine = compiled.seconds(name)
+                pure.stdin.write(name + "\n")
+                pure.stdin.flush()
+                ratios[name].append(float(pure.stdout.readline()) / mine)
+        pure.stdin.close()
+        pure.wait()
+    return {name: statistics.median(values) for name, values in ratios.items()}
+
+
+def guard(out: Path | None = None) -> int:
+    """CI's check, on either build: 0 if it passes, 1 if it fails.  On the compiled build, the
+    speed-up over the pure build must reach :data:`MIN_SPEEDUP` for random play, greedy play
+    and a search move; on both builds, the instruction counts (benchmarks/instructions.py)
+    must not exceed the committed ones by over 10 %."""
+    from instructions import check, count
+
+    origin = provenance(command_line())
+    failed = 0
+    ratios = speedups() if engine_build() == COMPILED else {}
+    for name, ratio in ratios.items():
+        ok = ratio >= MIN_SPEEDUP[name]
+        failed |= not ok
+        print(f"compiled over pure, {name}: {ratio:.2f}x (at least {MIN_SPEEDUP[name]}x) {'ok' if ok else 'FAIL'}")
+    build = "compiled" if engine_build() == COMPILED else "pure"
+    counts = count()
+    failed |= check(counts, ROOT / "benchmarks" / "results" / f"instructions-{build}.json")
+    if out:
+        out.write_text(json.dumps({**origin, "speedups": {k: round(v, 3) for k, v in ratios.items()},
+                                   "floors": MIN_SPEEDUP, "instructions": counts, "failed": bool(failed)},
+                                  indent=1) + "\n")
+    return int(failed)
+
+
 def available(refs: list[str]) -> list[str]:
     found = []
     for ref in refs:
@@ -110,19 +184,24 @@ def available(refs: list[str]) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer games and rounds")
-    parser.add_argument("--guard", action="store_true", help="exit 1 if random play collapses below the floor")
+    parser.add_argument("--guard", action="store_true",
+                        help="exit 1 if the compiled build is not its expected ratio faster than the pure build, "
+                             "or the instruction counts grew")
+    parser.add_argument("--guard-serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--json", type=Path, help="write the table here (with machine, date, commit)")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--pure", action="store_true",
+                        help="measure the pure Python build (a copy of the tree without the extensions)")
     args = parser.parse_args()
 
+    if args.pure and engine_build() == COMPILED:
+        rerun_pure("bench.py", [a for a in sys.argv[1:] if a != "--pure"])
     if args.guard:
-        basic = load_ruleset("basic")
-        games_per_second(basic, "random", 10, 10_000)  # warm-up
-        # The best of five: this VM's noise only ever slows a run down, while a real collapse
-        # slows every run (a single median of three fell under the floor on unchanged code).
-        rate = max(games_per_second(basic, "random", 50, 20_000 + 50 * i) for i in range(5))
-        floor = GUARD_GAMES_PER_S[engine_build()]
-        print(f"random basic, engine {engine_build()}: {rate:.0f} games/s (floor {floor:.0f})")
-        sys.exit(0 if rate >= floor else 1)
+        sys.exit(guard(args.json))
+    if args.guard_serve:
+        serve_workloads()
+        return
+    origin = provenance(command_line())  # before the runs: the tree may change meanwhile
 
     refs = available(["basic", "first-edition", "basic+river"])
     # Farms counting two kinds, and a game-end bonus (the greedy bot then weighs moves by trial).
@@ -139,26 +218,41 @@ def main() -> None:
         for ref, bot, games in workloads:
             results[(ref, bot)].append(games_per_second(rulesets[ref], bot, games, 1_000 + r * games))
 
+    figures: dict[str, object] = {"rounds": rounds}
     print(f"Python {sys.version.split()[0]} on {sys.platform}, engine {engine_build()}, one core; "
           f"medians of {rounds} interleaved rounds\n")
     print(f"{'workload':<50}{'games/s':>10}{'min':>9}{'max':>9}{'peak KiB':>10}")
     for ref, bot, games in workloads:
         rates = results[(ref, bot)]
-        label = f"{bot} vs {bot}, {ref} ({games} games/run)"
-        print(f"{label:<50}{statistics.median(rates):>10.1f}{min(rates):>9.1f}{max(rates):>9.1f}"
-              f"{peak_memory_kib(rulesets[ref], bot):>10.0f}")
+        label = f"{bot} vs {bot}, {ref}"
+        peak = peak_memory_kib(rulesets[ref], bot)
+        figures[label] = {"games_per_s": round(statistics.median(rates), 1), "min": round(min(rates), 1),
+                          "max": round(max(rates), 1), "games_a_run": games, "peak_kib": round(peak)}
+        print(f"{label + f' ({games} games/run)':<50}{statistics.median(rates):>10.1f}{min(rates):>9.1f}"
+              f"{max(rates):>9.1f}{peak:>10.0f}")
     print()
     for ref in refs:
-        print(f"load+validate+compile {ref:<14}{load_ms(ref, 5 if args.quick else 20):>8.1f} ms")
-    print(f"carcassonne --help start-up      {command_s(['--help'], 3 if args.quick else 7) * 1000:>8.0f} ms")
+        ms = load_ms(ref, 5 if args.quick else 20)
+        figures[f"load+validate+compile {ref}, ms"] = round(ms, 1)
+        print(f"load+validate+compile {ref:<14}{ms:>8.1f} ms")
     runs = 3 if args.quick else 7
-    print(f"carcassonne simulate basic --games 1   {command_s(['simulate', 'basic', '--games', '1'], runs):>8.3f} s")
+    helps = command_s(["--help"], runs) * 1000
+    figures["carcassonne --help, whole process, ms"] = round(helps)
+    print(f"carcassonne --help start-up      {helps:>8.0f} ms")
+    one_game = command_s(["simulate", "basic", "--games", "1"], runs)
+    figures["carcassonne simulate basic --games 1, whole process, s"] = round(one_game, 3)
+    print(f"carcassonne simulate basic --games 1   {one_game:>8.3f} s")
     games = 1000 if args.quick else 5000
     whole = command_s(["simulate", "basic", "--games", str(games), "--workers", "1"], 1 if args.quick else 3)
+    figures[f"carcassonne simulate basic --games {games} --workers 1, whole process, s"] = round(whole, 2)
     print(f"carcassonne simulate basic --games {games} --workers 1: {whole:.2f} s, {games / whole:.0f} games/s")
     one, two = simulate_scaling(200 if args.quick else 2000, 1 if args.quick else 3)
+    figures["simulate basic, random, games/s on 1 / 2 workers"] = [round(one), round(two)]
     print(f"simulate basic, random: 1 worker {one:.0f} games/s, 2 workers {two:.0f} games/s "
           f"({two / one:.2f}x)")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({**origin, "figures": figures}, indent=1) + "\n")
 
 
 if __name__ == "__main__":

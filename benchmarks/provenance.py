@@ -25,20 +25,31 @@ def _cpu() -> str:
 def provenance(command: str) -> dict:
     """``{"command", "machine", "date", "commit", "engine"}`` for a result file: the command
     line that produced it, the CPU, core count and Python, the UTC time, the short commit
-    (``+dirty`` when the work tree differs from it) and which build ran (pure or compiled)."""
-    here = Path(__file__).parent
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            cwd=here).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
-                           text=True, cwd=here).stdout.strip()
+    (``+dirty`` when the work tree differs from it) and which build ran (pure or compiled).
+    In a run that benchmarks/pure_build.py started on its copy of the tree, the command and
+    commit are the ones it passed down (``BENCH_COMMAND``, ``BENCH_COMMIT``)."""
+    if "BENCH_COMMIT" in os.environ:
+        command, commit = os.environ["BENCH_COMMAND"], os.environ["BENCH_COMMIT"]
+    else:
+        commit = checkout_commit()
     return {
         "command": command,
         "machine": f"{_cpu()}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}, "
                    f"Python {platform.python_version()}",
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "commit": commit + ("+dirty" if dirty else ""),
+        "commit": commit,
         "engine": engine_build(),
     }
+
+
+def checkout_commit() -> str:
+    """The checkout's short commit, ``+dirty`` when tracked files differ from it."""
+    here = Path(__file__).parent
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            cwd=here).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                           text=True, cwd=here).stdout.strip()
+    return commit + ("+dirty" if dirty else "")
 
 
 def command_line() -> str:
