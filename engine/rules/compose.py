@@ -35,7 +35,7 @@ from ..resources import rulesets_dir
 from .combine import application_order, check_relations, clashes, shipped
 from .references import is_name, named_file, resolve, shipped_file, shortened
 from .formula import names_previous
-from .source import Document, JsonPath, Shape, load_yaml_cached, value_at
+from .source import Document, JsonPath, Shape, load_yaml_cached, own_refusal, value_at
 from .validate import check
 
 #: The top-level keys that make a file a ruleset (features, tiles, extends) or an option
@@ -173,7 +173,8 @@ def _chain(path: Path, seen: list[Path], files: list[Path]) -> Document:
         parent = _chain(parent_path, [*seen, real], files)
     except UserError as error:
         first = error.diagnostics[0] if error.diagnostics else None
-        if first is not None and first.code in ("extends-cycle", "extends-option", "not-ruleset") and not first.file:
+        unplaced = first is not None and first.code in ("extends-cycle", "extends-option") and not first.file
+        if unplaced or own_refusal(error) is not None:
             raise UserError(first.message, code=first.code, **doc.where(("extends",))) from None
         raise
     child = {k: v for k, v in doc.data.items() if k != "extends"}

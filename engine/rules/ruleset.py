@@ -23,7 +23,7 @@ from .follower_types import FollowerType, compile_follower_types
 from .kinds import FeatureKind, compile_kinds
 from .problems import Problems, diagnostic_order
 from .resolve import resolved
-from .source import Document
+from .source import Document, own_refusal
 from .tiles import EdgeCodes, TileType, compile_tile
 from .validate import check
 
@@ -118,14 +118,15 @@ class Ruleset:
 
 def load_ruleset_for(doc: Document, path: tuple) -> "Ruleset":
     """Load the ruleset that ``doc`` names at ``path``, relative to the document's folder;
-    an error that has no file of its own is reported at that place in ``doc``."""
+    an error that has no file of its own, or that refuses the named file as not a ruleset
+    (:func:`~engine.rules.source.own_refusal`), is reported at that place in ``doc``."""
     ref = doc.data
     for key in path:
         ref = ref[key]
     try:
         return load_ruleset(ref, Path(doc.file).parent)
     except UserError as error:
-        if any(d.file for d in error.diagnostics):
+        if any(d.file for d in error.diagnostics) and own_refusal(error) is None:
             raise
         first = error.diagnostics[0]
         raise UserError(first.message, code=first.code, **doc.where(path)) from None

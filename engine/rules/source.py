@@ -192,6 +192,15 @@ def json_path(path: JsonPath) -> str:
     return "".join(parts)
 
 
+def own_refusal(error: UserError) -> Diagnostic | None:
+    """The diagnostic of ``error`` if it is a :class:`Shape` refusal located in the refused
+    file itself, which the file naming that one reports at the name instead; else ``None``."""
+    first = error.diagnostics[0] if error.diagnostics else None
+    if first is None or not (first.code or "").startswith("not-") or first.file is None:
+        return None
+    return first if first.message.startswith(f"{first.file} is not ") else None
+
+
 @dataclass(frozen=True)
 class Shape:
     """What a kind of file looks like: a mapping with at least one of ``keys`` at the top.
@@ -202,9 +211,10 @@ class Shape:
     and one that parses to a plain value or to a mapping without any of the
     keys is refused: ``FILE is not a ruleset file: …`` (code ``not-ruleset``),
     which quotes nothing of the file (a YAML error would show bits of its
-    text; schema errors would list its keys, e.g. every line of /etc/shadow)
-    and has no file location of its own, so that the record, scenario,
-    ``extends`` or command line naming the file is where it is reported.  An
+    text; schema errors would list its keys, e.g. every line of /etc/shadow).
+    It is located in the file itself (the first byte that is not UTF-8, the
+    place YAML gave up, else 1:1); a record, scenario or ``extends`` naming the
+    file reports it where it names it instead (:func:`own_refusal`).  An
     empty file or a list is a ``schema`` error at its first line, as any
     misshapen file of the kind.  ``kind`` names the kind (``ruleset``),
     ``article`` its indefinite article, ``hint`` what such a file has.
@@ -220,9 +230,11 @@ class Shape:
         names = "|".join(re.escape(key) for key in sorted(self.keys))
         return re.search(rf"(?:^|[{{,])[ \t-]*[\"']?(?:{names})[\"']?[ \t]*:", text, re.M) is not None
 
-    def refuse(self, file: str, why: str) -> UserError:
-        """The error for ``file``, which is not of this kind, for the reason ``why``."""
-        return UserError(f"{file} is not {self.article} {self.kind} file: {why}", code=f"not-{self.kind}")
+    def refuse(self, file: str, why: str, line: int = 1, col: int = 1) -> UserError:
+        """The error for ``file``, which is not of this kind, for the reason ``why``, at
+        ``line``:``col`` of it."""
+        return UserError(f"{file} is not {self.article} {self.kind} file: {why}", code=f"not-{self.kind}",
+                         file=file, line=line, col=col)
 
     def check(self, doc: Document) -> None:
         """:class:`UserError` unless ``doc`` is a mapping with one of the keys."""
@@ -283,16 +295,20 @@ def load_yaml(path: str | Path, *, text: str | None = None, shape: Shape | None 
         raw = read_bytes(path)
         try:
             text = decode_text(raw, file)
-        except UserError:
+        except UserError as error:
             if shape is not None and not shape.looks_like(raw.decode("utf-8", "replace")):
                 wide = wide_encoding(raw)
-                raise shape.refuse(file, f"it is {wide} text, not UTF-8" if wide else "it is not UTF-8 text") from None
+                at = error.diagnostics[0]
+                why = f"it is {wide} text, not UTF-8" if wide else "it is not UTF-8 text"
+                raise shape.refuse(file, why, at.line or 1, at.col or 1) from None
             raise
     try:
         doc = _parse(text, file)
-    except UserError:
+    except UserError as error:
         if shape is not None and not shape.looks_like(text):
-            raise shape.refuse(file, f"it is not well-formed YAML, and has none of the keys {shape.hint}") from None
+            at = error.diagnostics[0]
+            raise shape.refuse(file, f"it is not well-formed YAML, and has none of the keys {shape.hint}",
+                               at.line or 1, at.col or 1) from None
         raise
     if shape is not None:
         shape.check(doc)

@@ -68,10 +68,10 @@ def test_a_file_of_another_kind_is_no_record_or_scenario(tmp_path: Path) -> None
     secrets.write_text(json.dumps({"password": "SECRET", "token": ["SECRET"]}))
     assert diagnostic(load_record, secrets) == (
         f"{secrets} is not a record file: it has none of the keys of a game record (format, ruleset, turns)",
-        None, None, "not-record")
+        1, 1, "not-record")
     assert diagnostic(load_scenario, secrets) == (
         f"{secrets} is not a scenario file: it has none of the keys of a scenario (rulesets, players, turns, "
-        "expect)", None, None, "not-scenario")
+        "expect)", 1, 1, "not-scenario")
     text = tmp_path / "notes.txt"
     text.write_text("SECRET: [unclosed\n")
     assert diagnostic(load_scenario, text)[3] == "not-scenario"

@@ -228,27 +228,33 @@ def test_a_missing_extends_parent_or_option_says_not_found(tmp_path: Path) -> No
 SHADOW = "root:$6$SECRET-hash:20228:0:99999:7::\ndaemon:*:20228:0:99999:7::\n"
 
 
-@pytest.mark.parametrize("content, why", [
-    (SHADOW.encode(), "it has none of the keys of a ruleset (features and tiles, or extends) or of an option (patch)"),
-    (b"root:x:0:0:SECRET:/root:/bin/bash\n", "it is a single value, not a mapping of keys"),
+@pytest.mark.parametrize("content, why, at", [
+    (SHADOW.encode(), "it has none of the keys of a ruleset (features and tiles, or extends) or of an option (patch)",
+     (1, 1)),
+    (b"root:x:0:0:SECRET:/root:/bin/bash\n", "it is a single value, not a mapping of keys", (1, 1)),
+    # YAML gives up at the unknown escape: line 1, column 16 (the backslash).
     (b'token: "SECRET \\q"\n', "it is not well-formed YAML, and has none of the keys of a ruleset (features and "
-                               "tiles, or extends) or of an option (patch)"),
-    (b"\x7fELF\x02\x01\x01\x00SECRET\xff\xfe", "it is not UTF-8 text"),
-    (codecs.BOM_UTF16_LE + "tiles: {}".encode("utf-16-le"), "it is UTF-16 text, not UTF-8"),
-], ids=["shadow", "passwd", "broken", "binary", "utf16"])
-def test_a_named_file_that_is_no_ruleset_is_refused_unquoted(tmp_path: Path, content: bytes, why: str) -> None:
+                               "tiles, or extends) or of an option (patch)", (1, 16)),
+    # The first byte that is not UTF-8 is 0xff, the 15th byte of line 1.
+    (b"\x7fELF\x02\x01\x01\x00SECRET\xff\xfe", "it is not UTF-8 text", (1, 15)),
+    (b"name: x\nSECRET caf\xe9\n", "it is not UTF-8 text", (2, 11)),
+    (codecs.BOM_UTF16_LE + "tiles: {}".encode("utf-16-le"), "it is UTF-16 text, not UTF-8", (1, 1)),
+], ids=["shadow", "passwd", "broken", "binary", "latin1", "utf16"])
+def test_a_named_file_that_is_no_ruleset_is_refused_unquoted(tmp_path: Path, content: bytes, why: str,
+                                                             at: tuple[int, int]) -> None:
     secret = tmp_path / "secret.txt"
     secret.write_bytes(content)
     child = tmp_path / "child.yaml"
     child.write_text(f"name: child\nextends: {secret}\n")
-    for ref, where in ((str(child), ("child.yaml", 2, 10)), (str(secret), (None, None, None))):
+    # Named by another file, it is reported where that file names it; named on its own, in itself.
+    for ref, where in ((str(child), ("child.yaml", 2, 10)), (str(secret), ("secret.txt", *at))):
         with pytest.raises(UserError) as info:
             load_ruleset(ref)
         assert "SECRET" not in info.value.render()
         assert _located(info) == (*where, f"{secret} is not a ruleset file: {why}", "not-ruleset")
     with pytest.raises(UserError) as info:
         load_ruleset(f"basic+{secret}")
-    assert _located(info) == (None, None, None, f"{secret} is not an option file: {why}", "not-option")
+    assert _located(info) == ("secret.txt", *at, f"{secret} is not an option file: {why}", "not-option")
 
 
 def test_a_ruleset_with_a_typo_still_gets_its_located_yaml_error(tmp_path: Path) -> None:
@@ -289,3 +295,15 @@ def test_a_scenario_naming_a_fifo_is_refused_at_its_rulesets_line(tmp_path: Path
     with pytest.raises(UserError) as info:
         run_scenario(load_scenario(scenario))
     assert _located(info) == ("s.yaml", 1, 19, f"cannot read {fifo}: not a regular file (a named pipe)", "io")
+
+
+def test_a_file_that_is_no_ruleset_has_the_documented_shape_on_the_command_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    latin1 = tmp_path / "latin1.yaml"
+    latin1.write_bytes(b"name: x\nSECRET caf\xe9\n")  # the first byte that is not UTF-8: line 2, column 11
+    done = subprocess.run([sys.executable, "-m", "engine.cli", "rulesets", "validate", str(latin1)],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr == f"{latin1}:2:11: error: {latin1} is not a ruleset file: it is not UTF-8 text [not-ruleset]\n"

@@ -545,9 +545,8 @@ def refusal(text: str | bytes, tmp_path: Path) -> Any:
 def test_a_file_of_another_kind_is_refused_without_quoting_it(text: str | bytes, why: str, code: str,
                                                               tmp_path: Path) -> None:
     found = refusal(text, tmp_path)
-    # No location of its own: whoever named the file (a record, an extends, the command line) locates it.
-    assert (found.message, found.code, found.file, found.line) == (
-        f"{tmp_path / 'named.yaml'} is not a ruleset file: {why}", code, None, None)
+    assert (found.message, found.code, found.file) == (
+        f"{tmp_path / 'named.yaml'} is not a ruleset file: {why}", code, str(tmp_path / "named.yaml"))
 
 
 def test_an_empty_file_or_a_list_is_a_located_schema_error(tmp_path: Path) -> None:
