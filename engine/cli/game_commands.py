@@ -44,7 +44,7 @@ def play(
     from ..rules.references import portable_ref
     from ..rules.ruleset import load_ruleset
     from ..sim.play import play_game
-    from .turn_log import score_table, turn_logger
+    from .turn_log import score_table, tile_progress, turn_logger
 
     output = Output(json_target, outputs={"--record": record}, inputs=ref_inputs(ruleset))
     console = output.console
@@ -76,7 +76,11 @@ def play(
                  else make_player(kind, seed, i)
                  for i, kind in enumerate(kinds)]
         hook = None  # the human's screen shows every turn already
-    played = play_game(loaded, kinds, seed, ref=ref, on_turn=hook, players=seats)
+    if hook is None and seats is None and console.is_terminal and not output.to_stdout:
+        with tile_progress(console) as progress:
+            played = play_game(loaded, kinds, seed, ref=ref, on_turn=progress)
+    else:
+        played = play_game(loaded, kinds, seed, ref=ref, on_turn=hook, players=seats)
     game = played.game
     placed = len(game.board)
     discarded = sum(1 for _, move in game.history if move is None) - game.returned
@@ -117,6 +121,7 @@ def play(
         "finished": not played.quit, "turns": game.turn,
         "scores": {"in_game": played.in_game, "final": list(game.scores)},
         "points_by_kind": points_by_kind(game),
+        "tokens": [dict(zip(game.ruleset.tokens, held)) for held in game.tokens],
         "tiles_placed": placed, "tiles_discarded": discarded, "tiles_returned": game.returned,
         "events": [event.to_json() for event in game.events],
         "record": None if saved is None else str(saved),

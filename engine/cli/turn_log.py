@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -13,7 +14,8 @@ if TYPE_CHECKING:
 
 def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callable[..., None]:
     """A turn hook (:data:`engine.sim.play.TurnHook`) printing the start tile(s) once, then
-    each placement with its points and why, and each discard."""
+    each placement with its points and why, each discard, and an extra turn a placement
+    earned (a follower type's ``extra_turn``: Traders & Builders' builder)."""
     from ..files.notation import format_follower
 
     seen = 0
@@ -44,9 +46,29 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
             console.print(line.rstrip())
             for event in events:
                 console.print(f"      ↳ {event.explain(names)}")
+        if game.extra_turn and game.tile is not None:  # earned by this placement (no chaining)
+            console.print(f"      ↳ {names[game.player]} places another tile at once (an extra turn)")
         seen = len(game.history)
 
     return log
+
+
+@contextmanager
+def tile_progress(console: Console) -> Iterator[Callable[..., None]]:
+    """A turn hook (:data:`engine.sim.play.TurnHook`) that shows, while the game lasts, a bar
+    of the tiles drawn so far out of all the game will draw (``play --quiet`` on a terminal:
+    a deck of thousands of tiles takes minutes).  The bar is gone when the game ends."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("tiles"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("tiles", total=None)
+
+        def hook(game: Game, seat: int, tile: int, move: Any, events: list) -> None:
+            drawn = len(game.history) + (game.tile is not None)
+            progress.update(task, completed=drawn, total=drawn + game.remaining)
+
+        yield hook
 
 
 def follower_name(ruleset: Ruleset, type_index: int, role: str) -> str:
@@ -62,8 +84,9 @@ def follower_name(ruleset: Ruleset, type_index: int, role: str) -> str:
 
 def score_table(output: Any, game: Game, names: list[str], in_game: list[int]) -> None:
     """Print the scores per seat: points per kind, in-game total, final total; a column for
-    each kind that can score or has score events (one with no formula still has them), and
-    one per game-end bonus."""
+    each kind that can score or has score events (one with no formula still has them), one
+    per game-end bonus, and after the totals one per token (goods) with the count each seat
+    holds, which bonuses such as the goods majorities read."""
     from ..core.scoring import points_by_kind
 
     by_kind = points_by_kind(game)
@@ -76,6 +99,9 @@ def score_table(output: Any, game: Game, names: list[str], in_game: list[int]) -
         table.add_column(kind, justify="right")
     table.add_column("in game", justify="right")
     table.add_column("final", justify="right", style="bold")
+    for token in game.ruleset.tokens:
+        table.add_column(f"{token} held", justify="right")
     for p, name in enumerate(names):
-        table.add_row(name, *(str(by_kind[p][k]) for k in kinds), str(in_game[p]), str(game.scores[p]))
+        table.add_row(name, *(str(by_kind[p][k]) for k in kinds), str(in_game[p]), str(game.scores[p]),
+                      *(str(n) for n in game.tokens[p]))
     output.console.print(table)

@@ -62,6 +62,20 @@ def test_play_agrees_with_the_record_it_writes(tmp_path: Path) -> None:
     assert data["record"] == str(record)
 
 
+def test_play_gives_the_goods_each_seat_holds() -> None:
+    # Traders & Builders: each completed city's goods go to its majority holders, every one
+    # of them (RULES.md, Traders & Builders), so a seat holds what its reward events gave it.
+    data = result("play", "--ruleset", "basic+traders-and-builders", "--seed", "4", command="play")
+    held = [dict.fromkeys(("wine", "grain", "cloth"), 0) for _ in data["players"]]
+    for event in data["events"]:
+        if event["rule"] == "reward":
+            for seat in event["players"]:
+                for name, count in event["tokens"].items():
+                    held[seat][name] += count
+    assert data["tokens"] == held and any(sum(seat.values()) for seat in held)
+    assert result("play", "--seed", "4", command="play")["tokens"] == [{}, {}]
+
+
 def test_replay_says_the_record_agrees(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     CliRunner().invoke(app, ["play", "--seed", "3", "--quiet", "--record", str(record)])
