@@ -8,6 +8,7 @@ and a point ``at`` in tile units, and returns SVG markup.
 from __future__ import annotations
 
 import math
+from typing import Iterable
 
 from .markup import pts, svg_num, xml_text
 
@@ -53,28 +54,48 @@ def mark_spots(at: Point, n: int) -> list[Point]:
     return [(at[0] + tx * step, at[1] + ty * step) for step in steps]
 
 
-def token(at: Point, s: float, index: int, name: str, count: int) -> str:
+def labels(names: Iterable[str]) -> dict[str, str]:
+    """What each mark shows of its name: the shortest start of it that starts no other name
+    of ``names`` (case aside), first letter capitalised, so that a ruleset's cathedral and
+    cloth read ``Ca`` and ``Cl`` while a lone inn reads ``I``.  A name that starts another
+    (``inn``, ``inns``) shows whole.
+
+    >>> labels(["cathedral", "cloth", "inn", "wine"])
+    {'cathedral': 'Ca', 'cloth': 'Cl', 'inn': 'I', 'wine': 'W'}
+    """
+    unique = sorted(set(names))
+    found = {}
+    for name in unique:
+        others = [other.lower() for other in unique if other != name]
+        size = next((n for n in range(1, len(name) + 1)
+                     if not any(other.startswith(name[:n].lower()) for other in others)), len(name))
+        found[name] = name[:size].capitalize()
+    return found
+
+
+def token(at: Point, s: float, index: int, label: str, name: str, count: int) -> str:
     """A token symbol (a good): a disc 0.14 tiles wide in the token's colour (:data:`TOKEN_COLOURS`,
-    by its place in the ruleset's tokens) with the name's initial, and the count when above 1."""
+    by its place in the ruleset's tokens) with ``label`` (:func:`labels`), and the count when
+    above 1."""
     x, y, r = at[0] * s, at[1] * s, 0.07 * s
     disc = (f'<circle cx="{svg_num(x)}" cy="{svg_num(y)}" r="{svg_num(r)}" '
             f'fill="{TOKEN_COLOURS[index % len(TOKEN_COLOURS)]}" ')
-    return _labelled(f'class="token" data-token="{xml_text(name)}"', disc, x, y, r * 2, s, name, count)
+    return _labelled(f'class="token" data-token="{xml_text(name)}"', disc, x, y, r * 2, s, label, count)
 
 
-def badge(at: Point, s: float, name: str, count: int, colour: str) -> str:
+def badge(at: Point, s: float, label: str, name: str, count: int, colour: str) -> str:
     """A segment attribute other than pennants and tokens (an inn, a cathedral): a square
-    0.14 tiles wide in ``colour`` with the name's initial, and the count when above 1."""
+    0.14 tiles wide in ``colour`` with ``label`` (:func:`labels`), and the count when above 1."""
     x, y, w = at[0] * s, at[1] * s, 0.14 * s
     square = (f'<rect x="{svg_num(x - w / 2)}" y="{svg_num(y - w / 2)}" width="{svg_num(w)}" height="{svg_num(w)}" '
               f'rx="{svg_num(w * 0.2)}" fill="{colour}" ')
-    return _labelled(f'class="badge" data-attribute="{xml_text(name)}"', square, x, y, w, s, name, count)
+    return _labelled(f'class="badge" data-attribute="{xml_text(name)}"', square, x, y, w, s, label, count)
 
 
-def _labelled(attrs: str, shape: str, x: float, y: float, w: float, s: float, name: str, count: int) -> str:
+def _labelled(attrs: str, shape: str, x: float, y: float, w: float, s: float, label: str, count: int) -> str:
     """A mark ``w`` wide centred on ``(x, y)``: ``shape`` (an open SVG element, edged here) with
-    the name's initial in white, and the count when above 1."""
-    label = name[0].upper() + (str(count) if count > 1 else "")
+    ``label`` in white, and the count when above 1."""
+    label += str(count) if count > 1 else ""
     return (f'<g {attrs} data-count="{count}">{shape}stroke="{PENNANT[1]}" stroke-width="{svg_num(s * 0.012)}"/>'
             f'<text x="{svg_num(x)}" y="{svg_num(y + w * 0.2)}" font-size="{svg_num(w * 0.55)}" text-anchor="middle" '
             f'font-family="sans-serif" font-weight="bold" fill="#ffffff">{xml_text(label)}</text></g>')

@@ -18,8 +18,9 @@ new tile or new kind renders with no drawing code of its own.
   the kind's colour (several on one tile stand side by side).
 * A segment attribute above 0 is a mark inside the segment: ``pennants`` a small
   shield (the usual name, as :data:`PALETTE` keys the usual kinds); a token (an
-  attribute a kind's ``rewards`` hands out: goods) a coloured disc with its initial;
-  any other (an inn, a cathedral) a square badge with its initial, coloured from its name.
+  attribute a kind's ``rewards`` hands out: goods) a coloured disc with the start of its name;
+  any other (an inn, a cathedral) a square badge with the start of its name that tells it
+  from the ruleset's other marks (``Ca`` beside cloth's ``Cl``), coloured from its name.
 
 Layers are painted fields, roads, cities, icons, so a road that ends at a
 city gate disappears under the wall, as on the printed tiles.
@@ -44,7 +45,7 @@ from typing import Sequence
 from ..rules.ruleset import Ruleset
 from ..rules.tiles import CENTRE_KIND, HALF, NONE, SIDE
 from .markup import pts, svg_num, xml_text
-from .symbols import PENNANT, PENNANT_ATTRIBUTE, TOKEN_COLOURS, badge, icon, mark_spots, shield, token
+from .symbols import PENNANT, PENNANT_ATTRIBUTE, TOKEN_COLOURS, badge, icon, labels, mark_spots, shield, token
 
 Point = tuple[float, float]
 
@@ -337,13 +338,14 @@ def tile_group(ruleset: Ruleset, tile: int, rotation: int = 0, size: float = 60)
             fill, stroke = kind_colours(kind.name)
             body = _segment_body(shape, fill, stroke, size)
             marks = [(i, kind.attributes[i], value) for i, value in enumerate(seg.attrs) if value > 0]
+            shown = labels(name for k in ruleset.kinds for name in k.attributes) if marks else {}
             for at, (i, name, count) in zip(mark_spots(shape.shield_at(), len(marks)), marks):
                 if i in kind.tokens:
-                    body.append(token(at, size, ruleset.tokens.index(name), name, count))
+                    body.append(token(at, size, ruleset.tokens.index(name), shown[name], name, count))
                 elif name == PENNANT_ATTRIBUTE:
                     body.append(shield(at, size))
                 else:
-                    body.append(badge(at, size, name, count, kind_colours(name)[1]))
+                    body.append(badge(at, size, shown[name], name, count, kind_colours(name)[1]))
             parts.append(f'<g class="segment" data-kind="{xml_text(kind.name)}" data-segment="{j}">'
                          + "".join(body) + "</g>")
     parts.append(f'<rect class="edge" x="0" y="0" width="{svg_num(size)}" height="{svg_num(size)}" fill="none" '

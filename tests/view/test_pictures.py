@@ -300,3 +300,19 @@ def test_a_token_is_drawn_as_its_own_symbol_not_as_a_pennant() -> None:
     assert 'class="pennant"' not in wine
     pennant = tile_group(ruleset, ruleset.tile_ids["C"], 0, 100)  # CCCC with a pennant
     assert pennant.count('class="pennant"') == 1 and 'class="token"' not in pennant
+
+
+def test_every_mark_of_a_ruleset_has_its_own_label() -> None:
+    # Inns & Cathedrals' cathedral and Traders & Builders' cloth both start with C.
+    ruleset = load_ruleset("basic+inns-and-cathedrals+traders-and-builders")
+    shown: dict[str, set[str]] = {}
+    for index in range(len(ruleset.tiles)):
+        root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{tile_group(ruleset, index)}</svg>')
+        for mark in root.iter():
+            name = mark.get("data-attribute") or mark.get("data-token")
+            if name:
+                text = next(t for t in mark.iter() if t.tag.endswith("text")).text or ""
+                shown.setdefault(name, set()).add(text.rstrip("0123456789"))
+    assert shown["cathedrals"] == {"Ca"} and shown["cloth"] == {"Cl"}
+    assert shown["inns"] == {"I"} and shown["wine"] == {"W"} and shown["grain"] == {"G"}
+    assert len({label for labels in shown.values() for label in labels}) == len(shown)
