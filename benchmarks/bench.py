@@ -1,8 +1,9 @@
 """Engine speed, measured on demand (never in the unit tests).
 
-    python benchmarks/bench.py            # the full table (about a minute)
+    python benchmarks/bench.py            # the full table (about five minutes)
     python benchmarks/bench.py --quick    # fewer games per run
-    python benchmarks/bench.py --guard    # CI's check (see guard() below)
+    python benchmarks/bench.py --guard    # CI's check: compiled over pure, and instruction counts
+    python benchmarks/bench.py --pure     # the same table for the pure Python build
     python benchmarks/bench.py --json benchmarks/results/bench-compiled.json   # and write the table
 
 Games/s are medians of interleaved runs after a warm-up: this machine's speed
@@ -189,7 +190,7 @@ def main() -> None:
                              "or the instruction counts grew")
     parser.add_argument("--guard-serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--json", type=Path, help="write the table here (with machine, date, commit)")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds of the table (default 5)")
     parser.add_argument("--pure", action="store_true",
                         help="measure the pure Python build (a copy of the tree without the extensions)")
     args = parser.parse_args()

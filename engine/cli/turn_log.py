@@ -19,19 +19,21 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
     from ..files.notation import format_follower
 
     seen = 0
+    width = max([3, *(len(t.id) for t in ruleset.tiles)])  # long ids (TB_CccR_w) keep the columns
+    earners = " or ".join(ruleset.follower_types[t].name for t in ruleset.extra_turn_types)
 
     def log(game: Game, seat: int, tile: int, move: Any, events: list) -> None:
         nonlocal seen
         if not seen:
             for m, (start, rotation) in enumerate(game.starts):
                 where = f" on map {m}" if len(game.starts) > 1 else ""
-                console.print(f"  0 start      {ruleset.tiles[start].id:<3} (  0,  0) {rotation * 90:3d}°{where}")
+                console.print(f"  0 start      {ruleset.tiles[start].id:<{width}} (  0,  0) {rotation * 90:3d}°{where}")
         for tile_index, entry in game.history[seen:]:
             tile_id = ruleset.tiles[tile_index].id
             if entry is None:
                 fate = ("back into the stack (or out, if no tile left fits)" if ruleset.unplaceable == "reshuffle"
                         else "discarded")
-                console.print(f"    {names[game.player]:<10} {tile_id:<3} fits nowhere: {fate}; "
+                console.print(f"    {names[game.player]:<10} {tile_id:<{width}} fits nowhere: {fate}; "
                               "the same player draws again")
                 continue
             m, x, y = game.local(entry.pos)
@@ -41,13 +43,13 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
                 spot = format_follower(ruleset, tile_index, entry.rotation, entry.follower)
                 follower = f"{follower_name(ruleset, entry.type, kind.follower)} on {spot}"
             where = f"map {m} " if ruleset.maps > 1 else ""
-            line = (f"{game.turn:3d} {names[seat]:<10} {tile_id:<3} {where}({x:3d},{y:3d}) "
+            line = (f"{game.turn:3d} {names[seat]:<10} {tile_id:<{width}} {where}({x:3d},{y:3d}) "
                     f"{entry.rotation * 90:3d}°  {follower}")
             console.print(line.rstrip())
             for event in events:
                 console.print(f"      ↳ {event.explain(names)}")
         if game.extra_turn and game.tile is not None:  # earned by this placement (no chaining)
-            console.print(f"      ↳ {names[game.player]} places another tile at once (an extra turn)")
+            console.print(f"      ↳ {names[game.player]} places another tile at once: the {earners}'s extra turn")
         seen = len(game.history)
 
     return log

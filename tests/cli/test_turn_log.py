@@ -26,10 +26,13 @@ def test_every_extra_turn_is_marked_and_played_by_the_same_seat() -> None:
     extras = [i for i in range(1, len(game.history))
               if game.history[i - 1][1] is not None and game.seats[i] == game.seats[i - 1]]
     lines = screen.getvalue().splitlines()
-    marked = [n for n, line in enumerate(lines) if line.endswith("(an extra turn)")]
+    marked = [n for n, line in enumerate(lines) if line.endswith("the builder's extra turn")]
     assert extras and len(marked) == len(extras)
     for n in marked:
         seat = re.search(r"↳ (\S+) places another tile", lines[n]).group(1)
         following = next(line for line in lines[n + 1:] if re.match(r"\s*\d+ ", line))
         assert following.split()[1] == seat  # the next placement is that player's
+    placements = [line for line in lines if re.match(r"\s*\d+ greedy", line)]
+    # Tile ids are padded to the longest (TB_CccR_w), so the position column lines up.
+    assert len({line.index("(") for line in placements}) == 1
     assert not any(b == a + 1 for a, b in zip(extras, extras[1:]))  # an extra turn earns none
