@@ -43,12 +43,13 @@ def provenance(command: str) -> dict:
 
 
 def checkout_commit() -> str:
-    """The checkout's short commit, ``+dirty`` when tracked files differ from it."""
+    """The checkout's short commit, ``+dirty`` when tracked files other than result files differ from it."""
     here = Path(__file__).parent
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                             cwd=here).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
-                           text=True, cwd=here).stdout.strip()
+    # Result files are not code: writing one does not make the next run's tree dirty.
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ":/",
+                            ":!/benchmarks/results"], capture_output=True, text=True, cwd=here).stdout.strip()
     return commit + ("+dirty" if dirty else "")
 
 
