@@ -331,6 +331,7 @@ def tile_group(ruleset: Ruleset, tile: int, rotation: int = 0, size: float = 60)
     ground = next((kind_colours(k.name)[0] for k in kinds if k.ports == HALF), _NEUTRAL_GROUND)
     parts = [f'<g class="tile" data-tile="{xml_text(tile_type.id)}" data-rotation="{rotation % 4}">',
              f'<rect class="ground" x="0" y="0" width="{svg_num(size)}" height="{svg_num(size)}" fill="{ground}"/>']
+    shown = labels(name for k in ruleset.kinds for name in k.attributes)  # once a tile, not a segment
     for layer in _LAYERS:
         for j, (kind, seg, shape) in enumerate(zip(kinds, tile_type.segments, shapes)):
             if kind.ports != layer:
@@ -338,7 +339,6 @@ def tile_group(ruleset: Ruleset, tile: int, rotation: int = 0, size: float = 60)
             fill, stroke = kind_colours(kind.name)
             body = _segment_body(shape, fill, stroke, size)
             marks = [(i, kind.attributes[i], value) for i, value in enumerate(seg.attrs) if value > 0]
-            shown = labels(name for k in ruleset.kinds for name in k.attributes) if marks else {}
             for at, (i, name, count) in zip(mark_spots(shape.shield_at(), len(marks)), marks):
                 if i in kind.tokens:
                     body.append(token(at, size, ruleset.tokens.index(name), shown[name], name, count))
