@@ -118,7 +118,7 @@ def play(
     output.json("play", {
         "ruleset": ruleset, "seed": seed,
         "players": [{"name": name, "kind": kind} for name, kind in zip(names, kinds)],
-        "finished": not played.quit, "turns": game.turn,
+        "finished": not played.quit, "turns": game.turn, "extra_turns": list(game.extra_turns),
         "scores": {"in_game": played.in_game, "final": list(game.scores)},
         "points_by_kind": points_by_kind(game),
         "tokens": [dict(zip(game.ruleset.tokens, held)) for held in game.tokens],

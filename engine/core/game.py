@@ -79,6 +79,8 @@ class Game(Board):
         #: played earned one: an extra turn earns none (Traders & Builders: no chaining).
         self.extra_turn = False
         self.earned_turn = False
+        #: The turns (as :attr:`turn` counts them) that were extra ones: what records mark.
+        self.extra_turns: tuple[int, ...] = ()
         self.finished = False
         self.tile: int | None = None
         self.rng = random.Random(seed)
@@ -227,8 +229,11 @@ class Game(Board):
         base = self.place(tile, move.pos, move.rotation)
         self.history.append((tile, move))
         self.seats.append(self.player)
-        if self.ruleset.extra_turn_types and not self.extra_turn:
-            self.earned_turn = completion.extends_own(self, tile, base)
+        if self.ruleset.extra_turn_types:
+            if self.extra_turn:
+                self.extra_turns += (self.turn,)
+            else:
+                self.earned_turn = completion.extends_own(self, tile, base)
         if move.follower is not None:
             self.deploy(base + move.follower, self.player, move.type)
         return completion.score_completed(self, tile, move.pos, base)
@@ -256,14 +261,16 @@ class Game(Board):
             self._draw_next()
 
     def finish(self) -> list[Scored]:
-        """Final scoring (RULES.md §3.1 "Game end"): incomplete features, then farms.
+        """Final scoring (RULES.md §3.1 "Game end"): incomplete features, then farms, then
+        the ruleset's bonuses.  A follower whose feature pays 0 (Inns & Cathedrals' open
+        cathedral city) gets its event too, as a feature completed in the game does.
 
         Idempotent: a second call returns an empty list.
         """
         if self.finished:
             return []
         self.finished = True
-        events = [e for e in final_scores(self, self.explain) if e.points]
+        events = final_scores(self, self.explain)
         completion.pay(self, events)
         if self.explain:
             self.events.extend(e for e in events if isinstance(e, ScoreEvent))
@@ -289,6 +296,7 @@ class Game(Board):
         other.history = self.history.copy()
         other.seats = self.seats.copy()
         other.extra_turn, other.earned_turn = self.extra_turn, self.earned_turn
+        other.extra_turns = self.extra_turns
         other.returned, other.went_back = self.returned, self.went_back
         other.turn, other.player, other.finished, other.tile = self.turn, self.player, self.finished, self.tile
         other.rng = random.Random()

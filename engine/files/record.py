@@ -3,8 +3,13 @@
 A record holds the format version, the ruleset reference and the sha256 of
 the merged ruleset, the seed, the players, the start tile, every turn in the
 scenario turn shape (``{tile, at, rotation, follower}`` or ``{tile,
-discarded: true}``), every score event and the in-game and final scores.
-Replaying re-plays the turns under the ruleset and checks every score.
+discarded: true}``; ``extra_turn: true`` on a tile a player placed as an extra
+turn), every score event and the in-game and final scores.  Replaying re-plays
+the turns under the ruleset and checks every score.
+
+Version 2 added ``extra_turn`` and final-scoring events that pay 0 points (a
+follower on a feature whose formula gives 0 at game end); a version 1 record
+has neither, and replays as written.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from .notation import format_follower, parse_deployment
 from .supply import TileSupply
 
 FORMAT = "carcassonne-record"
-VERSION = 1
+VERSION = 2
 
 
 def history_seats(game: Game) -> list[int]:
@@ -40,14 +45,17 @@ def history_seats(game: Game) -> list[int]:
 def turn_entries(game: Game) -> list[dict[str, Any]]:
     """The game's turns in record/scenario shape, with the seat that played each."""
     ruleset, entries = game.ruleset, []
-    several = ruleset.maps > 1
+    several, extra, turn = ruleset.maps > 1, set(game.extra_turns), 0
     for (tile, move), seat in zip(game.history, history_seats(game)):
         tile_id = ruleset.tiles[tile].id
         if move is None:
             entries.append({"tile": tile_id, "discarded": True})
             continue
+        turn += 1
         m, x, y = game.local(move.pos)
         entry: dict[str, Any] = {"player": seat, "tile": tile_id, "at": [x, y], "rotation": move.rotation}
+        if turn in extra:
+            entry["extra_turn"] = True
         if several:
             entry["map"] = m
         if move.follower is not None:
@@ -157,9 +165,12 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
     supply = TileSupply(ruleset, doc)
     for m, (tile, _) in enumerate(game.starts):
         supply.take(tile, False, "the start tile", ("starts", m) if "starts" in data else ("start",))
+    marks_extra = data.get("version", VERSION) >= 2  # version 1 did not mark extra turns
     for i, turn in enumerate(data["turns"]):
         if "player" in turn and turn["player"] != game.player:
             problems.append(f"turn {i + 1} is recorded for seat {turn['player']}, but seat {game.player} plays it")
+        if not turn.get("discarded") and (marks_extra or "extra_turn" in turn):
+            problems.extend(extra_turn_problem(game, turn, i))
         tile = ruleset.tile_ids.get(turn["tile"])
         if tile is not None:  # an unknown one is play_turn's error
             supply.take(tile, bool(turn.get("discarded")), f"turn {i + 1}", ("turns", i))
@@ -174,7 +185,8 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
     if game.scores != data["scores"]["final"]:
         problems.append(f"final scores {game.scores} ≠ recorded {data['scores']['final']}")
     recorded = data["events"]
-    mine = [e.to_json() for e in game.events]
+    mine = [e.to_json() for e in game.events
+            if marks_extra or e.phase != "final" or e.points]  # version 1 left out final scores of 0
     if mine != recorded:
         problems.append(f"score events differ: replay has {len(mine)}, record {len(recorded)}"
                         + _first_difference(mine, recorded))
@@ -248,6 +260,16 @@ def play_turn(game: Game, turn: dict, doc: Document, path: tuple) -> None:
         game.play(turn_move(game, turn, doc, path))
     except IllegalMove as error:
         raise UserError(f"illegal {error.reason}: {error}", code="replay", **doc.where(path)) from None
+
+
+def extra_turn_problem(game: Game, turn: dict, index: int) -> list[str]:
+    """The mismatch, if any, between placement ``turn`` (number ``index`` from 0) saying it is
+    an extra turn (``extra_turn: true``) or not saying so, and ``game``, about to play it."""
+    said = bool(turn.get("extra_turn"))
+    if said == game.extra_turn:
+        return []
+    return [f"turn {index + 1} is recorded as {'an' if said else 'not an'} extra turn, but it is "
+            f"{'an' if game.extra_turn else 'not an'} extra turn in the replay"]
 
 
 def _first_difference(mine: list, recorded: list) -> str:

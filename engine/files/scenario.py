@@ -90,6 +90,10 @@ def _run_one(doc: Document, ref: str, ruleset, expected: dict | None) -> Outcome
         if turn.get("player", game.player) != game.player:
             outcome.failures.append(f"{label}: recorded for seat {turn['player']}, but seat {game.player} plays it")
             return outcome
+        if "extra_turn" in turn and not turn.get("discarded") and bool(turn["extra_turn"]) != game.extra_turn:
+            outcome.failures.append(f"{label}: expected {'an' if turn['extra_turn'] else 'no'} extra turn, "
+                                    f"but it is {'an' if game.extra_turn else 'not an'} extra turn")
+            return outcome
         if turn.get("discarded"):
             enter_turn_map(game, turn, doc, path)  # the map it fits nowhere on
             if game.placements():

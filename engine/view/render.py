@@ -41,32 +41,50 @@ def _document(width: float, height: float, body: list[str], title: str) -> str:
             f'<rect width="100%" height="100%" fill="#ffffff"/>\n' + "\n".join(body) + "\n</svg>\n")
 
 
+#: Character widths (em) that :func:`label_width` reckons with, each at or above DejaVu Sans's
+#: (``sans-serif`` on most Linux machines, and the widest of the usual sans faces): narrow
+#: letters and punctuation, the widest letters, capitals and symbols; anything else 0.64.
+_NARROW, _WIDEST, _WIDE = set("fijlrtIJ.,:;'!|()- "), set("mwMW"), set("×+")
+
+
+def label_width(text: str, font: float) -> float:
+    """How wide ``text`` set in a sans-serif face at ``font`` units is at most, in those units."""
+    return font * sum(0.42 if c in _NARROW else 1.0 if c in _WIDEST else 0.8 if c.isupper() or c in _WIDE
+                      else 0.64 for c in text)
+
+
 def atlas_svg(ruleset: Ruleset, *, size: float = 80, columns: int = 8) -> str:
     """A complete SVG document showing every tile type of ``ruleset`` at rotation 0 in a
     grid of ``columns``, each ``size`` units wide and labelled ``<text
     class="tile-label">ID ×COUNT</text>`` below it; the start tile (``deck.start``) has
-    a gold frame (``class="start"``) and says "start"."""
-    gap, label = size * 0.25, size * 0.3
-    cell_w, cell_h = size + gap, size + label + gap
+    a gold frame (``class="start"``) and says "start".
+
+    Columns widen (up to twice ``size``) to hold the longest label as
+    :func:`label_width` reckons it; a label longer still is squeezed into its column
+    (``textLength``), so no label runs into its neighbour's."""
+    gap, label, font = size * 0.25, size * 0.3, size * 0.18
+    texts = [f"{t.id} ×{t.count}" + (" start" if i == ruleset.start else "") for i, t in enumerate(ruleset.tiles)]
+    room = min(max(size + gap / 2, *(label_width(text, font) for text in texts)), 2 * size)
+    cell_w, cell_h = room + gap / 2, size + label + gap
     rows = max(1, math.ceil(len(ruleset.tiles) / columns))
     top = size * 0.5
     body = [f'<text class="title" x="{svg_num(gap)}" y="{svg_num(top * 0.65)}" font-size="{svg_num(size * 0.22)}" '
             f'font-weight="bold">{xml_text(ruleset.ref)}: {len(ruleset.tiles)} tile types, '
             f'{sum(t.count for t in ruleset.tiles)} tiles{_aside(ruleset)}</text>']
-    for i, tile_type in enumerate(ruleset.tiles):
-        x = gap + (i % columns) * cell_w
+    for i, text in enumerate(texts):
+        x = gap + (i % columns) * cell_w + (cell_w - size - gap) / 2
         y = top + (i // columns) * cell_h
         body.append(f'<g transform="translate({svg_num(x)},{svg_num(y)})">')
         body.append(tile_group(ruleset, i, 0, size))
-        text = f"{tile_type.id} ×{tile_type.count}"
         if i == ruleset.start:
             pad = size * 0.05
             body.append(f'<rect class="start" x="{svg_num(-pad)}" y="{svg_num(-pad)}" width="{svg_num(size + 2 * pad)}" '
                         f'height="{svg_num(size + 2 * pad)}" fill="none" stroke="#e0a800" '
                         f'stroke-width="{svg_num(size * 0.04)}"/>')
-            text += " start"
+        squeeze = (f' textLength="{svg_num(room)}" lengthAdjust="spacingAndGlyphs"'
+                   if label_width(text, font) > room else "")
         body.append(f'<text class="tile-label" x="{svg_num(size / 2)}" y="{svg_num(size + label * 0.8)}" '
-                    f'font-size="{svg_num(size * 0.18)}" text-anchor="middle">{xml_text(text)}</text>')
+                    f'font-size="{svg_num(font)}" text-anchor="middle"{squeeze}>{xml_text(text)}</text>')
         body.append("</g>")
     width = gap + min(columns, len(ruleset.tiles)) * cell_w
     height = top + rows * cell_h

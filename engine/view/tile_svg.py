@@ -6,7 +6,10 @@ kind: a segment is drawn by the ``ports`` type of its kind, so a designer's
 new tile or new kind renders with no drawing code of its own.
 
 * ``half`` kinds (fields) are background polygons: each run of neighbouring
-  half-sides joined to the tile centre.
+  half-sides joined to the tile centre.  Where two of them meet with nothing
+  drawn between them (at a corner, or mid-side with no road there: Inns &
+  Cathedrals' IC_CX, Traders & Builders' TB_CcRX_w) a split line runs from the
+  border to the centre in the field's stroke colour, so the two read as two.
 * ``side`` kinds (cities) are filled areas over their whole sides, closed by
   curved walls; sides that touch make one shape (a city over N and E covers
   the NE corner), separate runs of sides are joined across the tile (a city
@@ -137,6 +140,21 @@ def _bend(a: Point, b: Point) -> Point:
     corners across the tile is straight)."""
     mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
     return mx + (0.5 - mx) * 1.2, my + (0.5 - my) * 1.2
+
+
+def _field_splits(shapes: Sequence[_Shape]) -> list[float]:
+    """Border points ``u`` (as :func:`_perimeter` counts them) where the runs of two different
+    ``half`` segments meet and no line (a road) leaves that side to cover the seam."""
+    owners: dict[float, set[int]] = {}
+    for j, shape in enumerate(shapes):
+        if shape.kind_ports == HALF:
+            for u0, u1 in _half_runs(shape.ports):
+                if u1 - u0 < 4:
+                    for u in (u0 % 4, u1 % 4):
+                        owners.setdefault(u, set()).add(j)
+    covered = {p // 3 for shape in shapes if shape.kind_ports == CENTRE_KIND for p in shape.ports}
+    return sorted(u for u, segments in owners.items()
+                  if len(segments) > 1 and not (u % 1 == 0.5 and int(u) in covered))
 
 
 def _side_mid(side: int) -> Point:
@@ -307,6 +325,19 @@ def _shapes(ruleset: Ruleset, tile: int, rotation: int) -> list[_Shape]:
     return shapes
 
 
+def _split_lines(kinds: Sequence, shapes: Sequence[_Shape], size: float) -> list[str]:
+    """The ``<path class="field-split">`` from each of :func:`_field_splits`' border points to
+    the centre, in the first ``half`` kind's stroke colour (none when no fields meet)."""
+    splits = _field_splits(shapes)
+    if not splits:
+        return []
+    stroke = kind_colours(next(k.name for k in kinds if k.ports == HALF))[1]
+    d = " ".join(f"M{svg_num(x * size)},{svg_num(y * size)} L{svg_num(size / 2)},{svg_num(size / 2)}"
+                 for x, y in map(_perimeter, splits))
+    return [f'<path class="field-split" d="{d}" fill="none" stroke="{stroke}" '
+            f'stroke-width="{svg_num(size * 0.03)}" stroke-linecap="round"/>']
+
+
 def segment_anchor(ruleset: Ruleset, tile: int, rotation: int, segment: int, size: float = 60) -> Point:
     """Where a follower on segment ``segment`` (index into the tile type's segments) of
     tile ``tile`` turned ``rotation`` stands, in a ``size`` square at the origin."""
@@ -333,6 +364,8 @@ def tile_group(ruleset: Ruleset, tile: int, rotation: int = 0, size: float = 60)
              f'<rect class="ground" x="0" y="0" width="{svg_num(size)}" height="{svg_num(size)}" fill="{ground}"/>']
     shown = labels(name for k in ruleset.kinds for name in k.attributes)  # once a tile, not a segment
     for layer in _LAYERS:
+        if layer == CENTRE_KIND:  # after the fields, under the roads and cities
+            parts.extend(_split_lines(kinds, shapes, size))
         for j, (kind, seg, shape) in enumerate(zip(kinds, tile_type.segments, shapes)):
             if kind.ports != layer:
                 continue

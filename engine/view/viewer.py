@@ -54,7 +54,8 @@ def replay_html(doc: Document) -> str:
             m, x, y = game.local(move.pos)
             placed.append((i, game.history[-1][0], move.rotation, m, x, y))
             title = f"{names[seat]} places {turn['tile']} at ({x},{y}), {move.rotation * 90}°" + (
-                f", follower on {turn['follower']}" if "follower" in turn else "")
+                f", follower on {turn['follower']}" if "follower" in turn else "") + (
+                " (an extra turn)" if game.turn in game.extra_turns else "")
         for segment, owner, kind in game.on_board:
             stay = stays.get((segment, owner, kind))  # a segment takes a follower only on its own turn: one stay
             if stay is None:

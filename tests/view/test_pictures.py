@@ -20,7 +20,7 @@ from engine.rules.inspect import shipped
 from engine.rules.ruleset import load_ruleset
 from engine.rules.tiles import CENTRE_KIND
 from engine.sim.play import play_game
-from engine.view.render import LAST_MARK, PLAYER_COLOURS, board_after, board_svg
+from engine.view.render import LAST_MARK, PLAYER_COLOURS, atlas_svg, board_after, board_svg
 from engine.view.tile_svg import PALETTE, PENNANT, tile_group
 
 SIZE = 60
@@ -316,3 +316,107 @@ def test_every_mark_of_a_ruleset_has_its_own_label() -> None:
     assert shown["cathedrals"] == {"Ca"} and shown["cloth"] == {"Cl"}
     assert shown["inns"] == {"I"} and shown["wine"] == {"W"} and shown["grain"] == {"G"}
     assert len({label for labels in shown.values() for label in labels}) == len(shown)
+
+
+# -- field splits ------------------------------------------------------------------------
+
+def _inside(point: tuple[float, float], polygon: list[tuple[float, float]]) -> bool:
+    x, y = point
+    crossings = 0
+    for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1]):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            crossings += 1
+    return crossings % 2 == 1
+
+
+def _field_at(root: ET.Element, point: tuple[float, float]) -> str | None:
+    """The segment index of the field polygon drawn under ``point``, if any."""
+    for group in _classed(root, "segment"):
+        for polygon in group.iter(f"{SVG}polygon"):
+            points = [tuple(map(float, p.split(","))) for p in polygon.get("points").split()]
+            if _inside(point, points):
+                return group.get("data-segment")
+    return None
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _pairs(d: str) -> set[tuple[int, int]]:
+    return {(round(float(x)), round(float(y))) for x, y in re.findall(r"(-?[\d.]+),(-?[\d.]+)", d)}
+
+
+#: Clockwise round the border from the NW corner: corners and side middles, and the way
+#: the border runs on from each (N eastwards, E southwards, S westwards, W northwards).
+_BORDER = [((0, 0), (1, 0)), ((30, 0), (1, 0)), ((60, 0), (0, 1)), ((60, 30), (0, 1)),
+           ((60, 60), (-1, 0)), ((30, 60), (-1, 0)), ((0, 60), (0, -1)), ((0, 30), (0, -1))]
+
+
+def test_two_fields_that_meet_with_nothing_between_are_split_on_every_shipped_tile() -> None:
+    """Where the field drawn just before a corner or a side's middle (going clockwise round
+    the border) is another field than the one just after it, a road leaves that point or a
+    split line runs from it to the centre: read from the drawn polygons, not the ports."""
+    split_tiles = set()
+    for ruleset, index in _every_shipped_tile():
+        for rotation in range(4):
+            root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{tile_group(ruleset, index, rotation, SIZE)}</svg>')
+            splits = set().union(*(_pairs(path.get("d")) for path in _classed(root, "field-split")))
+            lines = set().union(*(_pairs(path.get("d") or "") for group in _classed(root, "segment")
+                                  if group.get("data-kind") in ("road", "river") for path in group.iter(f"{SVG}path")))
+            for k, (point, ahead) in enumerate(_BORDER):
+                behind = _BORDER[k - 1][1] if k % 2 == 0 else ahead  # a corner turns the border
+                pulled = (point[0] + (SIZE / 2 - point[0]) * 0.1, point[1] + (SIZE / 2 - point[1]) * 0.1)
+                a = _field_at(root, (pulled[0] - 2 * behind[0], pulled[1] - 2 * behind[1]))
+                b = _field_at(root, (pulled[0] + 2 * ahead[0], pulled[1] + 2 * ahead[1]))
+                if a is not None and b is not None and a != b:
+                    assert point in splits or point in lines, (ruleset.tiles[index].id, rotation, point)
+                    if point in splits:
+                        split_tiles.add(ruleset.tiles[index].id)
+    assert split_tiles == {"IC_CX", "TB_CcRX_w", "TB_CcRRX_c", "TB_RCcX_g"}
+
+
+def test_a_split_runs_from_the_corner_the_fields_meet_at() -> None:
+    # IC_CX: a city on N, one field on E, one on S and W: they meet at the SE corner, which
+    # turns with the tile (clockwise: SW, NW, NE).
+    ruleset = load_ruleset("basic+inns-and-cathedrals")
+    corners = [(60, 60), (0, 60), (0, 0), (60, 0)]
+    for rotation, (x, y) in enumerate(corners):
+        svg = tile_group(ruleset, ruleset.tile_ids["IC_CX"], rotation, SIZE)
+        assert re.findall(r'class="field-split" d="([^"]*)"', svg) == [f"M{x},{y} L30,30"]
+    assert all('class="field-split"' not in tile_group(ruleset, i) for i in range(len(ruleset.tiles))
+               if not ruleset.tiles[i].id.startswith("IC_"))  # every basic field seam is a road or a city
+
+
+# -- atlas labels ------------------------------------------------------------------------
+
+def test_no_atlas_label_runs_into_its_neighbours() -> None:
+    """Each tile label, measured in DejaVu Sans (matplotlib's own font, the widest of the
+    usual sans faces), fits its column with room to spare, or is squeezed into it."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextPath
+
+    font = FontProperties(family="DejaVu Sans")
+    refs = ["basic", "basic+river", "basic+inns-and-cathedrals+traders-and-builders"]
+    for ref in refs:
+        root = ET.fromstring(atlas_svg(load_ruleset(ref)))
+        places = [(float(re.search(r"translate\(([\d.]+),", g.get("transform")).group(1)), g)
+                  for g in root if g.tag == f"{SVG}g"]
+        column = places[1][0] - places[0][0]
+        for x, group in places:
+            label = next(e for e in group if e.get("class") == "tile-label")
+            size = float(label.get("font-size"))
+            real = TextPath((0, 0), label.text, size=size, prop=font).get_extents().width
+            drawn = float(label.get("textLength", real))
+            assert drawn <= column - 0.1 * size, (ref, label.text, drawn, column)
+    long = atlas_svg(load_ruleset("basic+traders-and-builders"))
+    assert "TB_CcRRX_c ×1" in long and "textLength" not in long  # its columns widened instead
+
+
+def test_a_label_too_long_for_any_column_is_squeezed_into_it(tmp_path: Path) -> None:
+    ruleset_file = tmp_path / "long.yaml"
+    ruleset_file.write_text("extends: basic\nname: long\ndescription: d\nsource: s\ntiles:\n"
+                            "  WWWWWWWWWWWWWWWWWWWWWWWW:\n    count: 1\n    edges: FFFF\n"
+                            "    segments:\n      - {kind: field, ports: [NL, NR, EL, ER, SL, SR, WL, WR]}\n")
+    svg = atlas_svg(load_ruleset(str(ruleset_file)))
+    (squeezed,) = re.findall(r'<text class="tile-label"[^>]*textLength="([\d.]+)"[^>]*>W+ ×1<', svg)
+    assert float(squeezed) == 2 * 80  # at most twice the tile: the widest a column grows
