@@ -89,7 +89,8 @@ def build_record(game: Game, ruleset_ref: str, players: list[dict[str, str]],
 
 
 #: A record is a JSON object with (at least) these keys; anything else is refused unquoted.
-RECORD_SHAPE = Shape("record", frozenset({"format", "ruleset", "turns"}), "of a game record (format, ruleset, turns)")
+RECORD_SHAPE = Shape("record", frozenset({"format", "ruleset", "turns"}), "of a game record (format, ruleset, turns)",
+                     foreign=(("expect", "a scenario"), ("rulesets", "a scenario")))
 
 
 def load_record(path: str | Path) -> Document:
@@ -112,6 +113,8 @@ def record_from_text(text: str, file: str) -> Document:
         json.loads(text)
     except json.JSONDecodeError as error:  # say what is wrong in JSON's own terms
         message = "a byte-order mark where a value should be" if "BOM" in error.msg else error.msg
+        if "BOM" not in error.msg and not text[:error.pos].strip():  # not JSON from the start: maybe YAML
+            message += " (a game record is the JSON file that carcassonne play --record FILE writes)"
         raise UserError(f"not valid JSON: {message}", file=file, line=error.lineno, col=error.colno,
                         code="json-syntax") from None
     except ValueError as error:  # an integer of more digits than Python converts

@@ -35,7 +35,8 @@ class Outcome:
 
 #: A scenario is a YAML mapping with (at least) these keys; anything else is refused unquoted.
 SCENARIO_SHAPE = Shape("scenario", frozenset({"rulesets", "players", "turns", "expect"}),
-                       "of a scenario (rulesets, players, turns, expect)")
+                       "of a scenario (rulesets, players, turns, expect)",
+                       foreign=(("format", "a game record or a command's --json output"),))
 
 
 def load_scenario(path: str | Path) -> Document:

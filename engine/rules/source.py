@@ -217,13 +217,17 @@ class Shape:
     file reports it where it names it instead (:func:`own_refusal`).  An
     empty file or a list is a ``schema`` error at its first line, as any
     misshapen file of the kind.  ``kind`` names the kind (``ruleset``),
-    ``article`` its indefinite article, ``hint`` what such a file has.
+    ``article`` its indefinite article, ``hint`` what such a file has;
+    ``foreign`` pairs a top-level key that only another kind of file has with
+    what that file is (a record's ``format`` given to ``scenario check``): such
+    a file is refused at that key, not checked key by key against the schema.
     """
 
     kind: str
     keys: frozenset[str]
     hint: str
     article: str = "a"
+    foreign: tuple[tuple[str, str], ...] = ()
 
     def looks_like(self, text: str) -> bool:
         """Whether ``text`` has one of the keys where a mapping key goes (a cheap test before parsing)."""
@@ -240,6 +244,10 @@ class Shape:
         """:class:`UserError` unless ``doc`` is a mapping with one of the keys."""
         data = doc.data
         if isinstance(data, dict) and self.keys & set(data):
+            for key, other in self.foreign:
+                if key in data:
+                    raise self.refuse(doc.file, f"it is {other}: it has '{key}', which {self.article} {self.kind} "
+                                      "does not have", *(n or 1 for n in doc.mark((key,))))
             return
         if data is None or isinstance(data, list):
             line, col = doc.mark(())

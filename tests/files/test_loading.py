@@ -77,6 +77,25 @@ def test_a_file_of_another_kind_is_no_record_or_scenario(tmp_path: Path) -> None
     assert diagnostic(load_scenario, text)[3] == "not-scenario"
 
 
+def test_a_record_and_a_scenario_given_for_each_other_are_named_for_what_they_are(tmp_path: Path) -> None:
+    # Both have players and turns, so each passes the other's first look; what only the
+    # other kind has (a record's format, a scenario's rulesets) tells them apart.
+    assert diagnostic(load_scenario, GAME) == (
+        f"{GAME} is not a scenario file: it is a game record or a command's --json output: it has 'format', "
+        "which a scenario does not have", 2, 13, "not-scenario")
+    as_json = tmp_path / "s.json"
+    as_json.write_text(json.dumps({"rulesets": ["basic"], "players": ["A", "B"], "turns": []}, indent=1))
+    assert diagnostic(load_record, as_json) == (
+        f"{as_json} is not a record file: it is a scenario: it has 'rulesets', which a record does not have",
+        2, 14, "not-record")
+
+
+def test_a_yaml_file_given_as_a_record_is_told_what_a_record_is() -> None:
+    assert diagnostic(load_record, SCENARIO) == (
+        "not valid JSON: Expecting value (a game record is the JSON file that carcassonne play --record FILE "
+        "writes)", 1, 1, "json-syntax")
+
+
 def test_odd_files_are_refused_before_they_are_opened(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "fifo.json")
     for load in (load_record, load_scenario):
