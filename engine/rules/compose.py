@@ -87,8 +87,9 @@ def compose(ref: str, base: Path | None = None) -> tuple[Document, list[Path]]:
             if other_name == option_name:
                 same = Path(other_doc.file).resolve() == Path(option_doc.file).resolve()
                 mine = other_doc if shipped(option_doc) and not shipped(other_doc) else option_doc
-                raise UserError(f"option '{option_name}' is given twice in '{ref}'" if same else
-                                f"options {other_doc.file} and {option_doc.file} are both named '{option_name}' "
+                if same:  # the reference is at fault, not the file: whoever wrote it locates it
+                    raise UserError(f"option '{option_name}' is given twice in '{ref}'", code="option-twice")
+                raise UserError(f"options {other_doc.file} and {option_doc.file} are both named '{option_name}' "
                                 f"in '{ref}'", code="option-twice", **mine.where(("name",)))
         given.append((option_name, option_doc))
     warnings = check_relations(given, ref)

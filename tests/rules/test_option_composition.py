@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.errors import UserError
+from engine.files.scenario import load_scenario, run_scenario
 from engine.rules.compose import compose
 from engine.rules.inspect import leaf_chains, origin_chain, show
 from engine.rules.ruleset import load_ruleset
@@ -164,6 +165,18 @@ def test_the_hash_and_the_shown_ruleset_cover_every_layer(tmp_path: Path) -> Non
 def test_an_option_may_not_name_itself(tmp_path: Path) -> None:
     option(tmp_path, "me", "  followers: 5\n", "requires: [me]\n")
     assert codes("basic+me.yaml", tmp_path) == ["option-relation"]
+
+
+def test_one_option_given_twice_is_the_reference_s_fault_not_the_option_file_s(tmp_path: Path) -> None:
+    (twice,) = _diagnostics("basic+river+river", tmp_path)
+    assert (twice.code, twice.file, twice.message) == (
+        "option-twice", None, "option 'river' is given twice in 'basic+river+river'")
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("rulesets: [basic, basic+river+river]\nplayers: [A, B]\nturns: []\n")
+    with pytest.raises(UserError) as caught:
+        run_scenario(load_scenario(scenario))
+    (found,) = caught.value.diagnostics
+    assert (found.code, found.file, found.line, found.col) == ("option-twice", str(scenario), 1, 19)  # where it is written
 
 
 def test_two_files_with_one_name(tmp_path: Path) -> None:
