@@ -9,24 +9,29 @@ machine, date, commit, build) and the command's wall time in seconds::
         compare basic first-edition second-edition --games 2000 --players greedy,greedy --seed 1
 
 Everything after ``--`` is the command, without ``carcassonne`` and without
-``--json`` (added here).  The result is ``{"provenance": {...}, "seconds":
-wall time, "output": the command's JSON document}``; nothing is written when the
-command fails (its exit code is passed on).
+``--json`` (added here: the command prints its JSON instead of its tables).  The
+result is ``{"provenance": {...}, "seconds": wall time, "output": the command's
+JSON document}``; nothing is written when the command fails (its exit code is
+passed on), nor when the engine Python imports is not this checkout's (whose
+commit the result would name).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from provenance import provenance  # noqa: E402
+
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,20 +42,31 @@ def main(argv: list[str] | None = None) -> int:
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command:
         parser.error("give the carcassonne command after --")
+    if "--json" in command or any(word.startswith("--json=") for word in command):
+        parser.error("leave --json out of the command: its output is what the result file keeps")
+    folder = args.result.resolve().parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        parser.error(f"cannot write {args.result}: {folder} is not a folder this user may write in")
+    # -P: the engine this checkout installed, not a checkout in the current folder, is the
+    # one whose commit the result names.
+    python = [sys.executable, "-P"]
+    imported = subprocess.run([*python, "-c", "import engine; print(engine.__file__)"], capture_output=True,
+                              text=True).stdout.strip()
+    if not imported or ROOT not in Path(imported).resolve().parents:
+        parser.error(f"python imports the engine from {imported or 'nowhere'}, not from {ROOT}: install this "
+                     "checkout (pip install -e .) so the result's commit is the engine that ran")
     typed = "carcassonne " + shlex.join(command)
     origin = provenance(f"python benchmarks/cli_result.py {args.result} -- {shlex.join(command)}")
-    with tempfile.TemporaryDirectory() as folder:
-        output = Path(folder) / "output.json"
-        start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "engine.cli", *command, "--json", str(output)])
-        seconds = time.perf_counter() - start
-        if done.returncode != 0:
-            print(f"{typed} exited {done.returncode}; nothing written", file=sys.stderr)
-            return done.returncode
-        document = json.loads(output.read_text())
+    start = time.perf_counter()
+    done = subprocess.run([*python, "-m", "engine.cli", *command, "--json", "-"], stdout=subprocess.PIPE, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        print(f"{typed} exited {done.returncode}; nothing written", file=sys.stderr)
+        return done.returncode
+    document = json.loads(done.stdout)
     args.result.write_text(json.dumps({"provenance": origin, "seconds": round(seconds, 1), "output": document},
                                       indent=1) + "\n")
-    print(f"{typed}: {seconds:.0f} s; written to {args.result}")
+    print(f"{typed}: {seconds:.1f} s; written to {args.result}")
     return 0
 
 

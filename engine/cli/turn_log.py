@@ -16,7 +16,7 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
     """A turn hook (:data:`engine.sim.play.TurnHook`) printing the start tile(s) once, then
     each placement with its points and why, each discard, and an extra turn a placement
     earned (a follower type's ``extra_turn``: Traders & Builders' builder)."""
-    from ..files.notation import format_follower
+    from ..files.notation import follower_phrase
 
     seen = 0
     width = max([3, *(len(t.id) for t in ruleset.tiles)])  # long ids (TB_CccR_w) keep the columns
@@ -37,11 +37,8 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
                               "the same player draws again")
                 continue
             m, x, y = game.local(entry.pos)
-            follower = ""
-            if entry.follower is not None:
-                kind = ruleset.kinds[ruleset.tiles[tile_index].segments[entry.follower].kind]
-                spot = format_follower(ruleset, tile_index, entry.rotation, entry.follower)
-                follower = f"{follower_name(ruleset, entry.type, kind.follower)} on {spot}"
+            follower = "" if entry.follower is None else \
+                follower_phrase(ruleset, tile_index, entry.rotation, entry.follower, entry.type)
             where = f"map {m} " if ruleset.maps > 1 else ""
             line = (f"{game.turn:3d} {names[seat]:<10} {tile_id:<{width}} {where}({x:3d},{y:3d}) "
                     f"{entry.rotation * 90:3d}°  {follower}")
@@ -71,17 +68,6 @@ def tile_progress(console: Console) -> Iterator[Callable[..., None]]:
             progress.update(task, completed=drawn, total=drawn + game.remaining)
 
         yield hook
-
-
-def follower_name(ruleset: Ruleset, type_index: int, role: str) -> str:
-    """What the log calls a follower of type ``type_index`` on a feature whose followers are
-    ``role`` (thief, knight, …): the role for a normal follower; a type that counts in a
-    majority with its role (``large knight``); one that does not (a builder, a pig) by its
-    own name, since it plays no role there."""
-    if not type_index:
-        return role
-    follower_type = ruleset.follower_types[type_index]
-    return f"{follower_type.name} {role}" if follower_type.strength > 0 else follower_type.name
 
 
 def score_table(output: Any, game: Game, names: list[str], in_game: list[int]) -> None:

@@ -33,6 +33,24 @@ def format_follower(ruleset: Ruleset, tile: int, rotation: int, segment: int, ki
     return f"{kind.name}@{SIDES[next(p for p in ports if p % 3 == 1) // 3]}"
 
 
+def follower_name(ruleset: Ruleset, type_index: int, role: str) -> str:
+    """What the log and the viewer call a follower of type ``type_index`` on a feature whose followers are
+    ``role`` (thief, knight, …): the role for a normal follower; a type that counts in a
+    majority with its role (``large knight``); one that does not (a builder, a pig) by its
+    own name, since it plays no role there."""
+    if not type_index:
+        return role
+    follower_type = ruleset.follower_types[type_index]
+    return f"{follower_type.name} {role}" if follower_type.strength > 0 else follower_type.name
+
+
+def follower_phrase(ruleset: Ruleset, tile: int, rotation: int, segment: int, type_index: int = 0) -> str:
+    """A deployment in words: ``thief on road@E``, ``large knight on city@N``, ``builder on
+    road@E`` (:func:`follower_name` on the spot's notation, without the type prefix)."""
+    kind = ruleset.kinds[ruleset.tiles[tile].segments[segment].kind]
+    return f"{follower_name(ruleset, type_index, kind.follower)} on {format_follower(ruleset, tile, rotation, segment)}"
+
+
 #: Where each port's middle lies on a tile of side 1, x east and y south (a half-side is
 #: left or right as seen from the centre looking out: NL is the west half of N).
 _PORT_POINTS = ((0.25, 0), (0.5, 0), (0.75, 0), (1, 0.25), (1, 0.5), (1, 0.75),

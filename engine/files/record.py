@@ -172,7 +172,10 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
     for i, turn in enumerate(data["turns"]):
         if "player" in turn and turn["player"] != game.player:
             problems.append(f"turn {i + 1} is recorded for seat {turn['player']}, but seat {game.player} plays it")
-        if not turn.get("discarded") and (marks_extra or "extra_turn" in turn):
+        if "extra_turn" in turn and not marks_extra:
+            raise UserError("a version 1 record has no extra_turn marks (version 2 added them)", code="replay",
+                            **doc.where(("turns", i, "extra_turn")))
+        if marks_extra and not turn.get("discarded"):
             problems.extend(extra_turn_problem(game, turn, i))
         tile = ruleset.tile_ids.get(turn["tile"])
         if tile is not None:  # an unknown one is play_turn's error

@@ -60,8 +60,8 @@ def atlas_svg(ruleset: Ruleset, *, size: float = 80, columns: int = 8) -> str:
     a gold frame (``class="start"``) and says "start".
 
     Columns widen (up to twice ``size``) to hold the longest label as
-    :func:`label_width` reckons it; a label longer still is squeezed into its column
-    (``textLength``), so no label runs into its neighbour's."""
+    :func:`label_width` reckons it; a label longer still is set smaller to fit its
+    column, so no label runs into its neighbour's."""
     gap, label, font = size * 0.25, size * 0.3, size * 0.18
     texts = [f"{t.id} ×{t.count}" + (" start" if i == ruleset.start else "") for i, t in enumerate(ruleset.tiles)]
     room = min(max(size + gap / 2, *(label_width(text, font) for text in texts)), 2 * size)
@@ -81,10 +81,9 @@ def atlas_svg(ruleset: Ruleset, *, size: float = 80, columns: int = 8) -> str:
             body.append(f'<rect class="start" x="{svg_num(-pad)}" y="{svg_num(-pad)}" width="{svg_num(size + 2 * pad)}" '
                         f'height="{svg_num(size + 2 * pad)}" fill="none" stroke="#e0a800" '
                         f'stroke-width="{svg_num(size * 0.04)}"/>')
-        squeeze = (f' textLength="{svg_num(room)}" lengthAdjust="spacingAndGlyphs"'
-                   if label_width(text, font) > room else "")
+        fitted = min(font, font * room / label_width(text, font))  # textLength is not drawn by every renderer
         body.append(f'<text class="tile-label" x="{svg_num(size / 2)}" y="{svg_num(size + label * 0.8)}" '
-                    f'font-size="{svg_num(font)}" text-anchor="middle"{squeeze}>{xml_text(text)}</text>')
+                    f'font-size="{svg_num(fitted)}" text-anchor="middle">{xml_text(text)}</text>')
         body.append("</g>")
     width = gap + min(columns, len(ruleset.tiles)) * cell_w
     height = top + rows * cell_h

@@ -7,9 +7,10 @@ new tile or new kind renders with no drawing code of its own.
 
 * ``half`` kinds (fields) are background polygons: each run of neighbouring
   half-sides joined to the tile centre.  Where two of them meet with nothing
-  drawn between them (at a corner, or mid-side with no road there: Inns &
-  Cathedrals' IC_CX, Traders & Builders' TB_CcRX_w) a split line runs from the
-  border to the centre in the field's stroke colour, so the two read as two.
+  drawn between them (at a corner, mid-side with no road there, or round a
+  city that leaves ground near the centre: Inns & Cathedrals' IC_CX, Traders &
+  Builders' TB_CcRX_w) a seam runs from the border to the centre in the
+  field's stroke colour, so the two read as two.
 * ``side`` kinds (cities) are filled areas over their whole sides, closed by
   curved walls; sides that touch make one shape (a city over N and E covers
   the NE corner), separate runs of sides are joined across the tile (a city
@@ -143,18 +144,38 @@ def _bend(a: Point, b: Point) -> Point:
 
 
 def _field_splits(shapes: Sequence[_Shape]) -> list[float]:
-    """Border points ``u`` (as :func:`_perimeter` counts them) where the runs of two different
-    ``half`` segments meet and no line (a road) leaves that side to cover the seam."""
-    owners: dict[float, set[int]] = {}
+    """Border points ``u`` (as :func:`_perimeter` counts them) from which a seam runs to the
+    centre between two different ``half`` segments that nothing else drawn keeps apart.
+
+    Round the centre, each of the 8 half-side wedges is a field's or no field's (a city's
+    side).  Two fields side by side meet at the border point between them: a seam, unless a
+    line (a road) leaves that side there.  Two fields with only one-side cities' wedges
+    between them meet through the ground such a cap leaves near the centre: a seam from
+    the middle of those wedges' border (the cap hides the part it covers)."""
+    owner: list[int | None] = [None] * 8
     for j, shape in enumerate(shapes):
         if shape.kind_ports == HALF:
             for u0, u1 in _half_runs(shape.ports):
-                if u1 - u0 < 4:
-                    for u in (u0 % 4, u1 % 4):
-                        owners.setdefault(u, set()).add(j)
+                for h in range(int(u0 * 2), int(u1 * 2)):
+                    owner[h % 8] = j
+    if len({o for o in owner if o is not None}) < 2:
+        return []
     covered = {p // 3 for shape in shapes if shape.kind_ports == CENTRE_KIND for p in shape.ports}
-    return sorted(u for u, segments in owners.items()
-                  if len(segments) > 1 and not (u % 1 == 0.5 and int(u) in covered))
+    # A city over two sides or more reaches the centre (its wall runs through it or past it):
+    # no ground is left between the fields round it.  A city over one side is a cap.
+    reaching = {p // 3 for shape in shapes if shape.kind_ports == SIDE and _side_runs(shape.ports) != [
+        (shape.ports[0] // 3, 1)] for p in shape.ports}
+    seams = []
+    for h in range(8):
+        a, b = owner[h], owner[(h + 1) % 8]
+        u = ((h + 1) / 2) % 4
+        if a is not None and b is not None and a != b and not (u % 1 == 0.5 and int(u) in covered):
+            seams.append(u)
+        if a is not None and b is None:  # a run of no field's wedges starts after h
+            end = next(k for k in range(h + 1, h + 9) if owner[k % 8] is not None)
+            if owner[end % 8] != a and not {(k % 8) // 2 for k in range(h + 1, end)} & reaching:
+                seams.append(((h + 1 + end) / 4) % 4)
+    return sorted(seams)
 
 
 def _side_mid(side: int) -> Point:
@@ -335,7 +356,7 @@ def _split_lines(kinds: Sequence, shapes: Sequence[_Shape], size: float) -> list
     d = " ".join(f"M{svg_num(x * size)},{svg_num(y * size)} L{svg_num(size / 2)},{svg_num(size / 2)}"
                  for x, y in map(_perimeter, splits))
     return [f'<path class="field-split" d="{d}" fill="none" stroke="{stroke}" '
-            f'stroke-width="{svg_num(size * 0.03)}" stroke-linecap="round"/>']
+            f'stroke-width="{svg_num(size * 0.03)}" stroke-linecap="butt"/>']
 
 
 def segment_anchor(ruleset: Ruleset, tile: int, rotation: int, segment: int, size: float = 60) -> Point:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core.game import Game
+from ..files.notation import follower_phrase
 from ..files.record import play_turn, replay_start
 from ..geometry import PORTS
 from ..rules.ruleset import Ruleset, load_ruleset
@@ -54,7 +55,8 @@ def replay_html(doc: Document) -> str:
             m, x, y = game.local(move.pos)
             placed.append((i, game.history[-1][0], move.rotation, m, x, y))
             title = f"{names[seat]} places {turn['tile']} at ({x},{y}), {move.rotation * 90}°" + (
-                f", follower on {turn['follower']}" if "follower" in turn else "") + (
+                ", " + follower_phrase(ruleset, game.history[-1][0], move.rotation, move.follower, move.type)
+                if move.follower is not None else "") + (
                 " (an extra turn)" if game.turn in game.extra_turns else "")
         for segment, owner, kind in game.on_board:
             stay = stays.get((segment, owner, kind))  # a segment takes a follower only on its own turn: one stay

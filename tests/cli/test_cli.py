@@ -291,7 +291,7 @@ def test_an_engine_error_on_dask_is_told_from_a_scheduler_problem() -> None:
 def test_the_log_names_follower_types_as_what_they_are() -> None:
     """A large follower is a "large knight", a builder a "builder", a pig a "pig" (they were
     "knight on large:city@N", "thief on builder:road@N", "farmer on pig:field@NL")."""
-    from engine.cli.turn_log import follower_name
+    from engine.files.notation import follower_name
 
     ruleset = load_ruleset("basic+inns-and-cathedrals+traders-and-builders")
     types = {t.name: t.index for t in ruleset.follower_types}

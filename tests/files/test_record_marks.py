@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from engine.cli import app
 from engine.core.game import Game
+from engine.errors import UserError
 from engine.files.record import load_record, play_turn, replay
 from engine.files.scenario import load_scenario, run_scenario
 from engine.rules.ruleset import load_ruleset
@@ -76,6 +77,9 @@ def test_play_json_and_the_viewer_mark_the_extra_turns(tmp_path: Path, builder_g
     titles = [step["title"] for step in payload["steps"][1:-1]]  # between the start and final scoring
     assert [n for n, title in enumerate(titles) if title.endswith("(an extra turn)")] == \
         [i for i, t in enumerate(turns) if t.get("extra_turn")]
+    # Followers in words, as the log gives them: "builder on city@N", not "follower on builder:city@N".
+    builders = [title for title in titles if "builder" in title]
+    assert builders and all(re.search(r", builder on \w+@\w+", title) for title in builders)
 
 
 def test_a_follower_whose_feature_pays_0_at_the_end_gets_its_score_event() -> None:
@@ -107,6 +111,12 @@ def test_a_version_1_record_replays_as_written(tmp_path: Path) -> None:
     old["events"] = [e for e in old["events"] if e["phase"] != "final" or e["points"]]
     assert replay(load_record(write(tmp_path, old)))[1] == []
     assert replay(load_record(write(tmp_path, {**old, "version": 2})))[1] != []  # version 2 reads them as missing
+    old["turns"][0]["extra_turn"] = False
+    with pytest.raises(UserError) as info:
+        replay(load_record(write(tmp_path, old)))
+    (found,) = info.value.diagnostics
+    assert (found.message, found.path) == ("a version 1 record has no extra_turn marks (version 2 added them)",
+                                           "$.turns[0].extra_turn")
 
 
 def test_a_scenario_that_misplaces_an_extra_turn_fails(tmp_path: Path) -> None:

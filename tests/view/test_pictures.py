@@ -375,23 +375,30 @@ def test_two_fields_that_meet_with_nothing_between_are_split_on_every_shipped_ti
     assert split_tiles == {"IC_CX", "TB_CcRX_w", "TB_CcRRX_c", "TB_RCcX_g"}
 
 
-def test_a_split_runs_from_the_corner_the_fields_meet_at() -> None:
-    # IC_CX: a city on N, one field on E, one on S and W: they meet at the SE corner, which
-    # turns with the tile (clockwise: SW, NW, NE).
+def test_a_seam_runs_where_the_fields_meet() -> None:
+    # IC_CX: a city cap on N, one field on E, one on S and W.  They meet at the SE corner,
+    # and through the ground between the cap and the centre: seams from the SE corner and
+    # from N's middle, turning with the tile (clockwise).
     ruleset = load_ruleset("basic+inns-and-cathedrals")
-    corners = [(60, 60), (0, 60), (0, 0), (60, 0)]
-    for rotation, (x, y) in enumerate(corners):
+    seams = ["M30,0 L30,30 M60,60 L30,30", "M60,30 L30,30 M0,60 L30,30",
+             "M0,0 L30,30 M30,60 L30,30", "M60,0 L30,30 M0,30 L30,30"]
+    for rotation, expected in enumerate(seams):
         svg = tile_group(ruleset, ruleset.tile_ids["IC_CX"], rotation, SIZE)
-        assert re.findall(r'class="field-split" d="([^"]*)"', svg) == [f"M{x},{y} L30,30"]
+        assert re.findall(r'class="field-split" d="([^"]*)"', svg) == [expected]
+    # IC_CFR: a cap on N, a road from S ending in the middle, a field either side of the road:
+    # they meet under the cap only.
+    assert re.findall(r'class="field-split" d="([^"]*)"', tile_group(ruleset, ruleset.tile_ids["IC_CFR"], 0, SIZE)) \
+        == ["M30,0 L30,30"]
+    # Every basic field seam is a road or a city over two sides or more (which reaches the centre).
     assert all('class="field-split"' not in tile_group(ruleset, i) for i in range(len(ruleset.tiles))
-               if not ruleset.tiles[i].id.startswith("IC_"))  # every basic field seam is a road or a city
+               if not ruleset.tiles[i].id.startswith("IC_"))
 
 
 # -- atlas labels ------------------------------------------------------------------------
 
 def test_no_atlas_label_runs_into_its_neighbours() -> None:
     """Each tile label, measured in DejaVu Sans (matplotlib's own font, the widest of the
-    usual sans faces), fits its column with room to spare, or is squeezed into it."""
+    usual sans faces), fits its column with room to spare."""
     from matplotlib.font_manager import FontProperties
     from matplotlib.textpath import TextPath
 
@@ -406,17 +413,21 @@ def test_no_atlas_label_runs_into_its_neighbours() -> None:
             label = next(e for e in group if e.get("class") == "tile-label")
             size = float(label.get("font-size"))
             real = TextPath((0, 0), label.text, size=size, prop=font).get_extents().width
-            drawn = float(label.get("textLength", real))
-            assert drawn <= column - 0.1 * size, (ref, label.text, drawn, column)
+            assert real <= column - 0.1 * size, (ref, label.text, real, column)
     long = atlas_svg(load_ruleset("basic+traders-and-builders"))
-    assert "TB_CcRRX_c ×1" in long and "textLength" not in long  # its columns widened instead
+    assert "TB_CcRRX_c ×1" in long and 'font-size="14.4" text-anchor' in long  # its columns widened: no label shrank
+    assert len(set(re.findall(r'class="tile-label"[^>]*font-size="([\d.]+)"', long))) == 1
 
 
-def test_a_label_too_long_for_any_column_is_squeezed_into_it(tmp_path: Path) -> None:
+def test_a_label_too_long_for_any_column_is_set_smaller_to_fit_it(tmp_path: Path) -> None:
     ruleset_file = tmp_path / "long.yaml"
     ruleset_file.write_text("extends: basic\nname: long\ndescription: d\nsource: s\ntiles:\n"
                             "  WWWWWWWWWWWWWWWWWWWWWWWW:\n    count: 1\n    edges: FFFF\n"
                             "    segments:\n      - {kind: field, ports: [NL, NR, EL, ER, SL, SR, WL, WR]}\n")
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextPath
+
     svg = atlas_svg(load_ruleset(str(ruleset_file)))
-    (squeezed,) = re.findall(r'<text class="tile-label"[^>]*textLength="([\d.]+)"[^>]*>W+ ×1<', svg)
-    assert float(squeezed) == 2 * 80  # at most twice the tile: the widest a column grows
+    (font,) = re.findall(r'<text class="tile-label" [^>]*font-size="([\d.]+)"[^>]*>W+ ×1<', svg)
+    width = TextPath((0, 0), "W" * 24 + " ×1", size=float(font), prop=FontProperties(family="DejaVu Sans"))
+    assert float(font) < 14.4 and width.get_extents().width <= 2 * 80  # a column grows to twice the tile at most
