@@ -49,9 +49,9 @@ from typing import Sequence
 from ..rules.ruleset import Ruleset
 from ..rules.tiles import CENTRE_KIND, HALF, NONE, SIDE
 from .markup import pts, svg_num, xml_text
+from .tile_geometry import Point, bend, border, half_runs, perimeter, side_mid, side_runs
 from .symbols import PENNANT, PENNANT_ATTRIBUTE, TOKEN_COLOURS, badge, icon, labels, mark_spots, shield, token
 
-Point = tuple[float, float]
 
 #: Colours for the usual kind names: (fill, stroke).  Any other kind gets a
 #: colour derived from its name (:func:`kind_colours`), so it is stable across runs.
@@ -84,67 +84,8 @@ def _hsl(hue: float, sat: float, light: float) -> str:
     return "#" + "".join(f"{round((v + m) * 255):02x}" for v in (r, g, b))
 
 
-# -- tile geometry (all in units of the tile size) ------------------------------------
-
-def _perimeter(u: float) -> Point:
-    """Point on the unit tile's border at ``u`` sides clockwise from the NW corner
-    (0 ≤ u < 4; side N is u in [0, 1), E [1, 2), S [2, 3), W [3, 4))."""
-    u %= 4
-    side, t = int(u), u - int(u)
-    return ((t, 0.0), (1.0, t), (1 - t, 1.0), (0.0, 1 - t))[side]
-
-
-def _border(u0: float, u1: float) -> list[Point]:
-    """Border points from ``u0`` to ``u1`` clockwise (``u1 > u0``), corners included."""
-    points = [_perimeter(u0)]
-    corner = math.floor(u0) + 1
-    while corner < u1:
-        points.append(_perimeter(corner))
-        corner += 1
-    points.append(_perimeter(u1))
-    return points
-
-
-def _runs(items: set[int], cycle: int) -> list[tuple[int, int]]:
-    """Maximal runs of consecutive members of ``items`` round a cycle of ``cycle``
-    slots, as ``(first, length)``; the whole cycle is one run ``(0, cycle)``."""
-    if len(items) == cycle:
-        return [(0, cycle)]
-    runs = []
-    for i in sorted(items):
-        if (i - 1) % cycle in items:
-            continue  # not the start of a run
-        length = 1
-        while (i + length) % cycle in items:
-            length += 1
-        runs.append((i, length))
-    return runs
-
-
-def _half_runs(ports: Sequence[int]) -> list[tuple[float, float]]:
-    """Border spans ``(u0, u1)`` of a half-kind segment: runs of neighbouring half-sides.
-
-    Half-sides in clockwise order are NL NR EL ER … (port 3d is side d's left
-    half, 3d+2 its right half); half-side h covers u in [h/2, h/2 + 1/2)."""
-    halves = {2 * (p // 3) + (1 if p % 3 == 2 else 0) for p in ports if p % 3 != 1}
-    return [(start / 2, (start + length) / 2) for start, length in _runs(halves, 8)]
-
-
-def _side_runs(ports: Sequence[int]) -> list[tuple[int, int]]:
-    """Runs of whole sides ``(first side, number of sides)`` of a side-kind segment."""
-    return _runs({p // 3 for p in ports}, 4)
-
-
-def _bend(a: Point, b: Point) -> Point:
-    """Control point of the wall from ``a`` to ``b``: past the chord's midpoint towards
-    the centre (so a one-side cap bulges 0.3 tiles deep, and a wall between two
-    corners across the tile is straight)."""
-    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-    return mx + (0.5 - mx) * 1.2, my + (0.5 - my) * 1.2
-
-
 def _field_splits(shapes: Sequence[_Shape]) -> list[float]:
-    """Border points ``u`` (as :func:`_perimeter` counts them) from which a seam runs to the
+    """Border points ``u`` (as :func:`perimeter` counts them) from which a seam runs to the
     centre between two different ``half`` segments that nothing else drawn keeps apart.
 
     Round the centre, each of the 8 half-side wedges is a field's or no field's (a city's
@@ -155,7 +96,7 @@ def _field_splits(shapes: Sequence[_Shape]) -> list[float]:
     owner: list[int | None] = [None] * 8
     for j, shape in enumerate(shapes):
         if shape.kind_ports == HALF:
-            for u0, u1 in _half_runs(shape.ports):
+            for u0, u1 in half_runs(shape.ports):
                 for h in range(int(u0 * 2), int(u1 * 2)):
                     owner[h % 8] = j
     if len({o for o in owner if o is not None}) < 2:
@@ -163,8 +104,8 @@ def _field_splits(shapes: Sequence[_Shape]) -> list[float]:
     covered = {p // 3 for shape in shapes if shape.kind_ports == CENTRE_KIND for p in shape.ports}
     # A city over two sides or more reaches the centre (its wall runs through it or past it):
     # no ground is left between the fields round it.  A city over one side is a cap.
-    reaching = {p // 3 for shape in shapes if shape.kind_ports == SIDE and _side_runs(shape.ports) != [
-        (shape.ports[0] // 3, 1)] for p in shape.ports}
+    reaching = {p // 3 for shape in shapes if shape.kind_ports == SIDE and len({p // 3 for p in shape.ports}) > 1
+                for p in shape.ports}
     seams = []
     for h in range(8):
         a, b = owner[h], owner[(h + 1) % 8]
@@ -176,10 +117,6 @@ def _field_splits(shapes: Sequence[_Shape]) -> list[float]:
             if owner[end % 8] != a and not {(k % 8) // 2 for k in range(h + 1, end)} & reaching:
                 seams.append(((h + 1 + end) / 4) % 4)
     return sorted(seams)
-
-
-def _side_mid(side: int) -> Point:
-    return _perimeter(side + 0.5)
 
 
 class _Shape:
@@ -205,20 +142,20 @@ class _Shape:
             # Along the longest border run, pulled towards the centre: inside the field and
             # clear of a centre icon even when the field is the whole tile; the run's middle
             # unless an icon stands there (a cloister on a river bank), then a quarter along.
-            u0, u1 = max(_half_runs(ports), key=lambda r: r[1] - r[0])
+            u0, u1 = max(half_runs(ports), key=lambda r: r[1] - r[0])
             candidates = []
             for share in (0.5, 0.25, 0.75):
-                bx, by = _perimeter(u0 + (u1 - u0) * share)
+                bx, by = perimeter(u0 + (u1 - u0) * share)
                 candidates.append((0.5 + (bx - 0.5) * 0.65, 0.5 + (by - 0.5) * 0.65))
             clear = [c for c in candidates if all(math.dist(c, icon) > 0.25 for icon in self.avoid)]
             return (clear or candidates)[0]
         if self.kind_ports == SIDE:
             sides = sorted({p // 3 for p in ports})
-            mids = [_side_mid(s) for s in sides]
+            mids = [side_mid(s) for s in sides]
             ax, ay = sum(m[0] for m in mids) / len(mids), sum(m[1] for m in mids) / len(mids)
             return 0.5 + (ax - 0.5) * 0.7, 0.5 + (ay - 0.5) * 0.7
         if self.kind_ports == CENTRE_KIND:
-            ends = [_side_mid(p // 3) for p in ports]
+            ends = [side_mid(p // 3) for p in ports]
             if len(ends) == 1:  # a dead end: halfway out, clear of whatever sits where it ends
                 return ends[0][0] + (self.end[0] - ends[0][0]) * 0.45, ends[0][1] + (self.end[1] - ends[0][1]) * 0.45
             if len(ends) == 2:  # the middle of the curve (the centre on a straight road)
@@ -233,7 +170,7 @@ class _Shape:
         dx, dy = ax - 0.5, ay - 0.5
         length = math.hypot(dx, dy)
         if length < 0.05:  # anchor at the centre: step towards the segment's first side
-            sx, sy = _side_mid(self.ports[0] // 3) if self.ports else (0.5, 0.0)
+            sx, sy = side_mid(self.ports[0] // 3) if self.ports else (0.5, 0.0)
             return 0.5 + (sx - 0.5) * 0.44, 0.5 + (sy - 0.5) * 0.44
         return ax - dy / length * 0.2, ay + dx / length * 0.2
 
@@ -245,11 +182,11 @@ def _segment_body(shape: _Shape, fill: str, stroke: str, size: float) -> list[st
     kind_ports, ports = shape.kind_ports, shape.ports
     out: list[str] = []
     if kind_ports == HALF:
-        for u0, u1 in _half_runs(ports):
-            points = _border(u0, u1) if u1 - u0 >= 4 else [(0.5, 0.5), *_border(u0, u1)]
+        for u0, u1 in half_runs(ports):
+            points = border(u0, u1) if u1 - u0 >= 4 else [(0.5, 0.5), *border(u0, u1)]
             out.append(f'<polygon points="{pts(scale(points))}" fill="{fill}"/>')
     elif kind_ports == SIDE:
-        runs = _side_runs(ports)
+        runs = side_runs(ports)
         if runs == [(0, 4)]:
             out.append(f'<rect x="0" y="0" width="{svg_num(s)}" height="{svg_num(s)}" fill="{fill}"/>')
         else:
@@ -258,13 +195,13 @@ def _segment_body(shape: _Shape, fill: str, stroke: str, size: float) -> list[st
             spans = [(float(first), float(first + length)) for first, length in runs]
             area, walls = [], []
             for i, (u0, u1) in enumerate(spans):
-                a = _perimeter(u1)
-                b = _perimeter(spans[(i + 1) % len(spans)][0])
-                c = _bend(a, b)
-                border = scale(_border(u0, u1))
+                a = perimeter(u1)
+                b = perimeter(spans[(i + 1) % len(spans)][0])
+                c = bend(a, b)
+                edge = scale(border(u0, u1))
                 if i == 0:
-                    area.append(f"M{pts(border[:1])}")
-                area.append(f"L{pts(border[1:])}")
+                    area.append(f"M{pts(edge[:1])}")
+                area.append(f"L{pts(edge[1:])}")
                 (cx, cy), (bx, by), (ax_, ay_) = scale([c, b, a])
                 area.append(f"Q{svg_num(cx)},{svg_num(cy)} {svg_num(bx)},{svg_num(by)}")
                 walls.append(f"M{svg_num(ax_)},{svg_num(ay_)} Q{svg_num(cx)},{svg_num(cy)} {svg_num(bx)},{svg_num(by)}")
@@ -272,7 +209,7 @@ def _segment_body(shape: _Shape, fill: str, stroke: str, size: float) -> list[st
             out.append(f'<path class="wall" d="{" ".join(walls)}" fill="none" stroke="{stroke}" '
                        f'stroke-width="{svg_num(s * 0.05)}" stroke-linecap="round"/>')
     elif kind_ports == CENTRE_KIND:
-        ends = [_side_mid(p // 3) for p in ports]
+        ends = [side_mid(p // 3) for p in ports]
         if len(ends) == 2:  # one line through the tile: a curve via the centre
             (ax, ay), (bx, by) = scale(ends)
             d = f"M{svg_num(ax)},{svg_num(ay)} Q{svg_num(s / 2)},{svg_num(s / 2)} {svg_num(bx)},{svg_num(by)}"
@@ -320,7 +257,7 @@ def _shapes(ruleset: Ruleset, tile: int, rotation: int) -> list[_Shape]:
         side = ports_by_seg[j][0] // 3
         far = (side + 2) % 4
         if any(side not in sides for sides in through):
-            mid = _side_mid(far)
+            mid = side_mid(far)
             bank = (0.5 + (mid[0] - 0.5) * 0.55, 0.5 + (mid[1] - 0.5) * 0.55)
             if far in city_sides:
                 ends[j] = (mid, "none")
@@ -354,7 +291,7 @@ def _split_lines(kinds: Sequence, shapes: Sequence[_Shape], size: float) -> list
         return []
     stroke = kind_colours(next(k.name for k in kinds if k.ports == HALF))[1]
     d = " ".join(f"M{svg_num(x * size)},{svg_num(y * size)} L{svg_num(size / 2)},{svg_num(size / 2)}"
-                 for x, y in map(_perimeter, splits))
+                 for x, y in map(perimeter, splits))
     return [f'<path class="field-split" d="{d}" fill="none" stroke="{stroke}" '
             f'stroke-width="{svg_num(size * 0.03)}" stroke-linecap="butt"/>']
 
