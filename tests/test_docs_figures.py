@@ -1,6 +1,7 @@
 """The tables of docs/study-planning.md say what their committed result files hold.
 
-Each table cell is read back from the ``compare --json`` output kept in
+Each table cell is read back, rounded as the CLI rounds (Python's format), from the
+``compare --json`` output kept in
 benchmarks/results/ (``benchmarks/cli_result.py``), so a table edited by hand,
 or a result file rerun without the table, fails here.
 """
