@@ -175,8 +175,9 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
         if "extra_turn" in turn and not marks_extra:
             raise UserError("a version 1 record has no extra_turn marks (version 2 added them)", code="replay",
                             **doc.where(("turns", i, "extra_turn")))
-        if marks_extra and not turn.get("discarded"):
-            problems.extend(extra_turn_problem(game, turn, i))
+        mismatch = extra_turn_mismatch(game, turn) if marks_extra and not turn.get("discarded") else None
+        if mismatch:
+            problems.append(f"turn {i + 1} is {mismatch}")
         tile = ruleset.tile_ids.get(turn["tile"])
         if tile is not None:  # an unknown one is play_turn's error
             supply.take(tile, bool(turn.get("discarded")), f"turn {i + 1}", ("turns", i))
@@ -268,14 +269,13 @@ def play_turn(game: Game, turn: dict, doc: Document, path: tuple) -> None:
         raise UserError(f"illegal {error.reason}: {error}", code="replay", **doc.where(path)) from None
 
 
-def extra_turn_problem(game: Game, turn: dict, index: int) -> list[str]:
-    """The mismatch, if any, between placement ``turn`` (number ``index`` from 0) saying it is
-    an extra turn (``extra_turn: true``) or not saying so, and ``game``, about to play it."""
+def extra_turn_mismatch(game: Game, turn: dict) -> str | None:
+    """How placement ``turn`` and ``game``, about to play it, disagree on its being an extra
+    turn (``extra_turn: true``; no mark says it is not one), or None if they agree."""
     said = bool(turn.get("extra_turn"))
     if said == game.extra_turn:
-        return []
-    return [f"turn {index + 1} is recorded as {'an' if said else 'not an'} extra turn, but it is "
-            f"{'an' if game.extra_turn else 'not an'} extra turn in the replay"]
+        return None
+    return "marked as an extra turn, but it is not one" if said else "not marked as an extra turn, but it is one"
 
 
 def _first_difference(mine: list, recorded: list) -> str:

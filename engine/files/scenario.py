@@ -20,7 +20,7 @@ from ..errors import UserError
 from ..rules.ruleset import load_ruleset_for
 from ..rules.source import Document, Shape, load_yaml
 from ..rules.validate import check
-from .record import enter_turn_map, tile_index, turn_move
+from .record import enter_turn_map, extra_turn_mismatch, tile_index, turn_move
 
 
 @dataclass
@@ -91,9 +91,9 @@ def _run_one(doc: Document, ref: str, ruleset, expected: dict | None) -> Outcome
         if turn.get("player", game.player) != game.player:
             outcome.failures.append(f"{label}: recorded for seat {turn['player']}, but seat {game.player} plays it")
             return outcome
-        if "extra_turn" in turn and not turn.get("discarded") and bool(turn["extra_turn"]) != game.extra_turn:
-            outcome.failures.append(f"{label}: expected {'an' if turn['extra_turn'] else 'no'} extra turn, "
-                                    f"but it is {'an' if game.extra_turn else 'not an'} extra turn")
+        mismatch = extra_turn_mismatch(game, turn) if "extra_turn" in turn else None  # checked when given
+        if mismatch:
+            outcome.failures.append(f"{label}: {mismatch}")
             return outcome
         if turn.get("discarded"):
             enter_turn_map(game, turn, doc, path)  # the map it fits nowhere on

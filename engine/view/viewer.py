@@ -54,10 +54,11 @@ def replay_html(doc: Document) -> str:
             move = game.history[-1][1]
             m, x, y = game.local(move.pos)
             placed.append((i, game.history[-1][0], move.rotation, m, x, y))
-            title = f"{names[seat]} places {turn['tile']} at ({x},{y}), {move.rotation * 90}°" + (
-                ", " + follower_phrase(ruleset, game.history[-1][0], move.rotation, move.follower, move.type)
-                if move.follower is not None else "") + (
-                " (an extra turn)" if game.turn in game.extra_turns else "")
+            title = f"{names[seat]} places {turn['tile']} at ({x},{y}), {move.rotation * 90}°"
+            if move.follower is not None:
+                title += ", " + follower_phrase(ruleset, game.history[-1][0], move.rotation, move.follower, move.type)
+            if game.turn in game.extra_turns:
+                title += " (an extra turn)"
         for segment, owner, kind in game.on_board:
             stay = stays.get((segment, owner, kind))  # a segment takes a follower only on its own turn: one stay
             if stay is None:

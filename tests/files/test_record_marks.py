@@ -56,11 +56,11 @@ def test_replay_checks_the_marks(tmp_path: Path, builder_game: dict) -> None:
     unmarked = copy.deepcopy(builder_game)
     del unmarked["turns"][first]["extra_turn"]
     assert replay(load_record(write(tmp_path, unmarked)))[1] == [
-        f"turn {first + 1} is recorded as not an extra turn, but it is an extra turn in the replay"]
+        f"turn {first + 1} is not marked as an extra turn, but it is one"]
     wrong = copy.deepcopy(builder_game)
     wrong["turns"][0]["extra_turn"] = True
     assert replay(load_record(write(tmp_path, wrong)))[1] == [
-        "turn 1 is recorded as an extra turn, but it is not an extra turn in the replay"]
+        "turn 1 is marked as an extra turn, but it is not one"]
 
 
 def test_play_json_and_the_viewer_mark_the_extra_turns(tmp_path: Path, builder_game: dict) -> None:
@@ -128,4 +128,4 @@ def test_a_scenario_that_misplaces_an_extra_turn_fails(tmp_path: Path) -> None:
     path.write_text(swapped)
     outcomes = run_scenario(load_scenario(path))
     assert {tuple(o.failures) for o in outcomes} == {
-        ("turn 5 (A: U at [3, 0] r1): expected an extra turn, but it is not an extra turn",)}
+        ("turn 5 (A: U at [3, 0] r1): marked as an extra turn, but it is not one",)}
