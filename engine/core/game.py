@@ -18,10 +18,10 @@ from ..rules.ruleset import Ruleset
 from . import choices, completion
 from .board import Board
 from .deck import Pins, Stack, build_stacks, put_back, take
-from .followers import others_mask
+from .followers import others_mask, strengths
 from .moves import Move
 from .game_end import end_totals, final_scores
-from .scoring import ScoreEvent, Scored
+from .scoring import ScoreEvent, Scored, feature_weights
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # as Board
@@ -275,6 +275,15 @@ class Game(Board):
         if self.explain:
             self.events.extend(e for e in events if isinstance(e, ScoreEvent))
         return events
+
+    def followers_by_player(self, root: int) -> list[int]:
+        """Each player's strength on the feature whose root is ``root``
+        (:meth:`~engine.core.board.Board.followers_by_player`), with a strength that reads the
+        feature (the mayor's ``pennants``) worked out on this one."""
+        weights = self.weights
+        if weights is None or not self.ruleset.feature_strengths:
+            return super().followers_by_player(root)
+        return strengths(self.fol[root], self.players, feature_weights(self, root, weights))
 
     def potential_scores(self) -> list[int]:
         """Each player's score if the game ended now (current score + final scoring)."""

@@ -36,12 +36,13 @@ def format_follower(ruleset: Ruleset, tile: int, rotation: int, segment: int, ki
 def follower_name(ruleset: Ruleset, type_index: int, role: str) -> str:
     """What the log and the viewer call a follower of type ``type_index`` on a feature whose followers are
     ``role`` (thief, knight, …): the role for a normal follower; a type that counts in a
-    majority with its role (``large knight``); one that does not (a builder, a pig) by its
-    own name, since it plays no role there."""
+    majority with its role (``large knight``); one that does not (a builder, a pig), or whose
+    strength depends on the feature (a mayor), by its own name, since that says what it is."""
     if not type_index:
         return role
     follower_type = ruleset.follower_types[type_index]
-    return f"{follower_type.name} {role}" if follower_type.strength > 0 else follower_type.name
+    plain = follower_type.strength == 0 or follower_type.strength_of is not None
+    return follower_type.name if plain else f"{follower_type.name} {role}"
 
 
 def follower_phrase(ruleset: Ruleset, tile: int, rotation: int, segment: int, type_index: int = 0) -> str:

@@ -4,7 +4,8 @@ Type 0 is ``normal``: ``followers`` of them per player, strength 1, on every
 deployable kind.  Each entry of ``follower_types`` adds a type (docs/rulesets.md,
 "Follower types"): a count per player, a strength in majorities (an integer or
 a formula over the constants: the large follower counts as two, a builder or a
-pig as none), the kinds it may go on, ``needs``: types of which the same
+pig as none; or a formula over the feature it stands on: the mayor counts as its
+city's ``pennants``), the kinds it may go on, ``needs``: types of which the same
 player must already have a follower on the feature (the builder and the pig),
 and ``extra_turn``: extending a feature holding one gives its owner one more
 tile (the builder).
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .kinds import FeatureKind, compile_score
+from .kinds import FeatureKind, Score, compile_score, kind_inputs
 from .problems import Problems
 from .source import Document
 
@@ -37,6 +38,10 @@ class FollowerType:
     needs: tuple[int, ...] = ()
     #: Extending a feature that holds one of its owner's followers of this type gives an extra turn.
     extra_turn: bool = False
+    #: A strength that reads the feature (``pennants``): worked out on each feature it is weighed on
+    #: (:func:`engine.core.scoring.feature_weights`); ``strength`` is then 1, what the type counts
+    #: as where no feature is at hand (``needs: [any]``, pictures).
+    strength_of: Score | None = None
 
 
 def compile_follower_types(doc: Document, kinds: list[FeatureKind], problems: Problems) -> tuple[FollowerType, ...]:
@@ -78,19 +83,35 @@ def compile_follower_types(doc: Document, kinds: list[FeatureKind], problems: Pr
                             f"{', '.join(n for n in names if n != name)}; or any)", "follower-type")
             else:
                 needs.append(names.index(other))
+        on = frozenset(allowed) if "kinds" in spec else deployable
         strength = spec.get("strength", 1)
-        if isinstance(strength, str):  # a formula over the constants; previous: the strength it replaces
-            score = compile_score(doc, at + ("strength",), strength, {c: int for c in constants}, problems)
+        strength_of = None
+        if isinstance(strength, str):  # a formula; previous: the strength it replaces
+            inputs = _strength_inputs(data, [kinds[k].name for k in sorted(on)])
+            score = compile_score(doc, at + ("strength",), strength, inputs, problems)
             if score is None:
                 continue
-            strength = score(constants)
-            if not 0 <= strength <= 255:
-                problems.at(at + ("strength",), f"strength {strength} is outside 0-255", "follower-type")
-                continue
-        found.append(FollowerType(name, index, spec["count"], strength,
-                                  frozenset(allowed) if "kinds" in spec else deployable, tuple(needs),
-                                  bool(spec.get("extra_turn", False))))
+            if all(n in constants for _, formula in score.items for n in formula.names):
+                strength = score(constants)  # constants only: one number for the whole game
+                if not 0 <= strength <= 255:
+                    problems.at(at + ("strength",), f"strength {strength} is outside 0-255", "follower-type")
+                    continue
+            else:
+                strength, strength_of = 1, score
+        found.append(FollowerType(name, index, spec["count"], strength, on, tuple(needs),
+                                  bool(spec.get("extra_turn", False)), strength_of))
     counting = tuple(t.index for t in found if t.strength > 0)
     return tuple(replace(t, needs=tuple(dict.fromkeys(n2 for n in t.needs for n2 in ((n,) if n >= 0 else counting)
                                                      if n2 != t.index)))
                  for t in found)
+
+
+def _strength_inputs(data: dict, kinds: list[str]) -> dict[str, type]:
+    """What a strength formula may read: the constants, and the inputs that every kind the type
+    may go on gives its features (``tiles``, ``segments``, ``complete``, shared attributes such as a
+    city's ``pennants``), since the strength is worked out on the feature the follower stands on."""
+    specs = data["features"]
+    shared = [kind_inputs(specs[name]) for name in kinds]
+    inputs = {key: kind for key, kind in shared[0].items() if all(key in other for other in shared)} if shared else {}
+    inputs.update({c: int for c in data.get("constants", {})})
+    return inputs

@@ -124,7 +124,7 @@ class FeatureKind:
     own: tuple[tuple[str, int], ...] = ()
 
 
-def _kind_inputs(spec: dict) -> dict[str, type]:
+def kind_inputs(spec: dict) -> dict[str, type]:
     """The formula inputs a feature kind declares (docs/rulesets.md, "Scoring formulas")."""
     inputs: dict[str, type] = {"tiles": int, "segments": int, "complete": bool}
     inputs.update({a: int for a in spec.get("attributes", ())})
@@ -207,7 +207,7 @@ def check_input_names(doc: Document, problems: Problems) -> None:
         if constant in BUILT_IN_INPUTS:
             why = f"constant '{constant}' has the name of a built-in input ({', '.join(BUILT_IN_INPUTS)})"
         for name, spec in specs.items():
-            if why is None and constant in _kind_inputs(spec):
+            if why is None and constant in kind_inputs(spec):
                 why = f"constant '{constant}' has the name of an input of kind '{name}'"
         if why:
             problems.at(("constants", constant), why, "constant-name", key=True)
@@ -261,7 +261,7 @@ def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
             key = "majority" if majority == "adjacent" else "adjacent_pays_once"
             problem(at + (key,), f"'{key}' needs an 'adjacency' kind to count", "kind-majority")
         own = own_inputs(doc.data)
-        inputs = {**_kind_inputs(spec), **{c: int for c in constants}, **{n: int for n in own}}
+        inputs = {**kind_inputs(spec), **{c: int for c in constants}, **{n: int for n in own}}
         formulas: dict[str, Score | None] = {}
         for when in ("complete", "incomplete", "final"):
             value = spec.get("scoring", {}).get(when)
@@ -269,7 +269,7 @@ def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
             if when == "final" and majority == "adjacent" and adjacency_kinds:
                 # Scored once per adjacent feature: its formula reads the inputs every adjacent kind
                 # has, and each adjacency input (1 for the scored feature's kind, else 0).
-                shared = [_kind_inputs(specs[names[k]]) for k in adjacency_kinds]
+                shared = [kind_inputs(specs[names[k]]) for k in adjacency_kinds]
                 when_inputs = {key: kind for key, kind in shared[0].items() if all(key in other for other in shared)}
                 when_inputs.update({**{i: int for i in adjacency_inputs}, **{c: int for c in constants},
                                     **{n: int for n in own}})

@@ -20,7 +20,7 @@ from .compose import compose
 from .bonuses import Bonus, compile_bonuses, token_names
 from .constraints import Constraint
 from .follower_types import FollowerType, compile_follower_types
-from .kinds import FeatureKind, compile_kinds
+from .kinds import FeatureKind, Score, compile_kinds
 from .problems import Problems, diagnostic_order
 from .resolve import resolved
 from .source import Document, own_refusal
@@ -78,6 +78,9 @@ class Ruleset:
     follower_types: tuple[FollowerType, ...] = ()
     #: Indices of the follower types with ``extra_turn`` (the builder).
     extra_turn_types: tuple[int, ...] = ()
+    #: ``(type index, strength formula)`` of the follower types whose strength reads the feature
+    #: they stand on (the mayor's ``pennants``).
+    feature_strengths: tuple[tuple[int, Score], ...] = ()
     #: Per tile type, the placement constraints that apply to it (see engine/rules/constraints.py).
     constraints: tuple[tuple[Constraint, ...], ...] = ()
     #: What is accepted but probably not meant (severity ``warning``), for the CLI to show.
@@ -276,6 +279,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         phases=phases, set_aside=tuple(set_aside), deck_size=size,
         bonuses=bonuses, tokens=token_names(kinds), follower_types=follower_types,
         extra_turn_types=tuple(t.index for t in follower_types if t.extra_turn),
+        feature_strengths=tuple((t.index, t.strength_of) for t in follower_types if t.strength_of is not None),
         constraints=tuple(tuple(c for c in constraints if any(seg.kind == c.kind for seg in t.segments))
                           for t in tiles),
         edge_mirror=tuple(codes.mirror), edge_base=codes.base,

@@ -268,6 +268,7 @@ READS: dict[str, tuple[str, ...] | None] = {
     "followers": None, "deploy_own": None,  # the follower supply and who may deploy
     "bonuses": None, "tokens": None,  # game-end bonuses and the tokens completed features hand out
     "follower_types": None, "extra_turn_types": None,  # who may deploy what where; who plays the next tile
+    "feature_strengths": None,  # who holds a majority (the mayor): scores, not what is drawn or placed
     "kinds": None,  # deployable kinds and kind names in refusals
     "ref": None,  # the error message for a wrong player count
 }

@@ -1,0 +1,60 @@
+"""A follower type whose strength reads the feature it stands on (the mayor: ``strength:
+pennants``): weighed on each feature, named by its own name, and a strength below 0 stops the
+game at its formula.  The rules' values are pinned by scenarios 80-82."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.core.game import Game
+from engine.core.moves import Move
+from engine.errors import UserError
+from engine.files.notation import follower_name
+from engine.geometry import pack
+from engine.rules.ruleset import load_ruleset
+from engine.sim.play import play_game
+
+MAYOR = Path(__file__).parents[1] / "scenarios" / "rulesets" / "mayor.yaml"
+
+
+def test_a_strength_over_constants_stays_one_number_and_one_over_the_feature_is_kept_as_a_formula() -> None:
+    ruleset = load_ruleset(str(MAYOR))
+    (mayor,) = ruleset.follower_types[1:]
+    assert mayor.strength_of is not None and mayor.strength_of.text == "pennants"
+    assert ruleset.feature_strengths == ((1, mayor.strength_of),)
+    large = load_ruleset("basic+inns-and-cathedrals").follower_types[1]
+    assert (large.strength, large.strength_of) == (2, None)
+
+
+def test_the_mayor_weighs_as_many_as_its_city_has_pennants() -> None:
+    ruleset = load_ruleset(str(MAYOR))
+    tiles = ruleset.tile_ids
+    # C, a city on all four sides with a pennant, north of D joins D's city and leaves it open.
+    game = Game(ruleset, 2, draw_order=[tiles["C"], tiles["E"]])
+    game.play(Move(pack(0, -1), 0, 0, 1))
+    root = game.find(game.board[pack(0, -1)][1])
+    assert game.followers_by_player(root) == [1, 0]
+    assert game.weights == (1, 1)  # the nominal strength; the feature gives the real one
+
+
+def test_the_log_names_a_mayor_by_its_own_name() -> None:
+    ruleset = load_ruleset(str(MAYOR))
+    assert follower_name(ruleset, 1, "knight") == "mayor"
+    assert follower_name(load_ruleset("basic+inns-and-cathedrals"), 1, "knight") == "large knight"
+
+
+def test_a_strength_below_0_stops_the_game_at_its_formula(tmp_path: Path) -> None:
+    path = tmp_path / "weak.yaml"
+    path.write_text("extends: basic\nname: weak\nfollower_types:\n"
+                    "  mayor: {count: 1, strength: pennants - 1, kinds: [city]}\n")
+    ruleset = load_ruleset(str(path), cache=False)
+    with pytest.raises(UserError) as info:
+        for seed in range(30):
+            play_game(ruleset, ["random", "random"], seed)
+    (found,) = info.value.diagnostics
+    assert (found.file, found.line, found.col, found.code) == (str(path), 4, 31, "strength-range")
+    assert found.path == "$.follower_types.mayor.strength"
+    assert found.message.startswith("turn ")
+    assert ": the strength of a mayor on a city is -1 (pennants 0), below 0" in found.message
