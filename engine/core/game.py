@@ -21,7 +21,8 @@ from .deck import Pins, Stack, build_stacks, put_back, take
 from .followers import others_mask, strengths
 from .moves import Move
 from .game_end import end_totals, final_scores
-from .scoring import ScoreEvent, Scored, feature_weights
+from .scoring import ScoreEvent, Scored
+from .strength import feature_weights
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # as Board

@@ -25,6 +25,7 @@ from .problems import Problems, diagnostic_order
 from .resolve import resolved
 from .source import Document, own_refusal
 from .tiles import EdgeCodes, TileType, compile_tile
+from .unreachable import warn_unreachable
 from .validate import check
 
 
@@ -261,6 +262,8 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
     constraints = _compile_constraints(data.get("constraints", {}), kinds, problems)
     bonuses = compile_bonuses(doc, kinds, problems)
     follower_types = compile_follower_types(doc, kinds, problems)
+    warn_unreachable(tiles, codes.mirror, kinds, follower_types, bonuses,
+                     {start: fixed_starts} if fixed_starts else {}, problems)
     if problems.found:
         raise UserError.from_diagnostics(sorted(problems.found, key=diagnostic_order))
     rules = data.get("rules", {})

@@ -55,3 +55,71 @@ def test_validate_and_play_show_the_warning_and_succeed(tmp_path: Path) -> None:
     assert checked.returncode == 0 and checked.stderr == line and checked.stdout.startswith("ok   never.yaml")
     played = run("play", "-r", "never.yaml", "-s", "3", "-q", cwd=tmp_path)
     assert played.returncode == 0 and played.stderr == line
+
+
+QUARRY = """extends: basic
+name: quarry
+features:
+  quarry: {edge: Q, ports: side, completion: closed, follower: quarryman}
+tiles:
+  QQ:
+    count: 2
+    edges: QQQQ
+    segments:
+      - {kind: quarry, ports: [N, E, S, W]}
+"""
+
+
+def test_a_tile_no_placeable_tile_can_meet_warns_at_its_edges(tmp_path: Path) -> None:
+    # Two copies do not help: the first has nothing to meet.  The quarry kind, which followers
+    # may go on but which has no formula, warns too.
+    path = tmp_path / "quarry.yaml"
+    path.write_text(QUARRY)
+    found = {w.code: w for w in load_ruleset(str(path), cache=False).warnings}
+    tile = found["tile-unplaceable"]
+    assert (tile.line, tile.col, tile.path) == (8, 12, "$.tiles.QQ.edges")
+    assert tile.message == ("tile 'QQ' can never be placed: none of its sides (QQQQ) meets a side of a tile "
+                            "that can be placed, so every copy drawn is discarded")
+    kind = found["kind-never-scores"]
+    assert kind.line == 4 and kind.message.startswith("followers may go on a quarry, but kind 'quarry' has no "
+                                                      "scoring formula")
+    assert kind.message.endswith("so a quarryman there never scores")
+
+
+def test_a_tile_that_meets_only_a_tile_others_can_reach_is_placeable(tmp_path: Path) -> None:
+    # QF meets the fields of the basic tiles; QQ meets QF's quarry side: both can be placed.
+    path = tmp_path / "quarry.yaml"
+    path.write_text(QUARRY + """  QF:
+    count: 1
+    edges: QFFF
+    segments:
+      - {kind: quarry, ports: [N]}
+      - {kind: field, ports: [EL, ER, SL, SR, WL, WR]}
+""")
+    assert "tile-unplaceable" not in {w.code for w in load_ruleset(str(path), cache=False).warnings}
+
+
+def test_a_first_tile_drawn_could_be_any_so_no_tile_is_unreachable(tmp_path: Path) -> None:
+    path = tmp_path / "quarry.yaml"
+    path.write_text(QUARRY + "deck: {start_rule: drawn}\n")
+    assert "tile-unplaceable" not in {w.code for w in load_ruleset(str(path), cache=False).warnings}
+
+
+def test_a_kind_a_bonus_reads_is_not_warned_of(tmp_path: Path) -> None:
+    path = tmp_path / "quarry.yaml"
+    path.write_text(QUARRY.replace("QQQQ", "QFFF").replace("ports: [N, E, S, W]}", "ports: [N]}\n"
+                    "      - {kind: field, ports: [EL, ER, SL, SR, WL, WR]}")
+                    + "bonuses:\n  quarries: {value: completed_quarry, points: '5'}\n")
+    assert load_ruleset(str(path), cache=False).warnings == ()
+
+
+def test_a_follower_type_that_never_counts_warns_at_its_strength(tmp_path: Path) -> None:
+    path = tmp_path / "idle.yaml"
+    path.write_text("extends: basic\nname: idle\nfollower_types:\n  idle: {count: 1, strength: 0}\n")
+    (warning,) = load_ruleset(str(path), cache=False).warnings
+    assert (warning.line, warning.col, warning.code) == (4, 30, "follower-never-scores")
+    assert warning.message == ("follower type 'idle' counts 0 in every majority, no formula reads own_idle and it "
+                               "earns no extra turn, so it never changes a score")
+    # Read by a formula (Traders & Builders' pig), or earning an extra turn (its builder): no warning.
+    assert load_ruleset("basic+traders-and-builders").warnings == ()
+

@@ -1,0 +1,49 @@
+"""What a follower counts for in a majority when its strength reads the feature it stands on.
+
+Most follower types have one strength for the whole game (the large follower 2, a builder
+0), kept in :attr:`~engine.core.board.Board.weights`.  A type whose ``strength`` is a formula
+over the feature (the mayor: its city's ``pennants``) is weighed anew on each feature, here
+(docs/rulesets.md, "Follower types").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..errors import UserError
+from ..rules.kinds import ScoreRangeError
+from .followers import count_of
+from .scoring import feature_inputs, kind_of
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def feature_weights(game: "Game", root: int, weights: tuple[int, ...]) -> tuple[int, ...]:
+    """``weights`` (each follower type's strength, the normal type first) with the strength of
+    each type whose strength reads the feature (the mayor: its city's ``pennants``; Abbey &
+    Mayor, as restated by Wikicarpedia's Abbey_and_the_Mayor page) worked out on the feature
+    at ``root``, for the types that have a follower there.
+
+    Raises :class:`UserError` ``strength-range`` for a strength below 0, at the formula."""
+    found = list(weights)
+    env = None
+    kind = game.ruleset.kinds[kind_of(game, root)]
+    packed, players = game.fol[root], game.players
+    for index, score in game.ruleset.feature_strengths:
+        if not any(count_of(packed, p, index, players) for p in range(players)):
+            continue
+        if env is None:
+            env = feature_inputs(game, root, kind)
+        try:
+            strength = int(score(env))
+        except ScoreRangeError as error:
+            raise error.at(f"turn {game.turn}") from None
+        if strength < 0:
+            formula = score.items[0][1]
+            facts = ", ".join(f"{name} {env[name]}" for name in sorted(formula.names)) or "no inputs"
+            raise UserError(f"turn {game.turn}: the strength of a {score.kind} on a {kind.name} is {strength} "
+                            f"({facts}), below 0: a follower counts for 0 or more in a majority",
+                            code="strength-range", **formula.where)
+        found[index] = strength
+    return tuple(found)
