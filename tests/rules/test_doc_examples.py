@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.core.game import Game
+from engine.core.scoring import segment_type
 from engine.rules.inspect import validate_file
 from engine.rules.ruleset import load_ruleset
 from engine.sim.play import play_game
@@ -43,9 +45,36 @@ def wine_goes_to_completers(game) -> bool:
         e.points == 10 and e.values == tuple(collected) for e in game.events if e.kind == "wine")
 
 
+def mayors_weigh_their_pennants(game) -> bool:
+    """Replayed move by move, every occupied city weighs each seat as its normal followers plus,
+    per mayor, the pennants counted from the city's segments; and a mayor was weighed at all."""
+    ruleset = game.ruleset
+    pennants = ruleset.kind("city").attributes.index("pennants")
+    replay = Game(ruleset, game.players, draw_order=[tile for tile, _ in game.history])
+    weighed = 0
+    for _, move in game.history:
+        if move is None:
+            continue
+        replay.play(move)
+        for root in replay.occupied_roots():
+            if ruleset.kinds[replay.seg_kind[root]].name != "city":
+                continue
+            members = replay.members[root]
+            shields = sum(segment_type(replay, m).attrs[pennants] for m in members)
+            expected = [0] * game.players
+            for segment, seat, kind in replay.on_board:
+                if replay.find(segment) == root:
+                    expected[seat] += shields if kind else 1
+                    weighed += kind
+            if replay.followers_by_player(root) != expected:
+                return False
+    return weighed > 0
+
+
 #: What each example is for, checked on a played game.
 PURPOSE = {"forty-tiles.yaml": drew_forty, "cloister-farms.yaml": farms_count_cloisters,
-           "longest-road.yaml": longest_road_paid, "wine.yaml": wine_goes_to_completers}
+           "longest-road.yaml": longest_road_paid, "wine.yaml": wine_goes_to_completers,
+           "mayor.yaml": mayors_weigh_their_pennants}
 
 
 def test_every_example_has_a_purpose_checked() -> None:
