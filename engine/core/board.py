@@ -72,6 +72,9 @@ class Board:
         self.frontiers: list[dict[int, int]] = [{} for _ in range(ruleset.maps)]
         self.map = 0
         self.frontier: dict[int, int] = self.frontiers[0]
+        #: Segments of neighbouring tiles whose feature the last placement ended at a wild side
+        #: (an abbey's): completion looks at them as well as at the placed tile's own.
+        self.closed_at_wild: list[int] = []
         #: The current tile's placements (:func:`~engine.core.choices.placement_table`),
         #: or None to walk the frontier again; dropped whenever the frontier changes.
         self.placement_cache: tuple[list[int], list[tuple[int, ...]], list[int]] | None = None
@@ -97,6 +100,7 @@ class Board:
         other.map = self.map
         other.frontier = other.frontiers[self.map]
         other.placement_cache = self.placement_cache  # never mutated, only replaced
+        other.closed_at_wild = []
 
     def enter_map(self, m: int) -> None:
         """Make map ``m``'s frontier the one placements look at."""
@@ -135,14 +139,19 @@ class Board:
         board[pos] = (orientation, base, tile_index)
         frontier.pop(pos, None)
         self.placement_cache = None
-        mirror, pow_ = self.ruleset.edge_mirror, self.edge_pow
+        mirror, pow_, wild = self.ruleset.edge_mirror, self.edge_pow, self.ruleset.edge_wild
         side_codes = orientation.side_codes
         find = self.find
+        if wild >= 0:
+            self.closed_at_wild = []
         for side in range(4):
             q = pos + SIDE_STEP[side]
             neighbour = board.get(q)
             if neighbour is None:
                 frontier[q] = frontier.get(q, 0) + mirror[side_codes[side]] * pow_[(side + 2) % 4]
+                continue
+            if wild >= 0 and (side_codes[side] == wild or neighbour[0].side_codes[(side + 2) % 4] == wild):
+                self._end_at_wild(base, orientation, side, neighbour)
                 continue
             n_ports = neighbour[0].port_segment
             n_base = neighbour[1]
@@ -160,6 +169,21 @@ class Board:
                 members[a] = members[a] + members[b]
                 members[b] = MERGED
         return base
+
+    def _end_at_wild(self, base: int, orientation: Orientation, side: int,
+                     neighbour: tuple[Orientation, int, int]) -> None:
+        """Across ``side`` of the tile just placed (segments from ``base``, turned as
+        ``orientation``) a wild side meets ``neighbour``'s: nothing joins, and each feature
+        crossing the other side ends there, one open side fewer (Abbey & Mayor: the abbey
+        closes the roads and cities next to it and borders the fields)."""
+        open_, find = self.open, self.find
+        for j, _, counts in orientation.joins[side]:  # ours, when the neighbour's side is the wild one
+            open_[find(base + j)] -= counts
+        n_orientation, n_base, _ = neighbour
+        for j, _, counts in n_orientation.joins[(side + 2) % 4]:  # the neighbour's, when ours is
+            if counts:
+                open_[find(n_base + j)] -= counts
+                self.closed_at_wild.append(n_base + j)
 
     def deploy(self, segment: int, player: int, kind: int = 0) -> None:
         """Put one of ``player``'s followers of type ``kind`` from their supply on placed

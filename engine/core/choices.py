@@ -163,12 +163,14 @@ def _joined(game: Game, tile: "TileType", pos: int, rotation: int) -> tuple[list
     group = list(range(n))
     packed = [0] * n
     seen: dict[int, int] = {}
-    fol, board, find = game.fol, game.board, game.find
+    fol, board, find, wild = game.fol, game.board, game.find, game.ruleset.edge_wild
     for side in range(4):
         neighbour = board.get(pos + SIDE_STEP[side])
         if neighbour is None:
             continue
         n_orientation, n_base, _ = neighbour
+        if wild >= 0 and wild in (orientation.side_codes[side], n_orientation.side_codes[(side + 2) % 4]):
+            continue  # a wild side joins nothing
         n_ports = n_orientation.port_segment
         for j, port, _ in orientation.joins[side]:
             root = find(n_base + n_ports[FACING[port]])
@@ -212,9 +214,11 @@ def check(game: Game, move: Move) -> None:
         raise IllegalMove("placement", "the tile's sides do not match its neighbours there")
     for constraint in game.ruleset.constraints[game.tile]:
         if not constraint.allows(game, game.tile, move.pos, move.rotation):
-            kind = game.ruleset.kinds[constraint.kind].name
+            kind = game.ruleset.kinds[constraint.kind].name if constraint.kind >= 0 else ""
             why = {"extend": f"the tile must continue the {kind}",
-                   "no-u-turn": f"the {kind} may not turn back on itself"}[constraint.rule]
+                   "no-u-turn": f"the {kind} may not turn back on itself",
+                   "hole": f"the tile goes only into a cell with tiles on {constraint.neighbors} of its sides"
+                   }[constraint.rule]
             raise IllegalMove("placement", why)
     if move.follower is not None:
         tile = game.tiles[_current(game)]

@@ -3,8 +3,9 @@
 :class:`~engine.core.lookahead.Lookahead` works out a move's value from the
 features it touches, which holds while every score depends on one feature
 alone.  A game-end bonus compares the players on the whole game (tokens, the
-largest road), and follower types weigh majorities by strength, so under a
-ruleset with either :func:`look_ahead` plays each candidate on a copy instead:
+largest road), follower types weigh majorities by strength, and a wild side ends features
+of the tiles it meets, so under a ruleset with any of them :func:`look_ahead`
+plays each candidate on a copy instead:
 slower, and exact by construction.
 """
 
@@ -60,7 +61,9 @@ def _looking_ahead(error: UserError) -> UserError:
 
 
 def look_ahead(game: "Game") -> Lookahead | TrialLookahead:
-    """The look-ahead for ``game``'s ruleset: by features, or by trial under game-end bonuses
-    or several follower types (majorities weighed by strength)."""
+    """The look-ahead for ``game``'s ruleset: by features, or by trial under game-end bonuses,
+    several follower types (majorities weighed by strength) or wild sides (which end the
+    features of the tiles they meet, not only the placed tile's)."""
     ruleset = game.ruleset
-    return TrialLookahead(game) if ruleset.bonuses or len(ruleset.follower_types) > 1 else Lookahead(game)
+    by_trial = ruleset.bonuses or len(ruleset.follower_types) > 1 or ruleset.edge_wild >= 0
+    return TrialLookahead(game) if by_trial else Lookahead(game)

@@ -1,12 +1,14 @@
 """Named placement constraints a ruleset can switch on, beyond matching edges.
 
 Each constraint applies to tiles that carry a segment of one feature kind
-(the river) and is a predicate ``(game, tile type, position, rotation) ->
-bool`` checked after edge matching.  A ruleset enables them by name::
+(the river), or to the tile types it lists, and is a predicate ``(game, tile
+type, position, rotation) -> bool`` checked after edge matching.  A ruleset
+enables them by name::
 
     constraints:
-      - {rule: extend, kind: river}              # the tile must continue that feature
-      - {rule: no-u-turn, kind: river, look: ahead}
+      river-continues: {rule: extend, kind: river}   # the tile must continue that feature
+      river-no-u-turn: {rule: no-u-turn, kind: river, look: ahead}
+      abbey-fills-holes: {rule: hole, tiles: [AB], neighbors: 4}
 
 * ``extend``: a tile carrying the kind must join it to the same kind already
   on the board (a river tile continues the river from its open end; River I
@@ -18,6 +20,9 @@ bool`` checked after edge matching.  A ruleset enables them by name::
   bend–straight–bend (JCloisterZone's RiverCapability, the Winter FAQ);
   ``look: immediate`` checks only the two cells beside the next one, which
   forbids just two consecutive same-way bends (HiG's C1 clarification).
+* ``hole``: the cell must touch placed tiles on at least ``neighbors`` of its
+  four sides (default 4: Abbey & Mayor's abbey "may only be used to fill a
+  hole", Wikicarpedia, Abbey_and_the_Mayor).
 """
 
 from __future__ import annotations
@@ -29,15 +34,23 @@ from ..geometry import SIDE_STEP
 
 if TYPE_CHECKING:
     from ..core.game import Game
+    from .tiles import TileType
 
 
 @dataclass(frozen=True)
 class Constraint:
-    """One enabled constraint: its rule name, the kind it watches, and its parameter."""
+    """One enabled constraint: its rule name, the kind it watches (-1: none), its parameters,
+    and the tile types it applies to beside those carrying the kind."""
 
     rule: str
     kind: int
     look: str = "ahead"
+    neighbors: int = 4
+    tiles: frozenset[int] = frozenset()
+
+    def applies_to(self, tile: "TileType") -> bool:
+        """Whether tiles of type ``tile`` are held to this constraint."""
+        return tile.index in self.tiles or any(seg.kind == self.kind for seg in tile.segments)
 
     def allows(self, game: "Game", tile: int, pos: int, rotation: int) -> bool:
         """Whether placing tile type ``tile`` at ``pos`` turned ``rotation`` obeys this constraint."""
@@ -73,7 +86,15 @@ def _no_u_turn(constraint: Constraint, game: "Game", tile: int, pos: int, rotati
     return True
 
 
+def _hole(constraint: Constraint, game: "Game", tile: int, pos: int, rotation: int) -> bool:
+    board = game.board
+    return sum(1 for step in SIDE_STEP if pos + step in board) >= constraint.neighbors
+
+
 RULES: dict[str, Callable[[Constraint, "Game", int, int, int], bool]] = {
     "extend": _extend,
     "no-u-turn": _no_u_turn,
+    "hole": _hole,
 }
+#: The rules that watch a feature kind, and so need one.
+WATCHING = frozenset({"extend", "no-u-turn"})

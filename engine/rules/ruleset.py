@@ -18,7 +18,7 @@ from typing import Any
 from ..errors import Diagnostic, UserError
 from .compose import compose
 from .bonuses import Bonus, compile_bonuses, token_names
-from .constraints import Constraint
+from .constraints import WATCHING, Constraint
 from .follower_types import FollowerType, compile_follower_types
 from .kinds import FeatureKind, Score, compile_kinds
 from .problems import Problems, diagnostic_order
@@ -66,6 +66,8 @@ class Ruleset:
     maps: int
     edge_mirror: tuple[int, ...]
     edge_base: int
+    #: The side code of a wild side (edge letter ``*``), which meets any side; -1: no tile has one.
+    edge_wild: int = -1
     phases: tuple[Phase, ...] = ()
     set_aside: tuple[int, ...] = ()
     #: ``deck.size``: tiles dealt into the stacks (pinned ones first, drawn start tiles
@@ -106,16 +108,16 @@ class Ruleset:
         """Rotations of tile type ``tile`` that satisfy a cell's edge-constraint ``key``.
 
         ``key`` packs four side codes (0 = no neighbour) in base ``edge_base``,
-        N first.  Results are memoised per ruleset: a game looks up, never
+        N first; a wild side (``edge_wild``), the tile's or its neighbour's, meets any side.  Results are memoised per ruleset: a game looks up, never
         recomputes.
         """
         table = self._fits[tile]
         found = table.get(key)
         if found is None:
-            base = self.edge_base
+            base, wild = self.edge_base, self.edge_wild
             need = (key % base, key // base % base, key // base ** 2 % base, key // base ** 3)
             found = tuple(o.rotation for o in self.tiles[tile].orientations
-                          if all(n == 0 or n == c for n, c in zip(need, o.side_codes)))
+                          if all(n == 0 or n == c or n == wild or c == wild for n, c in zip(need, o.side_codes)))
             table[key] = found
         return found
 
@@ -259,10 +261,10 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
             (pinned, "{n} tile{s} pinned first or last in a phase"), (starts_drawn, "{n} drawn start tile{s}")) if n]
         problem(("deck", "size"), f"a deck of {size} tile{'s' * (size != 1)} cannot hold its "
                 f"{' and its '.join(held)}", "deck-size")
-    constraints = _compile_constraints(data.get("constraints", {}), kinds, problems)
+    constraints = _compile_constraints(data.get("constraints", {}), kinds, tile_ids, problems)
     bonuses = compile_bonuses(doc, kinds, problems)
     follower_types = compile_follower_types(doc, kinds, problems)
-    warn_unreachable(tiles, codes.mirror, kinds, follower_types, bonuses,
+    warn_unreachable(tiles, codes.mirror, codes.wild, kinds, follower_types, bonuses,
                      {start: fixed_starts} if fixed_starts else {}, problems)
     if problems.found:
         raise UserError.from_diagnostics(sorted(problems.found, key=diagnostic_order))
@@ -283,9 +285,8 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         bonuses=bonuses, tokens=token_names(kinds), follower_types=follower_types,
         extra_turn_types=tuple(t.index for t in follower_types if t.extra_turn),
         feature_strengths=tuple((t.index, t.strength_of) for t in follower_types if t.strength_of is not None),
-        constraints=tuple(tuple(c for c in constraints if any(seg.kind == c.kind for seg in t.segments))
-                          for t in tiles),
-        edge_mirror=tuple(codes.mirror), edge_base=codes.base,
+        constraints=tuple(tuple(c for c in constraints if c.applies_to(t)) for t in tiles),
+        edge_mirror=tuple(codes.mirror), edge_base=codes.base, edge_wild=codes.wild,
         warnings=tuple(sorted(problems.warnings, key=diagnostic_order)),
         _fits=[{} for _ in tiles],
     )
@@ -319,12 +320,29 @@ def _compile_phases(deck: dict, tiles: list[TileType], tile_ids: dict[str, int],
             problems.at(("deck", "phases"), f"tiles of group '{group}' ({users}) are in no phase", "deck-phase")
 
 
-def _compile_constraints(specs: dict, kinds: list[FeatureKind], problems: Problems) -> list[Constraint]:
+def _compile_constraints(specs: dict, kinds: list[FeatureKind], tile_ids: dict[str, int],
+                         problems: Problems) -> list[Constraint]:
     by_name = {k.name: k.index for k in kinds}
     found = []
     for name, spec in specs.items():
-        if spec["kind"] not in by_name:
-            problems.at(("constraints", name, "kind"), f"unknown feature kind '{spec['kind']}'", "kind-unknown")
+        at = ("constraints", name)
+        kind = spec.get("kind")
+        if kind is not None and kind not in by_name:
+            problems.at(at + ("kind",), f"unknown feature kind '{kind}'", "kind-unknown")
             continue
-        found.append(Constraint(spec["rule"], by_name[spec["kind"]], spec.get("look", "ahead")))
+        if kind is None and spec["rule"] in WATCHING:
+            problems.at(at + ("rule",), f"rule '{spec['rule']}' watches a feature kind: give its 'kind'",
+                        "constraint")
+            continue
+        if kind is None and "tiles" not in spec:
+            problems.at(at, "the constraint applies to no tile: give a 'kind' (tiles carrying it) or 'tiles'",
+                        "constraint", key=True)
+            continue
+        unknown = [(i, t) for i, t in enumerate(spec.get("tiles", ())) if t not in tile_ids]
+        for i, tile_id in unknown:
+            problems.at(at + ("tiles", i), f"'{tile_id}' is not a tile type of this ruleset", "tile-unknown")
+        if unknown:
+            continue
+        found.append(Constraint(spec["rule"], by_name[kind] if kind is not None else -1, spec.get("look", "ahead"),
+                                spec.get("neighbors", 4), frozenset(tile_ids[t] for t in spec.get("tiles", ()))))
     return found

@@ -22,6 +22,10 @@ if TYPE_CHECKING:
 
 #: ``ports`` values of a feature kind: how its segments sit on the sides.
 SIDE, CENTRE_KIND, HALF, NONE = "side", "centre", "half", "none"
+#: The edge letter of a wild side, which fits any neighbour and ends the features it meets.
+WILD = "*"
+#: A wild side's signature: no segment at any of its ports.
+WILD_SIGNATURE = (-1, -1, -1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +96,9 @@ class EdgeCodes:
     half (-1 where nothing is).  Two sides match when one's signature is the
     mirror (right, centre, left) of the other's, so each code knows the code a
     facing side must have: ``mirror[code]``.  Code 0 means "no constraint".
+    A **wild** side (edge letter ``*``: no segment reaches it, the abbey's) has
+    the signature ``(-1, -1, -1)``, its own mirror, and meets any side
+    (:attr:`wild`).
     """
 
     def __init__(self) -> None:
@@ -113,6 +120,11 @@ class EdgeCodes:
             self.mirror.append(0)
         self.mirror[mine], self.mirror[other] = other, mine
         return mine
+
+    @property
+    def wild(self) -> int:
+        """The code of a wild side, or -1 when no tile has one."""
+        return self._codes.get(WILD_SIGNATURE, -1)
 
     @property
     def base(self) -> int:
@@ -161,7 +173,7 @@ def ring_adjacent(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
     return any((p + 1) % 12 in bs or (p - 1) % 12 in bs for p in a)
 
 
-__all__ = ["SIDE", "CENTRE_KIND", "HALF", "NONE", "SegmentType", "Orientation", "TileType",
+__all__ = ["SIDE", "CENTRE_KIND", "HALF", "NONE", "WILD", "WILD_SIGNATURE", "SegmentType", "Orientation", "TileType",
            "EdgeCodes", "orient", "ring_adjacent", "facing_port"]
 
 
@@ -213,6 +225,11 @@ def compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind],
     edges = spec["edges"]
     letters = {k.edge: k for k in kinds if k.edge}
     for side, letter in enumerate(edges):
+        if letter == WILD:
+            if any(p in covered for p in (3 * side, 3 * side + 1, 3 * side + 2)):
+                problem(at + ("edges",), f"side {SIDES[side]} is '{WILD}' (wild: no segment reaches it), but "
+                        "segments list its ports", "edge-mismatch")
+            continue
         if letter not in letters:
             problem(at + ("edges",), f"edge letter '{letter}' is not the edge of any feature kind", "edge-letter")
             continue

@@ -260,7 +260,7 @@ def draw_part(data: dict) -> dict:
 #: from; None: read for followers, scoring or messages only, never for what is drawn or placed.
 READS: dict[str, tuple[str, ...] | None] = {
     "tiles": ("tiles", "features"), "fits": ("tiles", "features"), "fit_table": ("tiles", "features"),
-    "edge_base": ("tiles", "features"), "edge_mirror": ("tiles", "features"),
+    "edge_base": ("tiles", "features"), "edge_mirror": ("tiles", "features"), "edge_wild": ("tiles", "features"),
     "constraints": ("constraints", "tiles", "features"),
     "start": ("deck",), "start_drawn": ("deck",), "maps": ("deck",), "phases": ("deck",), "set_aside": ("deck",),
     "deck_size": ("deck",),

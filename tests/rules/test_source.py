@@ -395,7 +395,7 @@ def test_schema_errors_are_all_reported_in_order_and_located() -> None:
         (12, 3, "'1x' is not a valid id (a letter, then letters, digits, '_' or '-')"),
         (15, 3, "missing required key 'count'"),
         (16, 5, "unknown key 'cuont' (did you mean 'count'?)"),
-        (17, 12, "'CRF' is not four uppercase edge letters (N, E, S, W), e.g. CRFR"),
+        (17, 12, "'CRF' is not four uppercase edge letters (N, E, S, W) or * (wild), e.g. CRFR"),
         (19, 22, "unknown key 'prots' (did you mean 'ports'?)"),
         (20, 29, "'E' is listed more than once"),
         (20, 39, "'Q' is not one of 'NL', 'N', 'NR', 'EL', 'E', 'ER', 'SL', 'S', 'SR', 'WL', 'W', 'WR'"),
