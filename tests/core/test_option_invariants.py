@@ -1,5 +1,5 @@
 """Invariants over whole games under every edition with each option of issue 15 (and all at
-once, with and without the River), and under rulesets with goods and with follower types:
+once, with and without the River), and under rulesets with goods, with follower types (a mayor among them) and with wild sides:
 hypothesis picks the ruleset and the seed.
 
 Followers are conserved, scores never go down, every placed tile matches its
@@ -26,7 +26,8 @@ EDITIONS = ["basic", "first-edition", "second-edition"]
 OPTIONS = ["short-game", "farms-pay-cloisters", "longest-road-bonus", "inns-and-cathedrals", "traders-and-builders"]
 TEST_RULESETS = Path(__file__).parents[1] / "scenarios" / "rulesets"
 GOODS = str(TEST_RULESETS / "goods.yaml")
-TYPED = [str(TEST_RULESETS / name) for name in ("large-follower.yaml", "helper-follower.yaml")]
+TYPED = [str(TEST_RULESETS / name) for name in ("large-follower.yaml", "helper-follower.yaml", "mayor.yaml",
+                                               "zero-strength-own.yaml", "abbey-tiles.yaml")]
 REFS = sorted({f"{edition}{river}+{option}" for edition in EDITIONS for river in ("", "+river") for option in OPTIONS}
               | {f"{edition}{river}+{'+'.join(OPTIONS)}" for edition in EDITIONS for river in ("", "+river")}
               | {GOODS, f"{GOODS}+longest-road-bonus+farms-pay-cloisters"}
@@ -48,12 +49,13 @@ def check_game(ref: str, seed: int, kinds: list[str]) -> dict:
     played = play_game(ruleset, kinds, seed, on_turn=on_turn)
     game = played.game
     assert all(now >= before for now, before in zip(game.scores, previous))
-    mirror = ruleset.edge_mirror
+    mirror, wild = ruleset.edge_mirror, ruleset.edge_wild
     for pos, (orientation, _, _) in game.board.items():
         for side, step in enumerate(SIDE_STEP):
             neighbour = game.board.get(pos + step)
             if neighbour is not None:
-                assert neighbour[0].side_codes[(side + 2) % 4] == mirror[orientation.side_codes[side]]
+                mine, theirs = orientation.side_codes[side], neighbour[0].side_codes[(side + 2) % 4]
+                assert theirs == mirror[mine] or wild in (mine, theirs)
     sums = [0] * game.players
     for event in game.events:
         for p in event.players:
