@@ -77,7 +77,7 @@ class ScoreEvent:
         parts = ", ".join(f"{text} = {value}" for text, value in self.terms) or self.formula
         facts = ", ".join(f"{k} {v}" for k, v in self.inputs.items()
                           if k != "segments" and k not in self.constants and not isinstance(v, bool))
-        if sum(1 for n in self.followers if n) > 1:
+        if sum(1 for n in self.followers if n) > 1 or not self.players:  # a tie, or why nobody is paid
             facts += ", followers " + " v ".join(str(n) for n in self.followers)
         where = f"{'map %d ' % self.map if self.map is not None else ''}({self.tiles[0][0]},{self.tiles[0][1]})" \
             if self.tiles else ""

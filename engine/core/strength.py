@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import UserError
-from ..rules.kinds import ScoreRangeError
+from ..rules.follower_types import MAX_STRENGTH
 from .followers import count_of
 from .scoring import feature_inputs, kind_of
 
@@ -25,7 +25,7 @@ def feature_weights(game: "Game", root: int, weights: tuple[int, ...]) -> tuple[
     Mayor, as restated by Wikicarpedia's Abbey_and_the_Mayor page) worked out on the feature
     at ``root``, for the types that have a follower there.
 
-    Raises :class:`UserError` ``strength-range`` for a strength below 0, at the formula."""
+    Raises :class:`UserError` ``strength-range`` for a strength outside 0-255, at the formula."""
     found = list(weights)
     env = None
     kind = game.ruleset.kinds[kind_of(game, root)]
@@ -35,15 +35,15 @@ def feature_weights(game: "Game", root: int, weights: tuple[int, ...]) -> tuple[
             continue
         if env is None:
             env = feature_inputs(game, root, kind)
-        try:
-            strength = int(score(env))
-        except ScoreRangeError as error:
-            raise error.at(f"turn {game.turn}") from None
-        if strength < 0:
+        # Each part on its own, not Score's call: a strength has its own range, 0 to MAX_STRENGTH.
+        strength = sum(int(formula.fn(env)) for _, formula in score.items)
+        if not 0 <= strength <= MAX_STRENGTH:
             formula = score.items[0][1]
             facts = ", ".join(f"{name} {env[name]}" for name in sorted(formula.names)) or "no inputs"
-            raise UserError(f"turn {game.turn}: the strength of a {score.kind} on a {kind.name} is {strength} "
-                            f"({facts}), below 0: a follower counts for 0 or more in a majority",
+            bits = abs(strength).bit_length()  # str() of a huge number is slow, and refused past 4300 digits
+            shown = str(strength) if bits <= 40 else f"a number of about {int(bits * 0.30103) + 1} digits"
+            raise UserError(f"turn {game.turn}: the strength of a {score.kind} on a {kind.name} is {shown} "
+                            f"({facts}), outside 0-{MAX_STRENGTH}, what a follower may count for in a majority",
                             code="strength-range", **formula.where)
         found[index] = strength
     return tuple(found)

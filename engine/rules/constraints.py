@@ -34,7 +34,7 @@ from ..geometry import SIDE_STEP
 
 if TYPE_CHECKING:
     from ..core.game import Game
-    from .tiles import TileType
+    from .tiles import Orientation, TileType
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,20 @@ def _kind_sides(game: "Game", tile: int, rotation: int, kind: int) -> list[int]:
 
 
 def _extend(constraint: Constraint, game: "Game", tile: int, pos: int, rotation: int) -> bool:
-    return any(pos + SIDE_STEP[side] in game.board for side in _kind_sides(game, tile, rotation, constraint.kind))
+    board = game.board
+    for side in _kind_sides(game, tile, rotation, constraint.kind):
+        neighbour = board.get(pos + SIDE_STEP[side])
+        # the same kind across the side: a wild side beyond it (an abbey) would end it, not continue it
+        if neighbour is not None and _kind_at(game, neighbour, (side + 2) % 4) == constraint.kind:
+            return True
+    return False
+
+
+def _kind_at(game: "Game", placed: "tuple[Orientation, int, int]", side: int) -> int:
+    """The kind of the segment crossing the centre of ``side`` of a placed tile, or -1."""
+    orientation, _, tile_index = placed
+    segment = orientation.port_segment[3 * side + 1]
+    return game.tiles[tile_index].segments[segment].kind if segment >= 0 else -1
 
 
 def _no_u_turn(constraint: Constraint, game: "Game", tile: int, pos: int, rotation: int) -> bool:

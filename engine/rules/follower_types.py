@@ -20,8 +20,11 @@ from .problems import Problems
 from .source import Document
 
 NORMAL = "normal"
-#: In ``needs``: any of the player's followers that counts in a majority (strength above 0).
+#: In ``needs``: any of the player's followers that can count in a majority (strength above 0, or
+#: a strength formula).
 ANY = "any"
+#: The most one follower counts for in a majority, as a number or worked out on a feature.
+MAX_STRENGTH = 255
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,15 +89,22 @@ def compile_follower_types(doc: Document, kinds: list[FeatureKind], problems: Pr
         on = frozenset(allowed) if "kinds" in spec else deployable
         strength = spec.get("strength", 1)
         strength_of = None
+        listed = [k for k in spec.get("kinds", ()) if k in by_name]
+        if len(listed) < len(spec.get("kinds", ())):
+            continue  # a strength reads what the type's kinds have: not checked against kinds in error
+        if not isinstance(strength, str) and not 0 <= strength <= MAX_STRENGTH:
+            problems.at(at + ("strength",), f"strength {strength} is outside 0-{MAX_STRENGTH}", "follower-type")
+            continue
         if isinstance(strength, str):  # a formula; previous: the strength it replaces
-            inputs = _strength_inputs(data, [kinds[k].name for k in sorted(on)])
+            inputs = _strength_inputs(data, listed if "kinds" in spec else [kinds[k].name for k in sorted(on)])
             score = compile_score(doc, at + ("strength",), strength, inputs, problems)
             if score is None:
                 continue
             if all(n in constants for _, formula in score.items for n in formula.names):
                 strength = score(constants)  # constants only: one number for the whole game
-                if not 0 <= strength <= 255:
-                    problems.at(at + ("strength",), f"strength {strength} is outside 0-255", "follower-type")
+                if not 0 <= strength <= MAX_STRENGTH:
+                    problems.at(at + ("strength",), f"strength {strength} is outside 0-{MAX_STRENGTH}",
+                                "follower-type")
                     continue
             else:
                 strength, strength_of = 1, score

@@ -24,7 +24,7 @@ from .kinds import FeatureKind, Score, compile_kinds
 from .problems import Problems, diagnostic_order
 from .resolve import resolved
 from .source import Document, own_refusal
-from .tiles import EdgeCodes, TileType, compile_tile
+from .tiles import CENTRE_KIND, SIDE, EdgeCodes, TileType, compile_tile
 from .unreachable import warn_unreachable
 from .validate import check
 
@@ -333,6 +333,18 @@ def _compile_constraints(specs: dict, kinds: list[FeatureKind], tile_ids: dict[s
         if kind is None and spec["rule"] in WATCHING:
             problems.at(at + ("rule",), f"rule '{spec['rule']}' watches a feature kind: give its 'kind'",
                         "constraint")
+            continue
+        if spec["rule"] in WATCHING and kinds[by_name[kind]].ports not in (SIDE, CENTRE_KIND):
+            problems.at(at + ("kind",), f"rule '{spec['rule']}' follows a kind across the centres of sides, and "
+                        f"kind '{kind}' crosses none (ports: {kinds[by_name[kind]].ports})", "constraint")
+            continue
+        stray = [key for key, rules in (("look", ("no-u-turn",)), ("neighbors", ("hole",)))
+                 if key in spec and spec["rule"] not in rules]
+        for key in stray:
+            problems.at(at + (key,), f"'{key}' is a parameter of rule "
+                        f"'{'no-u-turn' if key == 'look' else 'hole'}', not of '{spec['rule']}'", "constraint",
+                        key=True)
+        if stray:
             continue
         if kind is None and "tiles" not in spec:
             problems.at(at, "the constraint applies to no tile: give a 'kind' (tiles carrying it) or 'tiles'",

@@ -59,7 +59,8 @@ def tiles_never_placed(tiles: list[TileType], mirror: list[int], wild: int, star
 
 def kinds_never_scored(kinds: list[FeatureKind], bonuses: tuple[Bonus, ...], problems: Problems) -> None:
     """``kind-never-scores``: a kind followers may go on with no scoring formula, that no bonus
-    reads (``completed_K``, ``largest_K``): a follower there never earns anything."""
+    reads (``completed_K``, ``largest_K``): a follower there never earns anything.  Located at
+    its ``deployable``, or at the kind where that is left to its default."""
     read = {name for bonus in bonuses for score in (bonus.value, bonus.points)
             for _, formula in score.items for name in formula.names}
     for kind in kinds:
@@ -67,7 +68,9 @@ def kinds_never_scored(kinds: list[FeatureKind], bonuses: tuple[Bonus, ...], pro
             continue
         if {f"completed_{kind.name}", f"largest_{kind.name}"} & read:
             continue
-        problems.warn(("features", kind.name, "deployable"), f"followers may go on a {kind.name}, but kind "
+        spec = problems.doc.data["features"][kind.name]
+        at = ("features", kind.name) + (("deployable",) if "deployable" in spec else ())
+        problems.warn(at, f"followers may go on a {kind.name}, but kind "
                       f"'{kind.name}' has no scoring formula (complete, incomplete or final) and no bonus reads it, "
                       f"so a {kind.follower} there never scores", "kind-never-scores")
 

@@ -57,4 +57,47 @@ def test_a_strength_below_0_stops_the_game_at_its_formula(tmp_path: Path) -> Non
     assert (found.file, found.line, found.col, found.code) == (str(path), 4, 31, "strength-range")
     assert found.path == "$.follower_types.mayor.strength"
     assert found.message.startswith("turn ")
-    assert ": the strength of a mayor on a city is -1 (pennants 0), below 0" in found.message
+    assert found.message.endswith(": the strength of a mayor on a city is -1 (pennants 0), outside 0-255, what a "
+                                  "follower may count for in a majority")
+
+
+def test_a_strength_above_255_stops_the_game_too(tmp_path: Path) -> None:
+    # Each seat's total is then at most 255 a follower: no sum of strengths runs away either.
+    path = tmp_path / "strong.yaml"
+    path.write_text("extends: basic\nname: strong\nfollower_types:\n"
+                    "  mayor: {count: 1, strength: 1000 * tiles * tiles * tiles, kinds: [city]}\n")
+    ruleset = load_ruleset(str(path), cache=False)
+    with pytest.raises(UserError) as info:
+        for seed in range(30):
+            play_game(ruleset, ["random", "random"], seed)
+    (found,) = info.value.diagnostics
+    assert found.code == "strength-range" and "outside 0-255" in found.message
+
+
+def test_a_number_strength_outside_0_to_255_is_refused_as_such(tmp_path: Path) -> None:
+    for given in ("300", "-1"):
+        path = tmp_path / "big.yaml"
+        path.write_text(f"extends: basic\nname: big\nfollower_types:\n  big: {{count: 1, strength: {given}}}\n")
+        with pytest.raises(UserError) as info:
+            load_ruleset(str(path), cache=False)
+        (found,) = info.value.diagnostics
+        assert (found.line, found.col, found.code, found.message) == (
+            4, 29, "follower-type", f"strength {given} is outside 0-255")
+
+
+def test_an_unknown_kind_is_the_only_error_of_a_strength_that_reads_the_kinds(tmp_path: Path) -> None:
+    path = tmp_path / "castle.yaml"
+    path.write_text("extends: basic\nname: castle\nfollower_types:\n"
+                    "  mayor: {count: 1, strength: pennants, kinds: [castle]}\n")
+    with pytest.raises(UserError) as info:
+        load_ruleset(str(path), cache=False)
+    assert [(d.code, d.message) for d in info.value.diagnostics] == [("follower-type", "'castle' is not a feature kind")]
+
+
+def test_the_log_says_why_a_feature_paid_nobody() -> None:
+    ruleset = load_ruleset(str(MAYOR))
+    game = Game(ruleset, 2, draw_order=[ruleset.tile_ids["E"], ruleset.tile_ids["U"]])
+    (event,) = game.play(Move(pack(0, -1), 2, 0, 1))  # a mayor closes the 2-tile city, no pennant
+    assert event.explain(["A", "B"]) == ("city at (0,-1) (complete; tiles 2, pennants 0, followers 0 v 0): "
+                                         "2 * tiles = 4, 2 * pennants = 0 → 4 for nobody")
+    assert game.scores == [0, 0] and game.supply == [8, 8]

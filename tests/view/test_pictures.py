@@ -431,3 +431,16 @@ def test_a_label_too_long_for_any_column_is_set_smaller_to_fit_it(tmp_path: Path
     (font,) = re.findall(r'<text class="tile-label" [^>]*font-size="([\d.]+)"[^>]*>W+ ×1<', svg)
     width = TextPath((0, 0), "W" * 24 + " ×1", size=float(font), prop=FontProperties(family="DejaVu Sans"))
     assert float(font) < 14.4 and width.get_extents().width <= 2 * 80  # a column grows to twice the tile at most
+
+
+def test_wild_sides_are_drawn_as_stone_bands_turning_with_the_tile(tmp_path: Path) -> None:
+    path = tmp_path / "wild.yaml"
+    path.write_text("extends: basic\nname: wild\ntiles:\n  WR:\n    count: 1\n    edges: '*R*R'\n    segments:\n"
+                    "      - {kind: road, ports: [E, W]}\n      - {kind: field, ports: [EL, WR]}\n"
+                    "      - {kind: field, ports: [ER, WL]}\n")
+    ruleset = load_ruleset(str(path), cache=False)
+    wild = ruleset.tile_ids["WR"]
+    for rotation, sides in ((0, ["N", "S"]), (1, ["E", "W"])):
+        group = ET.fromstring(tile_group(ruleset, wild, rotation))
+        assert [band.get("data-side") for band in group.iter("rect") if band.get("class") == "wild"] == sides
+    assert "wild" not in tile_group(ruleset, ruleset.tile_ids["D"])
