@@ -24,6 +24,7 @@ from ..rules.ruleset import Ruleset
 from ..rules.source import Document
 from ..rules.tiles import HALF
 from .markup import svg_num, xml_text
+from .symbols import labels
 from .tile_svg import segment_anchor, tile_group
 
 #: Follower colours by seat (up to six players): the Okabe–Ito colours (Okabe & Ito, "Color
@@ -90,10 +91,11 @@ def atlas_svg(ruleset: Ruleset, *, size: float = 80, columns: int = 8) -> str:
     return _document(width, height, body, f"{ruleset.ref} tile types")
 
 
-def meeple_svg(x: float, y: float, s: float, colour: str, lying: bool, scale: float = 1.0) -> str:
+def meeple_svg(x: float, y: float, s: float, colour: str, lying: bool, scale: float = 1.0, mark: str = "") -> str:
     """A follower as an SVG ``<path>``, 0.26 of a tile of ``s`` units tall (times ``scale``),
     centred on ``(x, y)``: head, arms, legs, filled with ``colour``; lying (a quarter turn, as
-    farmers are placed) when ``lying``."""
+    farmers are placed) when ``lying``; with ``mark`` (:func:`follower_mark`) in white on its
+    body, so types of one size (a mayor and a knight) tell apart."""
     h = 0.26 * s * scale
     u = h / 10  # the outline is drawn on a 10-unit grid, the figure 8 wide and 10 tall
     outline = [(0, -5), (1.3, -4.6), (1.6, -3.2), (1.2, -2.3), (4, -1.3), (4, 0.2), (1.7, 0), (3, 5),
@@ -102,7 +104,23 @@ def meeple_svg(x: float, y: float, s: float, colour: str, lying: bool, scale: fl
     if lying:
         outline = [(-py, px) for px, py in outline]
     d = "M" + " L".join(f"{svg_num(x + px * u)},{svg_num(y + py * u)}" for px, py in outline) + " Z"
-    return f'<path d="{d}" fill="{colour}" stroke="#111111" stroke-width="{svg_num(s * 0.015)}" stroke-linejoin="round"/>'
+    figure = f'<path d="{d}" fill="{colour}" stroke="#111111" stroke-width="{svg_num(s * 0.015)}" stroke-linejoin="round"/>'
+    if not mark:
+        return figure
+    size = 5 * u if len(mark) == 1 else 3.6 * u  # the body is 8 units wide
+    cx, cy = (x - u, y) if lying else (x, y + u)  # the chest, turned with the figure
+    return (figure + f'<text class="follower-mark" x="{svg_num(cx)}" y="{svg_num(cy + 0.36 * size)}" font-size="{svg_num(size)}" '
+            f'font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#111111" '
+            f'stroke-width="{svg_num(0.35 * u)}" paint-order="stroke">{xml_text(mark)}</text>')
+
+
+def follower_mark(ruleset: Ruleset, type_index: int) -> str:
+    """What a follower of type ``type_index`` shows on its body: nothing for a normal one, else
+    the start of its type's name that tells it from the ruleset's other types (:func:`~engine.view.symbols.labels`:
+    ``M`` a mayor, ``B`` a builder, ``P`` a pig, ``L`` a large follower)."""
+    if not type_index:
+        return ""
+    return labels(t.name for t in ruleset.follower_types[1:])[ruleset.follower_types[type_index].name]
 
 
 def follower_scale(strength: int) -> float:
@@ -199,7 +217,7 @@ def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60
         body.append(f'<g class="follower" data-player="{seat}" data-kind="{xml_text(kind.name)}" '
                     f'data-type="{xml_text(follower_type.name)}">'
                     + meeple_svg(ox + x * size + ax, oy + y * size + ay, size, colour, kind.ports == HALF,
-                                 follower_scale(follower_type.strength)) + "</g>")
+                                 follower_scale(follower_type.strength), follower_mark(ruleset, type_index)) + "</g>")
     # The score table.
     tx, row = left, size * 0.4
     body.append(f'<g class="scores"><text x="{svg_num(tx)}" y="{svg_num(head + row * 0.8)}" font-size="{svg_num(row * 0.7)}" '
@@ -293,4 +311,4 @@ def to_png(svg_text: str, path: str | Path, *, scale: float = 2.0) -> None:
 
 
 
-__all__ = ["LAST_MARK", "PLAYER_COLOURS", "meeple_svg", "atlas_svg", "board_svg", "board_after", "png_renderer", "to_png"]
+__all__ = ["LAST_MARK", "PLAYER_COLOURS", "follower_mark", "meeple_svg", "atlas_svg", "board_svg", "board_after", "png_renderer", "to_png"]

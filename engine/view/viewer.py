@@ -19,7 +19,7 @@ from ..geometry import PORTS
 from ..rules.ruleset import Ruleset, load_ruleset
 from ..rules.source import Document
 from .markup import script_json, xml_text
-from .render import LAST_MARK, PLAYER_COLOURS, follower_scale, meeple_svg
+from .render import LAST_MARK, PLAYER_COLOURS, follower_mark, follower_scale, meeple_svg
 from .tile_svg import tile_group
 
 CELL = 60  # pixels per tile
@@ -119,7 +119,7 @@ def _page(ruleset: Ruleset, names: list[str], placed, stays, steps, ref: str) ->
     for (_, seat, kind), (first, last, m, x, y, lying) in stays:
         cx, cy = (x + offsets[m]) * CELL, (y - top) * CELL
         shape = meeple_svg(cx, cy, CELL, PLAYER_COLOURS[seat % len(PLAYER_COLOURS)], lying,  # as render draws them
-                           follower_scale(ruleset.follower_types[kind].strength))
+                           follower_scale(ruleset.follower_types[kind].strength), follower_mark(ruleset, kind))
         marks.append(f'<g class="follower" data-from="{first}" data-to="{last}" data-player="{seat}">{shape}</g>')
     legend = "".join(f'<span class="who" style="color:{PLAYER_COLOURS[p % len(PLAYER_COLOURS)]}">■</span> '
                      f"{xml_text(n)} " for p, n in enumerate(names))

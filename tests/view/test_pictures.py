@@ -444,3 +444,20 @@ def test_wild_sides_are_drawn_as_stone_bands_turning_with_the_tile(tmp_path: Pat
         group = ET.fromstring(tile_group(ruleset, wild, rotation))
         assert [band.get("data-side") for band in group.iter("rect") if band.get("class") == "wild"] == sides
     assert "wild" not in tile_group(ruleset, ruleset.tile_ids["D"])
+
+
+def test_a_follower_of_another_type_carries_the_start_of_its_name() -> None:
+    from engine.view.render import follower_mark
+    ruleset = load_ruleset("basic+inns-and-cathedrals+traders-and-builders")
+    assert [follower_mark(ruleset, t.index) for t in ruleset.follower_types] == ["", "L", "B", "P"]
+    mayor = load_ruleset(str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "mayor.yaml"))
+    played = play_game(mayor, ["greedy", "greedy"], 2)
+    svg = "<svg/>"
+    for turn in range(1, len(played.game.history) + 1):  # the first board with a mayor on it
+        game = board_after(played.record, mayor, turn)
+        if any(kind for _, _, kind in game.on_board):
+            svg = board_svg(game, ["A", "B"])
+            break
+    followers = [g for g in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "follower"]
+    marked = {g.get("data-type"): [t.text for t in g.iter("{http://www.w3.org/2000/svg}text")] for g in followers}
+    assert marked["mayor"] == ["M"] and all(texts == [] for kind, texts in marked.items() if kind != "mayor")
