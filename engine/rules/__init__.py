@@ -6,8 +6,9 @@ most 16 MiB, UTF-8), the position-keeping YAML reader (``source``, with
 composition of ``extends`` chains and options (``references``, ``compose``),
 the scoring-formula language (``formula_syntax`` parses, ``formula``
 compiles), feature kinds (``kinds``), tile types and their compilation
-(``tiles``), named placement constraints (``constraints``), the collector of
-located problems (``problems``), the ``Ruleset`` itself (``ruleset``) and the
+(``tiles``), follower types (``follower_types``), named placement constraints
+(``constraints``), the collector of located problems (``problems``), warnings
+for rules that can never take effect (``unreachable``), the ``Ruleset`` itself (``ruleset``) and the
 read-only views behind ``carcassonne rulesets`` (``inspect``).  It may import
 only ``engine.errors``, ``engine.geometry`` and ``engine.resources``: nothing
 here knows a game is being played.
