@@ -91,8 +91,9 @@ def _syntax_error(exc: yaml.MarkedYAMLError, file: str) -> UserError:
         if exc.context_mark is not None and (mark is None or exc.context_mark.line != mark.line):
             context += f" at line {exc.context_mark.line + 1}"
         message += f" ({context})"
-    if exc.context == "while scanning an alias":  # `edges: ****`: a bare * starts an alias in YAML
-        message += "; a value that starts with '*' (a wild edge, '****') must be quoted"
+    if exc.context == "while scanning an alias" or exc.problem == "found undefined alias":
+        # `edges: ****` or `edges: *FFF`: a bare * starts an alias in YAML
+        message += "; a value that starts with '*' (a wild edge, '*FFF') must be quoted"
     location: dict[str, Any] = {"file": file, "code": "yaml-syntax"}
     if mark is not None:
         location.update(line=mark.line + 1, col=mark.column + 1)

@@ -20,7 +20,7 @@ from ..bots.players import Player, check_seats, make_player
 from ..core.game import Game
 from ..core.moves import IllegalMove, Move
 from ..errors import UserError
-from ..files.notation import format_follower, place_name
+from ..files.notation import follower_name, format_follower, place_name
 from ..files.output import write_json
 from ..files.record import build_record, history_seats
 from ..rules.ruleset import Ruleset
@@ -71,6 +71,9 @@ class Table:
         self.in_game: list[int] | None = None
         #: Why the record could not be saved after the last turn (the game goes on), or None.
         self.save_error: str | None = None
+        #: Why the game stopped before its end, or None: a rule of the ruleset failed while a move
+        #: was scored or weighed (a score or a strength out of range, located at its formula).
+        self.stopped: str | None = None
         self._lock = threading.Lock()
         with self._lock:
             self._advance()
@@ -86,7 +89,8 @@ class Table:
 
         Keys: ``ruleset``, ``seed``, ``players`` (name, spec, human, colour, score,
         followers left), ``turn`` (turns played), ``remaining`` (tiles left to draw),
-        ``finished``, ``to_play`` (the seat to answer, or None), ``maps`` and ``map``
+        ``finished``, ``stopped`` (why the game stopped before its end: a rule of the ruleset
+        failed while a move was scored; or None), ``to_play`` (the seat to answer, or None), ``maps`` and ``map``
         (how many maps, and the one in play, from 0), ``tile_size``, ``board`` (the SVG
         of :func:`board_svg` with coordinates and, on a human's turn, the legal cells as
         spots), ``log`` (a line per turn), ``events`` (every score: text, turn, phase,
@@ -126,6 +130,9 @@ class Table:
                 self.game.play(Move(match[0], rotation, follower, kind))
             except IllegalMove as error:
                 raise Refused(str(error)) from None
+            except UserError as error:  # the move was placed, then a rule failed scoring it
+                self._stop(error)
+                return
             self._advance()
 
     def turn_start(self, turn: int, rotation: int) -> None:
@@ -142,14 +149,14 @@ class Table:
 
     def _seat_to_answer(self) -> int | None:
         game = self.game
-        if game.finished:
+        if game.finished or self.stopped is not None:
             return None
         return 0 if game.start_tile is not None else game.player
 
     def _expect_human(self, turn: int) -> None:
         seat = self._seat_to_answer()
         if seat is None:
-            raise Refused("the game is over", 409)
+            raise Refused(f"the game stopped: {self.stopped}" if self.stopped else "the game is over", 409)
         if not self.seats[seat].human:
             raise Refused(f"it is {self.seats[seat].name}'s turn", 409)
         if turn != self.game.turn:
@@ -157,7 +164,22 @@ class Table:
                           "(reload the page)", 409)
 
     def _advance(self) -> None:
-        """Let the bots play until a human must answer or the tiles run out; then final scoring."""
+        """Let the bots play until a human must answer or the tiles run out; then final scoring.
+        A rule that fails meanwhile (:class:`UserError`) stops the game (:meth:`_stop`)."""
+        try:
+            self._play_bots()
+        except UserError as error:
+            self._stop(error)
+            return
+        self._save()
+
+    def _stop(self, error: UserError) -> None:
+        """End the game where it stands, saying why: the page shows it and takes no more moves
+        (a half-scored move cannot be taken back); the record so far is saved as unfinished."""
+        self.stopped = error.render()
+        self._save()
+
+    def _play_bots(self) -> None:
         game = self.game
         while not game.finished:
             if game.start_tile is not None:
@@ -173,6 +195,8 @@ class Table:
             if seat.human:
                 break
             game.play(seat.bot.choose(game), checked=True)  # type: ignore[union-attr]
+
+    def _save(self) -> None:
         if self.save is not None:
             try:
                 write_json(self.save, self._record())
@@ -201,7 +225,7 @@ class Table:
                          "tokens": dict(zip(ruleset.tokens, game.tokens[i]))} for i, s in enumerate(self.seats)],
             "board": board_svg(game, self.names, size=TILE, coordinates=True, spots=spots),
             "log": self._log(), "events": self._events(), "saved_as": self.save.name if self.save else None,
-            "save_error": self.save_error,
+            "save_error": self.save_error, "stopped": self.stopped,
         }
         if human_turn and game.start_tile is not None:
             tile = game.start_tile
@@ -246,7 +270,8 @@ class Table:
             follower = ""
             if move.follower is not None:
                 kind = ruleset.kinds[ruleset.tiles[tile].segments[move.follower].kind]
-                follower = f", {kind.follower} on {place_name(ruleset, tile, move.rotation, move.follower)}"
+                who = follower_name(ruleset, move.type, kind.follower)
+                follower = f", {who} on {place_name(ruleset, tile, move.rotation, move.follower)}"
             lines.append(f"{self.names[seat]} placed {tile_id} at {where}({x},{y}) turned {move.rotation * 90}°{follower}")
         return lines
 

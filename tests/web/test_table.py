@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -129,3 +130,28 @@ def test_bad_seats_are_user_errors(basic) -> None:
         Table(basic, "basic", ["human:3", "greedy"], 1)
     with pytest.raises(UserError, match="2–5 players, not 1"):
         Table(basic, "basic", ["human"], 1)
+
+
+def test_a_rule_that_fails_mid_game_stops_the_table_and_says_why(tmp_path) -> None:
+    # A follower type whose strength, worked out on a feature, runs past 255: the bots meet it
+    # weighing a move (or scoring one).  The table stops there instead of hanging on a bot's turn.
+    path = tmp_path / "strong.yaml"
+    path.write_text("extends: basic\nname: strong\nfollower_types:\n"
+                    "  big: {count: 3, strength: tiles * 100, kinds: [city, road]}\n")
+    ruleset = load_ruleset(str(path), cache=False)
+    save = tmp_path / "table.json"
+    table = Table(ruleset, str(path), ["greedy", "greedy"], 3, save=save)
+    state = table.state()
+    assert state["stopped"] is not None and "[strength-range]" in state["stopped"]
+    assert state["stopped"].startswith(f"{path}:4:") and state["to_play"] is None and not state["finished"]
+    assert json.loads(save.read_text())["finished"] is False
+    with pytest.raises(Refused) as refused:
+        table.place(state["turn"], 0, 0, -1, 0, None)
+    assert refused.value.status == 409 and str(refused.value).startswith("the game stopped: ")
+
+
+def test_the_log_names_a_follower_by_its_type(tmp_path) -> None:
+    mayor = load_ruleset(str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "mayor.yaml"))
+    table = Table(mayor, "mayor", ["greedy", "greedy"], 2)
+    log = table.state()["log"]
+    assert any(", mayor on city" in line for line in log) and not any("mayor knight" in line for line in log)

@@ -103,7 +103,9 @@ function drawPlayers() {
 
 function drawStatus() {
   let text;
-  if (state.finished) {
+  if (state.stopped) {
+    text = `The game stopped at turn ${state.turn}, before its end: ${state.stopped}`;
+  } else if (state.finished) {
     const best = Math.max(...state.players.map((p) => p.score));
     const winners = state.players.filter((p) => p.score === best).map((p) => p.name);
     text = `Game over after ${state.turn} turns: ${winners.join(" and ")} ${winners.length > 1 ? "share" : "wins"} with ${best}.`;
