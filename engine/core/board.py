@@ -211,7 +211,12 @@ class Board:
         counted at its type's strength (the large follower as two, a builder as none)."""
         if self.weights is None:
             return unpack_followers(self.fol[root], self.players)
-        return strengths(self.fol[root], self.players, self.weights)
+        return self.weighed(root, self.weights)
+
+    def weighed(self, root: int, weights: tuple[int, ...]) -> list[int]:
+        """Each player's strength on the feature at ``root``, each type counted at ``weights``
+        (a game weighs a strength that reads the feature on it: the mayor's)."""
+        return strengths(self.fol[root], self.players, weights)
 
     def occupied_roots(self) -> list[int]:
         """Roots of features holding followers, in order of first deployment."""

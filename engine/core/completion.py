@@ -29,10 +29,12 @@ def score_completed(game: "Game", tile_index: int, pos: int, base: int) -> list[
     fol, open_, find = game.fol, game.open, game.find
     done = []
     rewarding = bool(game.ruleset.tokens)
-    ended = [base + j for j in tile.closing]
-    if game.closed_at_wild:  # features of neighbouring tiles the placement ended at a wild side
-        ended.extend(game.closed_at_wild)
-    for segment in ended:
+    for j in tile.closing:
+        root = find(base + j)
+        if open_[root] == 0 and root not in done and (fol[root] or rewarding):
+            done.append(root)
+            events.extend(score_completion(game, root))
+    for segment in game.closed_at_wild:  # features of neighbouring tiles the placement ended at a wild side
         root = find(segment)
         if open_[root] == 0 and root not in done and (fol[root] or rewarding):
             done.append(root)

@@ -277,14 +277,13 @@ class Game(Board):
             self.events.extend(e for e in events if isinstance(e, ScoreEvent))
         return events
 
-    def followers_by_player(self, root: int) -> list[int]:
-        """Each player's strength on the feature whose root is ``root``
-        (:meth:`~engine.core.board.Board.followers_by_player`), with a strength that reads the
-        feature (the mayor's ``pennants``) worked out on this one."""
-        weights = self.weights
-        if weights is None or not self.ruleset.feature_strengths:
-            return super().followers_by_player(root)
-        return strengths(self.fol[root], self.players, feature_weights(self, root, weights))
+    def weighed(self, root: int, weights: tuple[int, ...]) -> list[int]:
+        """Each player's strength on the feature at ``root``
+        (:meth:`~engine.core.board.Board.weighed`), with a strength that reads the feature (the
+        mayor's ``pennants``) worked out on this one (:func:`~engine.core.strength.feature_weights`)."""
+        if self.ruleset.feature_strengths:
+            weights = feature_weights(self, root, weights)
+        return strengths(self.fol[root], self.players, weights)
 
     def potential_scores(self) -> list[int]:
         """Each player's score if the game ended now (current score + final scoring)."""
