@@ -3,10 +3,10 @@
 :class:`~engine.core.lookahead.Lookahead` works out a move's value from the
 features it touches, which holds while every score depends on one feature
 alone.  A game-end bonus compares the players on the whole game (tokens, the
-largest road), follower types weigh majorities by strength, and a wild side ends features
-of the tiles it meets, so under a ruleset with any of them :func:`look_ahead`
-plays each candidate on a copy instead:
-slower, and exact by construction.
+largest road), follower types weigh majorities by strength, and a wild side
+ends features of the tiles it meets, so under a ruleset with any of them
+:func:`look_ahead` plays each candidate on a copy instead: slower, and exact by
+construction.
 """
 
 from __future__ import annotations

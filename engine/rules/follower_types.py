@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .kinds import FeatureKind, Score, compile_score, kind_inputs
+from .kinds import FeatureKind, Score, compile_score, shared_inputs
 from .problems import Problems
 from .source import Document
 
@@ -42,7 +42,7 @@ class FollowerType:
     #: Extending a feature that holds one of its owner's followers of this type gives an extra turn.
     extra_turn: bool = False
     #: A strength that reads the feature (``pennants``): worked out on each feature it is weighed on
-    #: (:func:`engine.core.scoring.feature_weights`); ``strength`` is then 1, what the type counts
+    #: (:func:`engine.core.strength.feature_weights`); ``strength`` is then 1, what the type counts
     #: as where no feature is at hand (``needs: [any]``, pictures).
     strength_of: Score | None = None
 
@@ -120,8 +120,6 @@ def _strength_inputs(data: dict, kinds: list[str]) -> dict[str, type]:
     """What a strength formula may read: the constants, and the inputs that every kind the type
     may go on gives its features (``tiles``, ``segments``, ``complete``, shared attributes such as a
     city's ``pennants``), since the strength is worked out on the feature the follower stands on."""
-    specs = data["features"]
-    shared = [kind_inputs(specs[name]) for name in kinds]
-    inputs = {key: kind for key, kind in shared[0].items() if all(key in other for other in shared)} if shared else {}
+    inputs = shared_inputs([data["features"][name] for name in kinds])
     inputs.update({c: int for c in data.get("constants", {})})
     return inputs

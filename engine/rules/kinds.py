@@ -134,6 +134,15 @@ def kind_inputs(spec: dict) -> dict[str, type]:
     return inputs
 
 
+def shared_inputs(specs: list[dict]) -> dict[str, type]:
+    """The inputs every one of the kinds ``specs`` declares (:func:`kind_inputs`), for a formula
+    worked out on a feature of any of them; empty for no kinds."""
+    if not specs:
+        return {}
+    found = [kind_inputs(spec) for spec in specs]
+    return {key: kind for key, kind in found[0].items() if all(key in other for other in found)}
+
+
 def own_inputs(data: dict) -> dict[str, int]:
     """``own_T`` → index of follower type T, for each follower type beside normal whose name a
     formula can read: the per-player inputs of feature formulas (docs/rulesets.md, "Follower types")."""
@@ -269,8 +278,7 @@ def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
             if when == "final" and majority == "adjacent" and adjacency_kinds:
                 # Scored once per adjacent feature: its formula reads the inputs every adjacent kind
                 # has, and each adjacency input (1 for the scored feature's kind, else 0).
-                shared = [kind_inputs(specs[names[k]]) for k in adjacency_kinds]
-                when_inputs = {key: kind for key, kind in shared[0].items() if all(key in other for other in shared)}
+                when_inputs = shared_inputs([specs[names[k]] for k in adjacency_kinds])
                 when_inputs.update({**{i: int for i in adjacency_inputs}, **{c: int for c in constants},
                                     **{n: int for n in own}})
             formulas[when] = None if value is None else compile_score(doc, at + ("scoring", when), value,

@@ -108,8 +108,8 @@ class Ruleset:
         """Rotations of tile type ``tile`` that satisfy a cell's edge-constraint ``key``.
 
         ``key`` packs four side codes (0 = no neighbour) in base ``edge_base``,
-        N first; a wild side (``edge_wild``), the tile's or its neighbour's, meets any side.  Results are memoised per ruleset: a game looks up, never
-        recomputes.
+        N first; a wild side (``edge_wild``), the tile's or its neighbour's, meets any side.
+        Results are memoised per ruleset: a game looks up, never recomputes.
         """
         table = self._fits[tile]
         found = table.get(key)
@@ -338,12 +338,11 @@ def _compile_constraints(specs: dict, kinds: list[FeatureKind], tile_ids: dict[s
             problems.at(at + ("kind",), f"rule '{spec['rule']}' follows a kind across the centres of sides, and "
                         f"kind '{kind}' crosses none (ports: {kinds[by_name[kind]].ports})", "constraint")
             continue
-        stray = [key for key, rules in (("look", ("no-u-turn",)), ("neighbors", ("hole",)))
-                 if key in spec and spec["rule"] not in rules]
-        for key in stray:
-            problems.at(at + (key,), f"'{key}' is a parameter of rule "
-                        f"'{'no-u-turn' if key == 'look' else 'hole'}', not of '{spec['rule']}'", "constraint",
-                        key=True)
+        stray = [(key, rule) for key, rule in (("look", "no-u-turn"), ("neighbors", "hole"))
+                 if key in spec and spec["rule"] != rule]
+        for key, rule in stray:
+            problems.at(at + (key,), f"'{key}' is a parameter of rule '{rule}', not of '{spec['rule']}'",
+                        "constraint", key=True)
         if stray:
             continue
         if kind is None and "tiles" not in spec:

@@ -104,13 +104,14 @@ def meeple_svg(x: float, y: float, s: float, colour: str, lying: bool, scale: fl
     if lying:
         outline = [(-py, px) for px, py in outline]
     d = "M" + " L".join(f"{svg_num(x + px * u)},{svg_num(y + py * u)}" for px, py in outline) + " Z"
-    figure = f'<path d="{d}" fill="{colour}" stroke="#111111" stroke-width="{svg_num(s * 0.015)}" stroke-linejoin="round"/>'
+    figure = (f'<path d="{d}" fill="{colour}" stroke="#111111" stroke-width="{svg_num(s * 0.015)}" '
+              'stroke-linejoin="round"/>')
     if not mark:
         return figure
     size = 5 * u if len(mark) == 1 else 3.6 * u  # the body is 8 units wide
     cx, cy = (x - u, y) if lying else (x, y + u)  # the chest, turned with the figure
-    return (figure + f'<text class="follower-mark" x="{svg_num(cx)}" y="{svg_num(cy + 0.36 * size)}" font-size="{svg_num(size)}" '
-            f'font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#111111" '
+    return (figure + f'<text class="follower-mark" x="{svg_num(cx)}" y="{svg_num(cy + 0.36 * size)}" '
+            f'font-size="{svg_num(size)}" font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#111111" '
             f'stroke-width="{svg_num(0.35 * u)}" paint-order="stroke">{xml_text(mark)}</text>')
 
 
@@ -311,4 +312,5 @@ def to_png(svg_text: str, path: str | Path, *, scale: float = 2.0) -> None:
 
 
 
-__all__ = ["LAST_MARK", "PLAYER_COLOURS", "follower_mark", "meeple_svg", "atlas_svg", "board_svg", "board_after", "png_renderer", "to_png"]
+__all__ = ["LAST_MARK", "PLAYER_COLOURS", "follower_mark", "meeple_svg", "atlas_svg", "board_svg", "board_after",
+           "png_renderer", "to_png"]

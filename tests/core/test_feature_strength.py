@@ -45,15 +45,22 @@ def test_the_log_names_a_mayor_by_its_own_name() -> None:
     assert follower_name(load_ruleset("basic+inns-and-cathedrals"), 1, "knight") == "large knight"
 
 
-def test_a_strength_below_0_stops_the_game_at_its_formula(tmp_path: Path) -> None:
-    path = tmp_path / "weak.yaml"
-    path.write_text("extends: basic\nname: weak\nfollower_types:\n"
-                    "  mayor: {count: 1, strength: pennants - 1, kinds: [city]}\n")
+def stopped_by(tmp_path: Path, strength: str) -> tuple[Path, object]:
+    """The one diagnostic of the first of 30 seeded random games under a mayor of ``strength``
+    that stops (one does, or the test fails), with the ruleset's path."""
+    path = tmp_path / "mayor.yaml"
+    path.write_text("extends: basic\nname: odd-mayor\nfollower_types:\n"
+                    f"  mayor: {{count: 1, strength: {strength}, kinds: [city]}}\n")
     ruleset = load_ruleset(str(path), cache=False)
     with pytest.raises(UserError) as info:
         for seed in range(30):
             play_game(ruleset, ["random", "random"], seed)
     (found,) = info.value.diagnostics
+    return path, found
+
+
+def test_a_strength_below_0_stops_the_game_at_its_formula(tmp_path: Path) -> None:
+    path, found = stopped_by(tmp_path, "pennants - 1")
     assert (found.file, found.line, found.col, found.code) == (str(path), 4, 31, "strength-range")
     assert found.path == "$.follower_types.mayor.strength"
     assert found.message.startswith("turn ")
@@ -63,14 +70,7 @@ def test_a_strength_below_0_stops_the_game_at_its_formula(tmp_path: Path) -> Non
 
 def test_a_strength_above_255_stops_the_game_too(tmp_path: Path) -> None:
     # Each seat's total is then at most 255 a follower: no sum of strengths runs away either.
-    path = tmp_path / "strong.yaml"
-    path.write_text("extends: basic\nname: strong\nfollower_types:\n"
-                    "  mayor: {count: 1, strength: 1000 * tiles * tiles * tiles, kinds: [city]}\n")
-    ruleset = load_ruleset(str(path), cache=False)
-    with pytest.raises(UserError) as info:
-        for seed in range(30):
-            play_game(ruleset, ["random", "random"], seed)
-    (found,) = info.value.diagnostics
+    _, found = stopped_by(tmp_path, "1000 * tiles * tiles * tiles")
     assert found.code == "strength-range" and "outside 0-255" in found.message
 
 
@@ -91,7 +91,8 @@ def test_an_unknown_kind_is_the_only_error_of_a_strength_that_reads_the_kinds(tm
                     "  mayor: {count: 1, strength: pennants, kinds: [castle]}\n")
     with pytest.raises(UserError) as info:
         load_ruleset(str(path), cache=False)
-    assert [(d.code, d.message) for d in info.value.diagnostics] == [("follower-type", "'castle' is not a feature kind")]
+    assert [(d.code, d.message) for d in info.value.diagnostics] == [
+        ("follower-type", "'castle' is not a feature kind")]
 
 
 def test_the_log_says_why_a_feature_paid_nobody() -> None:

@@ -1,5 +1,6 @@
 """Invariants over whole games under every edition with each option of issue 15 (and all at
-once, with and without the River), and under rulesets with goods, with follower types (a mayor among them) and with wild sides:
+once, with and without the River), and under rulesets with goods, with follower types (a mayor
+among them) and with wild sides:
 hypothesis picks the ruleset and the seed.
 
 Followers are conserved, scores never go down, every placed tile matches its

@@ -68,7 +68,8 @@ def test_the_hole_rule_is_checked_and_worded(tmp_path: Path) -> None:
     try:
         game.check(Move(pack(1, -1), 0))
     except IllegalMove as error:
-        assert (error.reason, str(error)) == ("placement", "the tile goes only into a cell with tiles on 4 of its sides")
+        assert (error.reason, str(error)) == (
+            "placement", "the tile goes only into a cell with tiles on 4 of its sides")
     else:
         raise AssertionError("an abbey beside one tile was allowed")
 

@@ -81,8 +81,8 @@ def test_a_tile_no_placeable_tile_can_meet_warns_at_its_edges(tmp_path: Path) ->
     assert tile.message == ("tile 'QQ' can never be placed: none of its sides (QQQQ) meets a side of a tile "
                             "that can be placed, so every copy drawn is discarded")
     kind = found["kind-never-scores"]
-    assert (kind.line, kind.path) == (4, "$.features.quarry") and kind.message.startswith("followers may go on a quarry, but kind 'quarry' has no "
-                                                      "scoring formula")
+    assert (kind.line, kind.path) == (4, "$.features.quarry")
+    assert kind.message.startswith("followers may go on a quarry, but kind 'quarry' has no scoring formula")
     assert kind.message.endswith("so a quarryman there never scores")
 
 
