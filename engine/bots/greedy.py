@@ -6,14 +6,16 @@ import random
 
 from ..core.game import Game
 from ..core.trial import look_ahead
-from ..core.moves import Move
+from ..core.moves import DRAW, Move
 
 
 class GreedyPlayer:
     """Maximises its own score-if-the-game-ended-now minus the best opponent's,
     computed with the ruleset's own formulas (so it plays any variant's scoring)
     from the features each move touches (:class:`~engine.core.lookahead.Lookahead`).
-    Ties between equally good moves are broken at random."""
+    Ties between equally good moves are broken at random.  Declining a personal tile
+    offered (:data:`~engine.core.moves.DRAW`) is worth the margin as it stands, since
+    nothing is placed now: the bot places its abbey as soon as that gains anything."""
 
     name = "greedy"
 
@@ -28,7 +30,10 @@ class GreedyPlayer:
         me = game.player
         best: list[Move] = []
         best_value = None
-        for move, totals in look_ahead(game).moves():
+        candidates = look_ahead(game).moves()
+        if game.personal_turn:
+            candidates.append((DRAW, game.potential_scores()))
+        for move, totals in candidates:
             value = totals[me] - max(totals[:me] + totals[me + 1:], default=0)
             if best_value is None or value > best_value:
                 best, best_value = [move], value

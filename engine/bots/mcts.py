@@ -38,7 +38,7 @@ from typing import Optional
 from ..core.chance import determinise
 from ..core.game import Game
 from ..core.trial import look_ahead
-from ..core.moves import Move
+from ..core.moves import DRAW, Move
 from .greedy import GreedyPlayer
 
 #: How playouts choose moves: uniformly at random, or as the greedy bot does.
@@ -192,7 +192,13 @@ class MctsPlayer:
                 state.play(greedy.choose(state), checked=True)
                 turns += 1
                 continue
-            pos, rotation = state.placement(rng.randrange(state.placement_count()))
+            count = state.placement_count()
+            n = rng.randrange(count + 1) if state.personal_turn else rng.randrange(count)
+            if n == count:  # as the random bot: declining a personal tile is one more choice
+                state.play(DRAW, checked=True)
+                turns += 1
+                continue
+            pos, rotation = state.placement(n)
             options = state.deploy_choices(pos, rotation)
             pick = rng.randrange(len(options) + 1)
             state.play(Move(pos, rotation, *options[pick]) if pick < len(options) else Move(pos, rotation),
@@ -216,7 +222,10 @@ def _root_order(game: Game) -> list[tuple[int, Move]]:
     opponent if the game ended right after it), best first; ties in listing order."""
     me = game.player
     valued = []
-    for i, (move, totals) in enumerate(look_ahead(game).moves()):
+    candidates = look_ahead(game).moves()
+    if game.personal_turn:  # declining the personal tile leaves the margin as it stands
+        candidates.append((DRAW, game.potential_scores()))
+    for i, (move, totals) in enumerate(candidates):
         valued.append((-(totals[me] - max(totals[:me] + totals[me + 1:], default=0)), i, move))
     valued.sort(key=lambda item: (item[0], item[1]))
     return [(-margin, move) for margin, _, move in valued]
@@ -226,4 +235,7 @@ def _moves(state: Game) -> list[Move]:
     """Legal moves below the root: every placement without a follower, then those with one."""
     placements = state.placements()
     bare = [Move(pos, r) for pos, r in placements]
-    return bare + [Move(pos, r, j, t) for pos, r in placements for j, t in state.deploy_choices(pos, r)]
+    moves = bare + [Move(pos, r, j, t) for pos, r in placements for j, t in state.deploy_choices(pos, r)]
+    if state.personal_turn:
+        moves.append(DRAW)
+    return moves

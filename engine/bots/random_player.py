@@ -5,13 +5,15 @@ from __future__ import annotations
 import random
 
 from ..core.game import Game
-from ..core.moves import Move
+from ..core.moves import DRAW, Move
 
 
 class RandomPlayer:
     """Uniform over legal placements, then uniform over that placement's follower
-    options (deploying nothing included).  Counts placements instead of listing
-    them, since random play is what simulations spend their time on."""
+    options (deploying nothing included); a personal tile offered is declined
+    (:data:`~engine.core.moves.DRAW`) as one more placement would be chosen.  Counts
+    placements instead of listing them, since random play is what simulations spend
+    their time on."""
 
     name = "random"
 
@@ -23,7 +25,11 @@ class RandomPlayer:
 
     def choose(self, game: Game) -> Move:
         rng = self.rng
-        pos, rotation = game.placement(rng.randrange(game.placement_count()))
+        count = game.placement_count()
+        n = rng.randrange(count + 1) if game.personal_turn else rng.randrange(count)
+        if n == count:
+            return DRAW
+        pos, rotation = game.placement(n)
         options = game.deploy_choices(pos, rotation)
         pick = rng.randrange(len(options) + 1)
         return Move(pos, rotation, *options[pick]) if pick < len(options) else Move(pos, rotation)

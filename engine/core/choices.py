@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..geometry import FACING, SIDE_STEP
 from .followers import count_of
-from .moves import IllegalMove, Move
+from .moves import DRAW, IllegalMove, Move, is_draw
 
 if TYPE_CHECKING:
     from ..rules.tiles import TileType
@@ -189,7 +189,8 @@ def _joined(game: Game, tile: "TileType", pos: int, rotation: int) -> tuple[list
 
 def legal_moves(game: Game) -> list[Move]:
     """Every legal :class:`Move` for the current tile: each placement with no
-    follower and with each follower option (of each type that may go there)."""
+    follower and with each follower option (of each type that may go there); last,
+    :data:`~engine.core.moves.DRAW` when the tile is a personal one offered."""
     moves = []
     several = len(game.ruleset.follower_types) > 1
     for pos, r in game.placements():
@@ -198,6 +199,8 @@ def legal_moves(game: Game) -> list[Move]:
             moves.extend(Move(pos, r, j, t) for j, t in deploy_choices(game, pos, r))
         else:
             moves.extend(Move(pos, r, j) for j in game.deploy_options(pos, r))
+    if game.personal_turn:
+        moves.append(DRAW)
     return moves
 
 
@@ -205,6 +208,10 @@ def check(game: Game, move: Move) -> None:
     """Raise :class:`IllegalMove` unless ``move`` is legal for the current tile."""
     if game.tile is None:
         raise IllegalMove("placement", "the game has no tile left to place")
+    if is_draw(move):
+        if not game.personal_turn:
+            raise IllegalMove("placement", "only a personal tile may be declined (the tile to place was drawn)")
+        return
     key = game.frontier.get(move.pos)
     if move.pos in game.board:
         raise IllegalMove("placement", "that cell already holds a tile")

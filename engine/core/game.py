@@ -15,11 +15,11 @@ from mypy_extensions import mypyc_attr
 
 from ..geometry import map_local, map_origin
 from ..rules.ruleset import Ruleset
-from . import choices, completion
+from . import choices, completion, personal
 from .board import Board
 from .deck import Pins, Stack, build_stacks, put_back, take
 from .followers import others_mask, strengths
-from .moves import Move
+from .moves import Move, is_draw
 from .game_end import end_totals, final_scores
 from .scoring import ScoreEvent, Scored
 from .strength import feature_weights
@@ -41,7 +41,9 @@ class Game(Board):
     completed and draws the next tile, discarding tiles that fit nowhere
     (RULES.md §3.2 row 4, seed 003).  When :attr:`tile` is None the tiles are
     used up; :meth:`finish` runs final scoring.  Raises
-    :class:`IllegalMove` for a move the rules refuse.
+    :class:`IllegalMove` for a move the rules refuse.  Under ``deck.personal``
+    a turn may offer the player's personal tile instead of a draw
+    (:mod:`engine.core.personal`; :attr:`personal_turn`).
     """
 
     def __init__(self, ruleset: Ruleset, players: int = 2, seed: int | None = None, *,
@@ -84,6 +86,16 @@ class Game(Board):
         self.extra_turns: tuple[int, ...] = ()
         self.finished = False
         self.tile: int | None = None
+        #: Per seat, personal tiles still held (``deck.personal``: Abbey & Mayor's abbey).
+        self.personal = [ruleset.personal_count] * players
+        #: Whether :attr:`tile` is the current player's personal tile, offered instead of a draw
+        #: (:data:`~engine.core.moves.DRAW` declines it).
+        self.personal_turn = False
+        #: The turns (as :attr:`turn` counts them) that placed a personal tile: what records mark.
+        self.personal_turns: tuple[int, ...] = ()
+        #: Once the stacks are used up: the seats still to be offered their personal tile, in turn
+        #: order (None before then).
+        self.last_round: list[int] | None = None
         self.rng = random.Random(seed)
         #: True when the draw order was given (replays, scenarios): nothing is reshuffled.
         self.forced = draw_order is not None
@@ -120,8 +132,7 @@ class Game(Board):
                 self.frontiers[m][self.origin(m)] = 0
         if not self.pending_starts:
             self._next_map()
-            if draw:
-                self._draw()
+            self._open_turn(draw)
 
     def place_start(self, rotation: int) -> None:
         """Place the next drawn start tile (``deck.start_rule: drawn``) at its map's
@@ -132,8 +143,7 @@ class Game(Board):
         self.starts.append((tile, rotation))
         if not self.pending_starts:
             self._next_map()
-            if self.auto_draw:
-                self._draw()
+            self._open_turn(self.auto_draw)
 
     @property
     def start_tile(self) -> int | None:
@@ -188,9 +198,20 @@ class Game(Board):
         :meth:`placements` and :meth:`deploy_options`).  ``draw=False`` stops
         before the draw (:attr:`tile` is None, tiles remain): the draw is then a
         chance event for :meth:`draw_tile` (engine/core/chance.py).
+
+        :data:`~engine.core.moves.DRAW` declines an offered personal tile: the same player
+        draws (or, with ``draw=False``, a draw is due), or in the last round the next seat
+        is offered theirs (:mod:`engine.core.personal`).
         """
         if not checked:
             self.check(move)
+        if is_draw(move):
+            self.personal_turn = False
+            if self.last_round is not None:
+                personal.offer_last_round(self)
+            else:
+                self._draw_or_wait(draw)
+            return []
         scored = self.apply(move)
         if self.earned_turn:  # the player goes again, at once (and only once)
             self.extra_turn, self.earned_turn = True, False
@@ -198,11 +219,7 @@ class Game(Board):
             self.extra_turn = False
             self.player = (self.player + 1) % self.players
         self._next_map()
-        if draw:
-            self._draw()
-        else:
-            self.tile = None
-            self.placement_cache = None
+        self._open_turn(draw)
         return scored
 
     def draw_one(self) -> bool:
@@ -220,6 +237,7 @@ class Game(Board):
         self.placement_cache = None
         if not any(self.stacks[self.map]) and self.remaining:
             self._next_map()
+        self._stacks_out()
         return False
 
     def apply(self, move: Move) -> list[Scored]:
@@ -230,6 +248,10 @@ class Game(Board):
         base = self.place(tile, move.pos, move.rotation)
         self.history.append((tile, move))
         self.seats.append(self.player)
+        if self.personal_turn:
+            self.personal_turn = False
+            self.personal[self.player] -= 1
+            self.personal_turns += (self.turn,)
         if self.ruleset.extra_turn_types:
             if self.extra_turn:
                 self.extra_turns += (self.turn,)
@@ -306,6 +328,9 @@ class Game(Board):
         other.seats = self.seats.copy()
         other.extra_turn, other.earned_turn = self.extra_turn, self.earned_turn
         other.extra_turns = self.extra_turns
+        other.personal, other.personal_turn = self.personal.copy(), self.personal_turn
+        other.personal_turns = self.personal_turns
+        other.last_round = None if self.last_round is None else self.last_round.copy()
         other.returned, other.went_back = self.returned, self.went_back
         other.turn, other.player, other.finished, other.tile = self.turn, self.player, self.finished, self.tile
         other.rng = random.Random()
@@ -327,9 +352,17 @@ class Game(Board):
         self.enter_map(map_index)
 
     def force_tile(self, tile: int) -> None:
-        """Make ``tile`` the tile to place now (replays and scenarios choose the draw)."""
+        """Make ``tile`` the tile to place now (replays and scenarios choose the draw); a
+        personal tile offered is declined."""
         self.tile = tile
+        self.personal_turn = False
         self.placement_cache = None
+
+    def force_last_round(self) -> None:
+        """The stacks are used up now (replays and scenarios, whose stacks are never drawn
+        from, say when): the last round of personal tiles begins (:mod:`engine.core.personal`)."""
+        if self.ruleset.personal_tile >= 0 and self.last_round is None:
+            personal.start_last_round(self)
 
     @property
     def remaining(self) -> int:
@@ -337,6 +370,28 @@ class Game(Board):
         return sum(len(phase) for stack in self.stacks for phase in stack)
 
     # -- internals -------------------------------------------------------------
+
+    def _open_turn(self, draw: bool) -> None:
+        """Start the current player's turn: offer their personal tile if they hold one that fits
+        (in the last round, the next seat's), or else draw (``draw=False``: leave the draw due)."""
+        if self.last_round is not None:
+            personal.offer_last_round(self)
+        elif self.ruleset.personal_tile < 0 or not personal.offer(self):
+            self._draw_or_wait(draw)
+
+    def _draw_or_wait(self, draw: bool) -> None:
+        if draw:
+            self._draw()
+        else:
+            self.tile = None
+            self.placement_cache = None
+        self._stacks_out()
+
+    def _stacks_out(self) -> None:
+        """When a draw finds the stacks used up, the last round of personal tiles begins (not in
+        a forced game: its caller says when, :meth:`force_last_round`)."""
+        if self.tile is None and self.ruleset.personal_tile >= 0 and not self.forced and not self.remaining:
+            self.force_last_round()
 
     def _draw(self) -> None:
         """Draw the next tile, discarding every tile that fits nowhere (seed 003)."""

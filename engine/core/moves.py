@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from ..geometry import unpack
 
@@ -31,3 +32,14 @@ class Move:
     def at(self) -> tuple[int, int]:
         """The position as ``(x, y)``."""
         return unpack(self.pos)
+
+
+#: The move that declines the personal tile offered (``deck.personal``): draw from the stacks
+#: instead, or, once they are used up, pass (:mod:`engine.core.personal`).  No placement has a
+#: negative rotation.
+DRAW: Final = Move(0, -1)
+
+
+def is_draw(move: Move) -> bool:
+    """Whether ``move`` is :data:`DRAW`."""
+    return move.rotation < 0

@@ -4,12 +4,17 @@ A record holds the format version, the ruleset reference and the sha256 of
 the merged ruleset, the seed, the players, the start tile, every turn in the
 scenario turn shape (``{tile, at, rotation, follower}`` or ``{tile,
 discarded: true}``; ``extra_turn: true`` on a tile a player placed as an extra
-turn), every score event and the in-game and final scores.  Replaying re-plays
-the turns under the ruleset and checks every score.
+turn, ``personal: true`` on a personal tile), every score event and the in-game
+and final scores.  Replaying re-plays the turns under the ruleset and checks
+every score.
 
 Version 2 added ``extra_turn`` and final-scoring events that pay 0 points (a
 follower on a feature whose formula gives 0 at game end); a version 1 record
-has neither, and replays as written.
+has neither, and replays as written.  Version 3 added ``personal``
+(``deck.personal``): a turn without it drew its tile, so a personal tile the
+game offered then was declined; the personal turns after the last drawn tile
+are the last round (:mod:`engine.core.personal`), where a seat that does not
+appear passed.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.game import Game
-from ..core.moves import IllegalMove, Move
+from ..core.moves import DRAW, IllegalMove, Move
 from ..errors import UserError
 from ..geometry import pack
 from ..rules.reading import decode_text, read_bytes
@@ -32,7 +37,7 @@ from .notation import format_follower, parse_deployment
 from .supply import TileSupply
 
 FORMAT = "carcassonne-record"
-VERSION = 2
+VERSION = 3
 
 
 def history_seats(game: Game) -> list[int]:
@@ -45,7 +50,7 @@ def history_seats(game: Game) -> list[int]:
 def turn_entries(game: Game) -> list[dict[str, Any]]:
     """The game's turns in record/scenario shape, with the seat that played each."""
     ruleset, entries = game.ruleset, []
-    several, extra, turn = ruleset.maps > 1, set(game.extra_turns), 0
+    several, extra, own, turn = ruleset.maps > 1, set(game.extra_turns), set(game.personal_turns), 0
     for (tile, move), seat in zip(game.history, history_seats(game)):
         tile_id = ruleset.tiles[tile].id
         if move is None:
@@ -56,6 +61,8 @@ def turn_entries(game: Game) -> list[dict[str, Any]]:
         entry: dict[str, Any] = {"player": seat, "tile": tile_id, "at": [x, y], "rotation": move.rotation}
         if turn in extra:
             entry["extra_turn"] = True
+        if turn in own:
+            entry["personal"] = True
         if several:
             entry["map"] = m
         if move.follower is not None:
@@ -170,6 +177,13 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
         supply.take(tile, False, "the start tile", ("starts", m) if "starts" in data else ("start",))
     marks_extra = data.get("version", VERSION) >= 2  # version 1 did not mark extra turns
     for i, turn in enumerate(data["turns"]):
+        if "personal" in turn and data.get("version", VERSION) < 3:
+            raise UserError(f"a version {data['version']} record has no personal marks (version 3 added them)",
+                            code="replay", **doc.where(("turns", i, "personal")))
+        try:
+            take_tile(game, turn, doc, ("turns", i))  # first: in the last round, seats pass before it
+        except IllegalMove as error:
+            raise UserError(f"illegal {error.reason}: {error}", code="replay", **doc.where(("turns", i))) from None
         if "player" in turn and turn["player"] != game.player:
             problems.append(f"turn {i + 1} is recorded for seat {turn['player']}, but seat {game.player} plays it")
         if "extra_turn" in turn and not marks_extra:
@@ -179,7 +193,7 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
         if mismatch:
             problems.append(f"turn {i + 1} is {mismatch}")
         tile = ruleset.tile_ids.get(turn["tile"])
-        if tile is not None:  # an unknown one is play_turn's error
+        if tile is not None and not turn.get("personal"):  # an unknown one is take_tile's error
             supply.take(tile, bool(turn.get("discarded")), f"turn {i + 1}", ("turns", i))
         play_turn(game, turn, doc, ("turns", i))
     if game.scores != data["scores"]["in_game"]:
@@ -253,9 +267,50 @@ def turn_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
     return Move(pos, turn["rotation"], follower, kind)
 
 
+def last_drawn_turn(turns: list[dict]) -> int:
+    """The index of the last turn that drew its tile (not ``personal``), -1 for none: in a
+    finished game, the turns after it are the last round of personal tiles."""
+    return max((i for i, turn in enumerate(turns) if not turn.get("personal")), default=-1)
+
+
+def take_tile(game: Game, turn: dict, doc: Document, path: tuple) -> None:
+    """Make the tile of ``turn`` (the entry at ``path``, ``("turns", i)``) the one to place: a
+    drawn tile is forced (declining a personal tile the game offered); a ``personal`` one must
+    be the tile the game offers.  In a finished game the personal turns after the last drawn
+    tile are the last round, where the seats before the turn's ``player`` pass first.
+    :class:`UserError` for an unknown tile; :class:`IllegalMove` ``placement`` for a personal
+    tile the player may not place now."""
+    tile = tile_index(game.ruleset, turn["tile"], doc, path + ("tile",))
+    if not turn.get("personal"):
+        game.force_tile(tile)
+        return
+    if game.last_round is None and doc.data.get("finished", True) and path[-1] > last_drawn_turn(doc.data["turns"]):
+        game.force_last_round()
+    if game.last_round is not None and "player" in turn:
+        while game.personal_turn and game.player != turn["player"]:
+            game.play(DRAW)
+    if not game.personal_turn:
+        ruleset = game.ruleset
+        held = game.personal[game.player] if ruleset.personal_tile >= 0 else 0
+        why = ("the ruleset has no personal tiles (deck.personal)" if ruleset.personal_tile < 0 else
+               "the last round of personal tiles is over (once the stacks are used up, each seat is offered "
+               "its personal tile once, in turn order)"
+               if game.last_round == [] and game.tile is None else
+               f"seat {game.player} has no personal tile left" if not held else
+               f"seat {game.player}'s personal tile fits nowhere now")
+        raise IllegalMove("placement", why)
+    if game.tile != tile:
+        raise IllegalMove("placement", f"the personal tile is {game.ruleset.tiles[game.ruleset.personal_tile].id}, "
+                          f"not {turn['tile']}")
+
+
 def play_turn(game: Game, turn: dict, doc: Document, path: tuple) -> None:
-    """Play one record turn (placement or discard); :class:`UserError` if the rules refuse it."""
-    game.force_tile(tile_index(game.ruleset, turn["tile"], doc, path + ("tile",)))
+    """Play one record turn (placement or discard) whose tile :func:`take_tile` has made the one
+    to place; :class:`UserError` if the rules refuse it."""
+    try:
+        take_tile(game, turn, doc, path)
+    except IllegalMove as error:
+        raise UserError(f"illegal {error.reason}: {error}", code="replay", **doc.where(path)) from None
     if turn.get("discarded"):
         enter_turn_map(game, turn, doc, path)
         if game.placements():

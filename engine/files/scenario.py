@@ -20,7 +20,7 @@ from ..errors import UserError
 from ..rules.ruleset import load_ruleset_for
 from ..rules.source import Document, Shape, load_yaml
 from ..rules.validate import check
-from .record import enter_turn_map, extra_turn_mismatch, tile_index, turn_move
+from .record import enter_turn_map, extra_turn_mismatch, take_tile, tile_index, turn_move
 
 
 @dataclass
@@ -85,9 +85,17 @@ def _run_one(doc: Document, ref: str, ruleset, expected: dict | None) -> Outcome
     outcome = Outcome(ref)
     for i, turn in enumerate(data["turns"]):
         path = ("turns", i)
-        label = f"turn {i + 1} ({names[game.player]}: {turn['tile']}"
+        try:
+            take_tile(game, turn, doc, path)
+            refused = None
+        except IllegalMove as error:
+            refused = error
+        label = f"turn {i + 1} ({names[game.player]}: {turn['tile']}{' from their own supply' * bool(turn.get('personal'))}"
         label += ")" if turn.get("discarded") else f" at {turn['at']} r{turn['rotation']})"
-        game.force_tile(tile_index(ruleset, turn["tile"], doc, path + ("tile",)))
+        if refused is not None:  # a personal tile the player may not place now
+            if not _refusal_expected(outcome, label, turn.get("illegal"), refused):
+                return outcome
+            continue
         if turn.get("player", game.player) != game.player:
             outcome.failures.append(f"{label}: recorded for seat {turn['player']}, but seat {game.player} plays it")
             return outcome
@@ -108,12 +116,8 @@ def _run_one(doc: Document, ref: str, ruleset, expected: dict | None) -> Outcome
         try:
             game.check(move)
         except IllegalMove as error:
-            if probe is None:
-                outcome.failures.append(f"{label}: refused ({error.reason}: {error}) but the scenario plays it")
+            if not _refusal_expected(outcome, label, probe, error):
                 return outcome
-            if probe != error.reason:
-                outcome.failures.append(f"{label}: expected an illegal {probe}, got an illegal "
-                                        f"{error.reason} ({error})")
             continue
         if probe is not None:
             outcome.failures.append(f"{label}: expected an illegal {probe}, but the engine allows it")
@@ -137,6 +141,17 @@ def _run_one(doc: Document, ref: str, ruleset, expected: dict | None) -> Outcome
     return outcome
 
 
+def _refusal_expected(outcome: Outcome, label: str, probe: str | None, error: IllegalMove) -> bool:
+    """Note in ``outcome`` how a refused turn differs from the scenario's ``illegal`` ``probe``;
+    False if the scenario meant to play it (the rest of it cannot follow)."""
+    if probe is None:
+        outcome.failures.append(f"{label}: refused ({error.reason}: {error}) but the scenario plays it")
+        return False
+    if probe != error.reason:
+        outcome.failures.append(f"{label}: expected an illegal {probe}, got an illegal {error.reason} ({error})")
+    return True
+
+
 def _check_supply(doc: Document, ruleset, start: tuple[int, int] | None) -> None:
     """A scenario takes its tiles from the ruleset's supply: no more copies than exist (less
     those ``deck.set_aside`` puts back in the box), and no more tiles than ``deck.size`` deals."""
@@ -146,7 +161,7 @@ def _check_supply(doc: Document, ruleset, start: tuple[int, int] | None) -> None
     returned = ruleset.unplaceable == "reshuffle"  # a discarded tile goes back into the stack
     drawn = 0
     for i, turn in enumerate(doc.data["turns"]):
-        if turn.get("illegal") or (returned and turn.get("discarded")):
+        if turn.get("illegal") or turn.get("personal") or (returned and turn.get("discarded")):
             continue
         drawn += 1
         if ruleset.deck_size and drawn > ruleset.deck_size:

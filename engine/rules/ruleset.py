@@ -73,6 +73,9 @@ class Ruleset:
     #: ``deck.size``: tiles dealt into the stacks (pinned ones first, drawn start tiles
     #: included), the rest left in the box unseen; 0 deals every tile.
     deck_size: int = 0
+    #: ``deck.personal``: the tile type each player holds outside the stacks (-1: none), and how many.
+    personal_tile: int = -1
+    personal_count: int = 0
     #: Game-end bonuses, in scoring order (:mod:`engine.rules.bonuses`).
     bonuses: tuple[Bonus, ...] = ()
     #: Every token a kind's ``rewards`` hands out, in kind order.
@@ -261,11 +264,15 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
             (pinned, "{n} tile{s} pinned first or last in a phase"), (starts_drawn, "{n} drawn start tile{s}")) if n]
         problem(("deck", "size"), f"a deck of {size} tile{'s' * (size != 1)} cannot hold its "
                 f"{' and its '.join(held)}", "deck-size")
+    personal_tile, personal_count = next(iter(deck.get("personal", {}).items()), (None, 0))
+    if personal_tile is not None and personal_tile not in tile_ids:
+        problem(("deck", "personal", personal_tile), f"personal tile '{personal_tile}' is not a tile type of this "
+                "ruleset", "tile-unknown")
     constraints = _compile_constraints(data.get("constraints", {}), kinds, tile_ids, problems)
     bonuses = compile_bonuses(doc, kinds, problems)
     follower_types = compile_follower_types(doc, kinds, problems)
     warn_unreachable(tiles, codes.mirror, codes.wild, kinds, follower_types, bonuses,
-                     {start: fixed_starts} if fixed_starts else {}, problems)
+                     {start: fixed_starts} if fixed_starts else {}, tile_ids.get(personal_tile or "", -1), problems)
     if problems.found:
         raise UserError.from_diagnostics(sorted(problems.found, key=diagnostic_order))
     rules = data.get("rules", {})
@@ -282,6 +289,8 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         start_drawn=data.get("deck", {}).get("start_rule", "fixed") == "drawn",
         maps=data.get("deck", {}).get("maps", 1),
         phases=phases, set_aside=tuple(set_aside), deck_size=size,
+        personal_tile=tile_ids.get(personal_tile, -1) if personal_tile is not None else -1,
+        personal_count=personal_count,
         bonuses=bonuses, tokens=token_names(kinds), follower_types=follower_types,
         extra_turn_types=tuple(t.index for t in follower_types if t.extra_turn),
         feature_strengths=tuple((t.index, t.strength_of) for t in follower_types if t.strength_of is not None),

@@ -19,23 +19,24 @@ from .tiles import TileType
 
 def warn_unreachable(tiles: list[TileType], mirror: list[int], wild: int, kinds: list[FeatureKind],
                      follower_types: tuple[FollowerType, ...], bonuses: tuple[Bonus, ...], starts: dict[int, int],
-                     problems: Problems) -> None:
+                     personal: int, problems: Problems) -> None:
     """Add the warnings of :func:`tiles_never_placed`, :func:`kinds_never_scored` and
     :func:`types_never_scoring` to ``problems``."""
-    tiles_never_placed(tiles, mirror, wild, starts, problems)
+    tiles_never_placed(tiles, mirror, wild, starts, personal, problems)
     kinds_never_scored(kinds, bonuses, problems)
     types_never_scoring(kinds, follower_types, problems)
 
 
 def tiles_never_placed(tiles: list[TileType], mirror: list[int], wild: int, starts: dict[int, int],
-                       problems: Problems) -> None:
+                       personal: int, problems: Problems) -> None:
     """``tile-unplaceable``: a tile type that no placement can ever reach.  Every placement but
     the first meets a placed tile across a side whose edge matches (RULES.md §3.2), so from the
     start tiles (``starts``: tile type index → copies placed before any draw; empty when the
     first tile is drawn, and could be any) a tile type becomes placeable once one of its sides
     meets a side of a placeable one; the others are discarded every time they are drawn.
     ``mirror[code]`` is the side code that meets side code ``code``, and a ``wild`` side meets
-    any (:class:`~engine.rules.tiles.EdgeCodes`)."""
+    any (:class:`~engine.rules.tiles.EdgeCodes`).  The ``personal`` tile type (``deck.personal``;
+    -1: none) is in the game though its count may be 0."""
     if not starts:
         return
     sides = {tile.index: {code for o in tile.orientations for code in o.side_codes} for tile in tiles}
@@ -45,13 +46,13 @@ def tiles_never_placed(tiles: list[TileType], mirror: list[int], wild: int, star
     while grown:
         grown = False
         for tile in tiles:
-            if tile.count and tile.index not in placeable and (
+            if (tile.count or tile.index == personal) and tile.index not in placeable and (
                     sides[tile.index] & meets or wild in sides[tile.index] or wild in meets):
                 placeable.add(tile.index)
                 meets |= {mirror[code] for code in sides[tile.index]}
                 grown = True
     for tile in tiles:
-        if tile.index not in placeable and tile.count - starts.get(tile.index, 0) > 0:
+        if tile.index not in placeable and (tile.count - starts.get(tile.index, 0) > 0 or tile.index == personal):
             problems.warn(("tiles", tile.id, "edges"), f"tile '{tile.id}' can never be placed: none of its sides "
                           f"({tile.edges}) meets a side of a tile that can be placed, so every copy drawn is "
                           "discarded", "tile-unplaceable")

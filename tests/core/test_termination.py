@@ -263,7 +263,7 @@ READS: dict[str, tuple[str, ...] | None] = {
     "edge_base": ("tiles", "features"), "edge_mirror": ("tiles", "features"), "edge_wild": ("tiles", "features"),
     "constraints": ("constraints", "tiles", "features"),
     "start": ("deck",), "start_drawn": ("deck",), "maps": ("deck",), "phases": ("deck",), "set_aside": ("deck",),
-    "deck_size": ("deck",),
+    "deck_size": ("deck",), "personal_tile": ("deck",), "personal_count": ("deck",),
     "unplaceable": ("unplaceable",), "min_players": ("players",), "max_players": ("players",),
     "followers": None, "deploy_own": None,  # the follower supply and who may deploy
     "bonuses": None, "tokens": None,  # game-end bonuses and the tokens completed features hand out

@@ -1,0 +1,60 @@
+"""Personal tiles: tiles each player holds outside the stacks and may place instead of drawing.
+
+``deck.personal`` gives every player copies of one tile type (Abbey & Mayor's
+abbey).  The rule, as Wikicarpedia restates the Abbey & Mayor rulebook
+(https://wikicarpedia.com/car/Abbey_and_the_Mayor): instead of drawing a tile,
+a player may place their abbey; once the last tile of the stacks has been
+placed, each player still holding one may place it, in turn order starting
+with the player after the one who placed that last tile; then the game ends.
+
+The engine offers it as the turn's tile: when the player to move holds one
+that fits somewhere, :attr:`~engine.core.game.Game.tile` is that tile
+(:attr:`~engine.core.game.Game.personal_turn` is True) and the legal moves are
+its placements plus :data:`~engine.core.moves.DRAW`, which declines it: the
+player then draws from the stacks (which is when the stacks' next tile is
+drawn, so nobody sees it before choosing) or, in that last round, passes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def offer(game: "Game") -> bool:
+    """At the start of a turn: make the current player's personal tile the tile to place, if
+    they hold one that fits now.  False (and nothing changed) otherwise."""
+    tile = game.ruleset.personal_tile
+    if tile < 0 or not game.personal[game.player]:
+        return False
+    previous = game.tile
+    game.tile, game.placement_cache = tile, None
+    if game.fits_somewhere(tile):
+        game.personal_turn = True
+        return True
+    game.tile, game.placement_cache = previous, None
+    return False
+
+
+def start_last_round(game: "Game") -> None:
+    """The stacks are used up: offer each seat its personal tile once, starting with the seat
+    after the one that placed the last tile (the first seat if nobody placed one)."""
+    last = next((seat for (_, move), seat in zip(reversed(game.history), reversed(game.seats)) if move is not None),
+                game.players - 1)
+    game.last_round = [(last + i) % game.players for i in range(1, game.players + 1)]
+    offer_last_round(game)
+
+
+def offer_last_round(game: "Game") -> None:
+    """Offer the next seat of the last round that holds a personal tile that fits; when no seat
+    is left, :attr:`~engine.core.game.Game.tile` is None: the game is over."""
+    seats = game.last_round
+    assert seats is not None, "the last round has not begun"
+    game.personal_turn = False
+    while seats:
+        game.player = seats.pop(0)
+        if offer(game):
+            return
+    game.tile, game.placement_cache = None, None
