@@ -11,14 +11,16 @@ type ``t`` on segment ``j`` (``slots`` = 1 + the most segments any tile type
 has, times the ruleset's follower types: 1 + segments when there is only the
 normal follower, so ``j + 1``); the last four actions
 turn a start tile drawn from the stack (``deck.start_rule: drawn``) 0–3
-quarter turns.  The basic game has 145 × 145 × 4 × 9 + 4 = 756,904 actions.
+quarter turns.  Under ``deck.personal`` one more action, the last, declines a
+personal tile offered (:data:`~engine.core.moves.DRAW`), and the personal tiles
+count among the tiles.  The basic game has 145 × 145 × 4 × 9 + 4 = 756,904 actions.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.moves import Move
+from ..core.moves import DRAW, Move, is_draw
 from ..geometry import map_local, map_origin, pack
 from ..rules.ruleset import Ruleset
 
@@ -32,13 +34,16 @@ class ActionCodec:
     reach: int
     slots: int
     types: int = 1
+    #: Whether the ruleset has personal tiles: one more action, :data:`~engine.core.moves.DRAW`.
+    draws: bool = False
 
     @classmethod
     def for_ruleset(cls, ruleset: Ruleset) -> ActionCodec:
         """The encoding of ``ruleset``: its maps, tile count and largest tile."""
-        tiles = sum(t.count for t in ruleset.tiles)
+        tiles = sum(t.count for t in ruleset.tiles) + ruleset.personal_count * ruleset.max_players
         types = len(ruleset.follower_types)
-        return cls(ruleset.maps, tiles, 1 + max(len(t.segments) for t in ruleset.tiles) * types, types)
+        return cls(ruleset.maps, tiles, 1 + max(len(t.segments) for t in ruleset.tiles) * types, types,
+                   ruleset.personal_tile >= 0)
 
     @property
     def side(self) -> int:
@@ -53,10 +58,19 @@ class ActionCodec:
     @property
     def size(self) -> int:
         """How many actions there are in all."""
+        return self.placements + 4 + self.draws
+
+    @property
+    def draw_action(self) -> int:
+        """The action of :data:`~engine.core.moves.DRAW`; ``ValueError`` without personal tiles."""
+        if not self.draws:
+            raise ValueError("the ruleset has no personal tiles to decline (deck.personal)")
         return self.placements + 4
 
     def encode(self, move: Move) -> int:
         """The action of ``move``."""
+        if is_draw(move):
+            return self.draw_action
         m, x, y = map_local(move.pos)
         r = self.reach
         if not (0 <= m < self.maps and -r <= x <= r and -r <= y <= r):
@@ -67,7 +81,9 @@ class ActionCodec:
         return (((m * self.side + y + r) * self.side + x + r) * 4 + move.rotation) * self.slots + slot
 
     def decode(self, action: int) -> Move:
-        """The move of a placing ``action`` (not a start rotation)."""
+        """The move of a placing ``action`` or of :attr:`draw_action` (not a start rotation)."""
+        if self.draws and action == self.placements + 4:
+            return DRAW
         if not 0 <= action < self.placements:
             raise ValueError(f"action {action} places no tile (those are 0 ≤ action < {self.placements}; "
                              f"the last 4 of the {self.size} turn a start tile)")
@@ -86,5 +102,6 @@ class ActionCodec:
         return self.placements + rotation
 
     def start_rotation(self, action: int) -> int | None:
-        """The rotation of a start ``action``, or None if it places a tile or is no action."""
-        return action - self.placements if self.placements <= action < self.size else None
+        """The rotation of a start ``action``, or None if it places a tile, declines a personal
+        tile or is no action."""
+        return action - self.placements if self.placements <= action < self.placements + 4 else None

@@ -21,6 +21,8 @@ scores     (players,)                        points so far
 supply     (players,)                        followers in supply
 tile       (tile types,)                     1 for the drawn tile
 unseen     (tile types,)                     copies not seen yet (stack or deck.size box)
+personal   (players,)                        personal tiles held (only under ``deck.personal``;
+                                             the tile piece shows one offered)
 ========== ================================= ============================================
 
 ``side`` and ``reach`` are the :class:`~engine.api.actions.ActionCodec`'s; needs numpy.
@@ -49,7 +51,7 @@ def pieces(ruleset: "Ruleset", players: int) -> list[tuple[str, tuple[int, ...]]
     types = len(ruleset.tiles)
     return [("board", (codec.maps, planes, codec.side, codec.side)), ("me", (players,)),
             ("to_move", (players,)), ("scores", (players,)), ("supply", (players,)),
-            ("tile", (types,)), ("unseen", (types,))]
+            ("tile", (types,)), ("unseen", (types,))] + ([("personal", (players,))] if ruleset.personal_tile >= 0 else [])
 
 
 def size(ruleset: "Ruleset", players: int) -> int:
@@ -106,3 +108,5 @@ def fill(view: dict[str, "numpy.ndarray"], state: "ChanceGame", seat: int) -> No
     view["supply"][:] = game.supply
     for tile, copies in chance.unseen(game).items():
         view["unseen"][tile] = copies
+    if "personal" in view:
+        view["personal"][:] = game.personal

@@ -74,8 +74,10 @@ class CarcassonneGame(pyspiel.Game):
             min_utility=-MAX_POINTS if points else 0.0,
             max_utility=MAX_POINTS if points else 1.0,
             utility_sum=None,
-            # Draws: at most tiles × tile types (Game.discard); moves: one per tile; start rotations: one per map.
-            max_game_length=tiles * len(self.ruleset.tiles) + tiles + codec.maps,
+            # Draws: at most tiles × tile types (Game.discard); moves: one per tile; start rotations: one per
+            # map; under deck.personal, one move per personal tile and a decline before each draw and per seat.
+            max_game_length=tiles * len(self.ruleset.tiles) + tiles + codec.maps
+            + (self.ruleset.personal_count * self.players + tiles + self.players if codec.draws else 0),
         )
         super().__init__(GAME_TYPE, info, params)
 

@@ -3,7 +3,8 @@
 The shared core of the OpenSpiel game and the PettingZoo environment.  A
 step is a **chance** step (a start tile or a tile is drawn:
 :func:`engine.core.chance.draw_outcomes`), a player's **move** (place the
-drawn tile, maybe deploy), or the first player's **start rotation** when the
+drawn tile, maybe deploy; or place a personal tile offered, or decline it,
+:mod:`engine.core.personal`), or the first player's **start rotation** when the
 start tile is drawn from the stack.  Tiles that fit nowhere are the engine's
 business: such a draw is discarded and the next draw is due (RULES.md §3.2
 row 4, seed 003).  The underlying game's own stacks only supply tiles to
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from ..core import chance
 from ..core.game import Game
-from ..core.moves import IllegalMove, Move
+from ..core.moves import IllegalMove, Move, is_draw
 from ..files.notation import format_follower
 from ..geometry import map_local
 from ..rules.ruleset import Ruleset
@@ -117,7 +118,7 @@ class ChanceGame:
             game.place_start(rotation)
             self.start_due = bool(game.pending_starts)
         else:
-            move = self.codec.decode(action) if action < self.codec.placements else None
+            move = self.codec.decode(action) if self.codec.start_rotation(action) is None else None
             if move is None:
                 raise ValueError(f"action {action} turns a start tile, but a tile is to be placed")
             try:
@@ -168,8 +169,9 @@ class ChanceGame:
         self.__dict__.update(fresh.__dict__)
 
     def action_to_string(self, action: int, chance_step: bool | None = None) -> str:
-        """``"draw V"``, ``"turn the start tile 1"`` or a move in the project's notation
-        (``"V (1,0) r2 road@S"``): tile type, cell, quarter turns, follower."""
+        """``"draw V"``, ``"turn the start tile 1"``, a move in the project's notation
+        (``"V (1,0) r2 road@S"``: tile type, cell, quarter turns, follower) or ``"keep AB and
+        draw"`` (``and pass`` in the last round) for declining a personal tile."""
         chance_step = self.chance if chance_step is None else chance_step
         tiles = self.ruleset.tiles
         if chance_step:
@@ -180,10 +182,12 @@ class ChanceGame:
         if rotation is not None:
             return f"turn the start tile {rotation}"
         move = self.codec.decode(action)
-        m, x, y = map_local(move.pos)
-        where = f"({x},{y})" if self.codec.maps == 1 else f"map {m} ({x},{y})"
         tile = self.game.tile
         name = tiles[tile].id if tile is not None else "?"
+        if is_draw(move):
+            return f"keep {name} and pass" if self.game.last_round is not None else f"keep {name} and draw"
+        m, x, y = map_local(move.pos)
+        where = f"({x},{y})" if self.codec.maps == 1 else f"map {m} ({x},{y})"
         follower = "" if move.follower is None or tile is None else \
             f" {format_follower(self.ruleset, tile, move.rotation, move.follower, move.type)}"
         return f"{name} {where} r{move.rotation}{follower}"

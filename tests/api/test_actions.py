@@ -34,7 +34,8 @@ def test_each_follower_type_has_a_slot_of_its_own():
 
 @pytest.mark.parametrize("ref", ["basic", "basic+river", "basic+two-maps", "first-edition",
                                  str(SCENARIO_RULESETS / "helper-follower.yaml"),
-                                 str(SCENARIO_RULESETS / "large-follower.yaml")])
+                                 str(SCENARIO_RULESETS / "large-follower.yaml"),
+                                 str(SCENARIO_RULESETS / "abbey-supply.yaml")])
 def test_every_legal_move_of_a_game_round_trips(ref):
     ruleset = load_ruleset(ref)
     codec = ActionCodec.for_ruleset(ruleset)
@@ -44,7 +45,7 @@ def test_every_legal_move_of_a_game_round_trips(ref):
         moves = game.legal_moves()
         actions = [codec.encode(move) for move in moves]
         assert len(set(actions)) == len(moves)
-        assert all(0 <= a < codec.placements for a in actions)
+        assert all(0 <= a < codec.placements or (a == codec.draw_action and game.personal_turn) for a in actions)
         assert [codec.decode(a) for a in actions] == moves
         game.play(rng.choice(moves))
 
@@ -98,3 +99,33 @@ def test_a_start_rotation_out_of_range_leaves_the_state_alone():
     assert state.legal_actions() == [state.codec.start_action(r) for r in range(4)]
     with pytest.raises(ValueError, match="returns must be one of win, points"):
         ChanceGame(load_ruleset("basic"), returns="money")
+
+
+def test_declining_a_personal_tile_is_the_last_action_and_only_under_deck_personal():
+    from engine.api.turns import ChanceGame
+    from engine.core.moves import DRAW
+
+    basic = ActionCodec.for_ruleset(load_ruleset("basic"))
+    with pytest.raises(ValueError, match="no personal tiles"):
+        basic.encode(DRAW)
+    ruleset = load_ruleset(str(SCENARIO_RULESETS / "abbey-supply.yaml"))
+    codec = ActionCodec.for_ruleset(ruleset)
+    # 72 tiles and up to 5 players' abbeys: reach 77; one action more than the placements and rotations.
+    assert codec.reach == 77 and codec.size == codec.placements + 5 == codec.draw_action + 1
+    assert codec.decode(codec.draw_action) == DRAW and codec.start_rotation(codec.draw_action) is None
+    state = ChanceGame(ruleset, 2)
+    rng = random.Random(3)
+    while not state.game.personal_turn:  # play on until an abbey is offered
+        if state.chance:
+            state.apply(rng.choice([tile for tile, _ in state.outcomes()]))
+        else:
+            legal = state.legal_actions()
+            assert codec.draw_action not in legal
+            state.apply(rng.choice(legal))
+    seat, remaining = state.player, state.game.remaining
+    assert state.legal_actions()[-1] == codec.draw_action
+    assert state.action_to_string(codec.draw_action) == "keep AB and draw"
+    state.apply(codec.draw_action)
+    # Declining draws nothing yet: the draw is the next chance step, and the same seat then plays.
+    assert state.chance and state.game.remaining == remaining and state.player == seat
+    assert state.game.personal[seat] == 1

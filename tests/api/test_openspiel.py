@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
@@ -18,7 +20,7 @@ SHIPPED = [s.name for s in shipped() if s.kind == "ruleset"] + [
     for s in shipped() if s.kind == "option"]
 
 
-@pytest.mark.parametrize("ref", SHIPPED)
+@pytest.mark.parametrize("ref", SHIPPED + [str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "abbey-supply.yaml")])
 def test_openspiel_random_simulation_of_every_shipped_ruleset(ref):
     game = pyspiel.load_game("python_carcassonne", {"ruleset": ref, "players": 2})
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)

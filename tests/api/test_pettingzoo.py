@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed")
@@ -11,7 +13,10 @@ from pettingzoo.test import api_test  # noqa: E402
 from engine.api.pettingzoo import CarcassonneEnv  # noqa: E402
 
 
-@pytest.mark.parametrize("ref, players", [("basic", 2), ("basic+river", 3), ("basic+random-start", 2)])
+ABBEYS = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "abbey-supply.yaml")
+
+
+@pytest.mark.parametrize("ref, players", [("basic", 2), ("basic+river", 3), ("basic+random-start", 2), (ABBEYS, 3)])
 def test_pettingzoo_api_test(ref, players):
     api_test(CarcassonneEnv(ref, players), num_cycles=30)
 
