@@ -37,6 +37,7 @@ COMPILED = [
     "engine/core/game.py",
     "engine/core/lookahead.py",
     "engine/core/moves.py",
+    "engine/core/personal.py",
     "engine/core/scoring.py",
     "engine/rules/constraints.py",
     "engine/rules/ruleset.py",

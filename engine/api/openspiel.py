@@ -74,7 +74,7 @@ class CarcassonneGame(pyspiel.Game):
             min_utility=-MAX_POINTS if points else 0.0,
             max_utility=MAX_POINTS if points else 1.0,
             utility_sum=None,
-            # Draws: at most tiles × tile types (Game.discard); moves: one per tile; start rotations: one per
+            # Draws: at most tiles × tile types (deck.put_back); moves: one per tile; start rotations: one per
             # map; under deck.personal, one move per personal tile and a decline before each draw and per seat.
             max_game_length=tiles * len(self.ruleset.tiles) + tiles + codec.maps
             + (self.ruleset.personal_count * self.players + tiles + self.players if codec.draws else 0),

@@ -96,9 +96,18 @@ def _deal(phase: list[int], m: int, maps: int) -> list[int]:
 
 def put_back(game: "Game") -> bool:
     """Put ``game``'s current tile, which fits nowhere, back into what is left of its
-    own phase and shuffle that (``unplaceable: reshuffle``), if the rules let it go
-    back (:meth:`~engine.core.game.Game.discard` says when, and why this bounds the
-    draws); True if it went back, False if it is to leave the game."""
+    own phase and shuffle that (``unplaceable: reshuffle``, seed 001), if the rules let it
+    go back; True if it went back, False if it is to leave the game.
+
+    It goes back (a tile pinned last stays last) if a tile of another type that can be
+    drawn before it (so not the pinned last one) fits now and no tile of its type went
+    back since the last placement (the board is the same, so it would fit nowhere
+    again).  Hence, with N tiles in the stacks, K tile types and P placements, a game
+    draws at most N + P·(K − 1) ≤ N·K tiles: a draw places, discards or returns a tile;
+    at most N are placed or discarded; a return needs a fitting tile waiting in the
+    phase, which is placed before the phase runs out, so returns fall between
+    placements, at most K − 1 types each time (docs/rulesets.md, "Unplaceable tiles").
+    """
     tile, turn = game.tile, game.turn
     assert tile is not None, "put_back needs a drawn tile"
     when, back = game.went_back

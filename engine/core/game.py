@@ -86,15 +86,12 @@ class Game(Board):
         self.extra_turns: tuple[int, ...] = ()
         self.finished = False
         self.tile: int | None = None
-        #: Per seat, personal tiles still held (``deck.personal``: Abbey & Mayor's abbey).
+        #: ``deck.personal`` (engine/core/personal.py): per seat, the personal tiles still held; whether
+        #: :attr:`tile` is one offered instead of a draw; the turns that placed one (what records
+        #: mark); once the stacks are used up, the seats still to be offered theirs (else None).
         self.personal = [ruleset.personal_count] * players
-        #: Whether :attr:`tile` is the current player's personal tile, offered instead of a draw
-        #: (:data:`~engine.core.moves.DRAW` declines it).
         self.personal_turn = False
-        #: The turns (as :attr:`turn` counts them) that placed a personal tile: what records mark.
         self.personal_turns: tuple[int, ...] = ()
-        #: Once the stacks are used up: the seats still to be offered their personal tile, in turn
-        #: order (None before then).
         self.last_round: list[int] | None = None
         self.rng = random.Random(seed)
         #: True when the draw order was given (replays, scenarios): nothing is reshuffled.
@@ -132,7 +129,7 @@ class Game(Board):
                 self.frontiers[m][self.origin(m)] = 0
         if not self.pending_starts:
             self._next_map()
-            self._open_turn(draw)
+            personal.open_turn(self, draw)
 
     def place_start(self, rotation: int) -> None:
         """Place the next drawn start tile (``deck.start_rule: drawn``) at its map's
@@ -143,7 +140,7 @@ class Game(Board):
         self.starts.append((tile, rotation))
         if not self.pending_starts:
             self._next_map()
-            self._open_turn(self.auto_draw)
+            personal.open_turn(self, self.auto_draw)
 
     @property
     def start_tile(self) -> int | None:
@@ -206,11 +203,7 @@ class Game(Board):
         if not checked:
             self.check(move)
         if is_draw(move):
-            self.personal_turn = False
-            if self.last_round is not None:
-                personal.offer_last_round(self)
-            else:
-                self._draw_or_wait(draw)
+            personal.decline(self, draw)
             return []
         scored = self.apply(move)
         if self.earned_turn:  # the player goes again, at once (and only once)
@@ -219,7 +212,7 @@ class Game(Board):
             self.extra_turn = False
             self.player = (self.player + 1) % self.players
         self._next_map()
-        self._open_turn(draw)
+        personal.open_turn(self, draw)
         return scored
 
     def draw_one(self) -> bool:
@@ -237,7 +230,7 @@ class Game(Board):
         self.placement_cache = None
         if not any(self.stacks[self.map]) and self.remaining:
             self._next_map()
-        self._stacks_out()
+        personal.stacks_out(self)
         return False
 
     def apply(self, move: Move) -> list[Scored]:
@@ -263,20 +256,8 @@ class Game(Board):
 
     def discard(self) -> None:
         """Discard the current tile (it fits nowhere) and draw the next; the same player goes on.
-
-        Under ``unplaceable: reshuffle`` (seed 001) the tile goes back into what
-        is left of its own phase, which is shuffled (a tile pinned last stays
-        last), if a tile of another type that can be drawn before it (so not
-        the pinned last one) fits now and no tile of its type went back since
-        the last placement (the board is the same, so it would fit nowhere
-        again); otherwise it leaves the game.  Hence, with N tiles in the
-        stacks, K tile types and P placements, a game draws at most
-        N + P·(K − 1) ≤ N·K tiles: a draw places, discards or returns a tile;
-        at most N are placed or discarded; a return needs a fitting tile
-        waiting in the phase, which is placed before the phase runs out, so
-        returns fall between placements, at most K − 1 types each time
-        (docs/rulesets.md, "Unplaceable tiles").
-        """
+        Under ``unplaceable: reshuffle`` (seed 001) the tile may go back into its phase
+        (:func:`~engine.core.deck.put_back` says when, and why every game still ends)."""
         self._set_aside()
         self._draw_next()
         if self.tile is None and self.remaining:  # this map's stack ran out mid-turn: on to the next map
@@ -361,8 +342,7 @@ class Game(Board):
     def force_last_round(self) -> None:
         """The stacks are used up now (replays and scenarios, whose stacks are never drawn
         from, say when): the last round of personal tiles begins (:mod:`engine.core.personal`)."""
-        if self.ruleset.personal_tile >= 0 and self.last_round is None:
-            personal.start_last_round(self)
+        personal.start_last_round(self)
 
     @property
     def remaining(self) -> int:
@@ -371,27 +351,15 @@ class Game(Board):
 
     # -- internals -------------------------------------------------------------
 
-    def _open_turn(self, draw: bool) -> None:
-        """Start the current player's turn: offer their personal tile if they hold one that fits
-        (in the last round, the next seat's), or else draw (``draw=False``: leave the draw due)."""
-        if self.last_round is not None:
-            personal.offer_last_round(self)
-        elif self.ruleset.personal_tile < 0 or not personal.offer(self):
-            self._draw_or_wait(draw)
-
-    def _draw_or_wait(self, draw: bool) -> None:
+    def draw_or_wait(self, draw: bool) -> None:
+        """Draw the turn's tile (``draw=False``: leave the draw due, :meth:`draw_one`); when the
+        stacks are used up, the last round of personal tiles may begin (:mod:`engine.core.personal`)."""
         if draw:
             self._draw()
         else:
             self.tile = None
             self.placement_cache = None
-        self._stacks_out()
-
-    def _stacks_out(self) -> None:
-        """When a draw finds the stacks used up, the last round of personal tiles begins (not in
-        a forced game: its caller says when, :meth:`force_last_round`)."""
-        if self.tile is None and self.ruleset.personal_tile >= 0 and not self.forced and not self.remaining:
-            self.force_last_round()
+        personal.stacks_out(self)
 
     def _draw(self) -> None:
         """Draw the next tile, discarding every tile that fits nowhere (seed 003)."""

@@ -23,6 +23,32 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+def open_turn(game: "Game", draw: bool) -> None:
+    """Start the current player's turn: offer their personal tile if they hold one that fits
+    (in the last round, the next seat's), or else draw (``draw=False``: leave the draw due)."""
+    if game.last_round is not None:
+        offer_last_round(game)
+    elif game.ruleset.personal_tile < 0 or not offer(game):
+        game.draw_or_wait(draw)
+
+
+def decline(game: "Game", draw: bool) -> None:
+    """:data:`~engine.core.moves.DRAW`: the same player draws instead (``draw=False``: the draw is
+    left due), or in the last round the next seat is offered theirs."""
+    game.personal_turn = False
+    if game.last_round is not None:
+        offer_last_round(game)
+    else:
+        game.draw_or_wait(draw)
+
+
+def stacks_out(game: "Game") -> None:
+    """After a draw: if it found the stacks used up, the last round begins (not in a forced game,
+    whose caller says when: :meth:`~engine.core.game.Game.force_last_round`)."""
+    if game.tile is None and game.ruleset.personal_tile >= 0 and not game.forced and not game.remaining:
+        start_last_round(game)
+
+
 def offer(game: "Game") -> bool:
     """At the start of a turn: make the current player's personal tile the tile to place, if
     they hold one that fits now.  False (and nothing changed) otherwise."""
@@ -40,7 +66,10 @@ def offer(game: "Game") -> bool:
 
 def start_last_round(game: "Game") -> None:
     """The stacks are used up: offer each seat its personal tile once, starting with the seat
-    after the one that placed the last tile (the first seat if nobody placed one)."""
+    after the one that placed the last tile (the first seat if nobody placed one).  Nothing
+    under a ruleset without personal tiles, or once the round has begun."""
+    if game.ruleset.personal_tile < 0 or game.last_round is not None:
+        return
     last = next((seat for (_, move), seat in zip(reversed(game.history), reversed(game.seats)) if move is not None),
                 game.players - 1)
     game.last_round = [(last + i) % game.players for i in range(1, game.players + 1)]

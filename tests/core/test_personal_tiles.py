@@ -98,12 +98,15 @@ def test_the_last_round_starts_after_the_last_placer_and_offers_each_seat_once()
     game = Game(RULESET, 3, seed=11)
     bots = [Hoarder(f"11:{p}") for p in range(3)]
     offered: list[int] = []
+    last_placer = -1
     while game.tile is not None:
+        seat = game.player
         if game.last_round is not None:
-            offered.append(game.player)
-        game.play(bots[game.player].choose(game))
-    last_placer = next(seat for (_, move), seat in zip(reversed(game.history), reversed(game.seats))
-                       if move is not None and game.history.index((_, move)) < len(game.history) - len(offered))
+            offered.append(seat)
+        move = bots[seat].choose(game)
+        game.play(move)
+        if game.last_round is None or (not offered and not is_draw(move)):
+            last_placer = seat  # the placement that used the stacks up opened the round
     assert offered, "nobody reached the last round with a hole on the board"
     order = [(last_placer + i) % 3 for i in range(1, 4)]
     assert offered == [seat for seat in order if seat in offered]  # in turn order, each at most once

@@ -1,4 +1,4 @@
-"""Every game ends, within the bound :meth:`engine.core.game.Game.discard` derives.
+"""Every game ends, within the bound :func:`engine.core.deck.put_back` derives.
 
 With N tiles to draw, K tile types among them and P placements a game draws at
 most N + P·(K − 1) tiles (docs/rulesets.md, "Unplaceable tiles").  The ruling
