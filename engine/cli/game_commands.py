@@ -119,6 +119,7 @@ def play(
         "ruleset": ruleset, "seed": seed,
         "players": [{"name": name, "kind": kind} for name, kind in zip(names, kinds)],
         "finished": not played.quit, "turns": game.turn, "extra_turns": list(game.extra_turns),
+        "personal_turns": list(game.personal_turns),
         "scores": {"in_game": played.in_game, "final": list(game.scores)},
         "points_by_kind": points_by_kind(game),
         "tokens": [dict(zip(game.ruleset.tokens, held)) for held in game.tokens],

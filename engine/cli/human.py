@@ -128,14 +128,15 @@ class HumanPlayer:
             for follower, kind in ((None, 0), *game.deploy_choices(pos, r)):
                 move = Move(pos, r, follower, kind)
                 out.append(Choice(len(out) + 1, move, move_notation(game, move)))
-        return out
+        return out  # declining a personal tile is typed (d), not numbered: the numbers stay placements
 
     def show_turn(self, game: Game, choices: list[Choice]) -> None:
         """The whole turn screen: header, news since the last turn, board, scores, tile, moves."""
         ruleset, tile = game.ruleset, game.tile
         c = self.console
         where = f" · map {game.map} (maps 0–{ruleset.maps - 1})" if ruleset.maps > 1 else ""
-        c.rule(Text(f"Turn {game.turn + 1} · P{game.player + 1} {self.name} · tile {ruleset.tiles[tile].id}"
+        own = " (your own)" if game.personal_turn else ""
+        c.rule(Text(f"Turn {game.turn + 1} · P{game.player + 1} {self.name} · tile {ruleset.tiles[tile].id}{own}"
                     f" · {game.remaining} left to draw{where}", style="bold"))
         self._show_news(game)
         c.print(board_text(game, max_width=c.width), end="")
@@ -145,6 +146,11 @@ class HumanPlayer:
                      f"clockwise quarter turns):", style="bold"))
         c.print(tile_text(ruleset, tile, legal=legal), end="")
         c.print(self._move_list(game, choices, limit=self.max_listed))
+        if game.personal_turn:
+            instead = ("pass: the stacks are used up, and this is the last round" if game.last_round is not None
+                       else "draw a tile from the stack instead")
+            c.print(Text(f"{ruleset.tiles[tile].id} is your own tile, placed instead of drawing: place it, or "
+                         f"type d to keep it and {instead}.", style="bold yellow"))
         c.print(Text("Type a number or a move like 3,-1 r2 city@N (no follower: 3,-1 r2); "
                      "? help, b board, q quit.", style="dim"))
 
@@ -157,6 +163,7 @@ class HumanPlayer:
             "  X,Y rR                            place the tile without a follower, e.g. 3,-1 r2\n"
             "  X,Y rR KIND@PORT                  and put a follower there, e.g. 3,-1 r2 city@N\n"
             "  X,Y rR KIND                       a port-less feature, e.g. 0,1 r0 cloister\n"
+            "  d                                 keep your own tile (a personal one) and draw instead\n"
             "  ? help   b redraw the board   q quit (you are asked whether to save the game so far)\n"
             "Coordinates: x grows east, y grows SOUTH; the start tile is at 0,0, so 0,-1 is north of it.\n"
             "Rotations: r0–r3 are clockwise quarter turns of the tile as drawn at r0 (r1 = 90°).\n"
@@ -229,6 +236,8 @@ class HumanPlayer:
             who = f" P{seat + 1} {named}".rstrip() + (" ◀" if seat == game.player else "")
             out.append(who, style="bold" if seat == game.player else None)
             goods = "".join(f", {n} {name}" for name, n in zip(game.ruleset.tokens, game.tokens[seat]))
+            if game.ruleset.personal_tile >= 0:
+                goods += f", {game.personal[seat]} {game.ruleset.tiles[game.ruleset.personal_tile].id} held"
             out.append(f" {game.scores[seat]} pts, {game.supply[seat]} followers left{goods}   ")
         out.rstrip()
         return out
@@ -238,12 +247,15 @@ class HumanPlayer:
         seats = history_seats(game)
         names = [f"P{s + 1}" for s in range(game.players)]
         lines = []
+        placements = sum(1 for _, move in game.history[:self._seen_history] if move is not None)
         for (tile, move), seat in list(zip(game.history, seats))[self._seen_history:]:
             tile_id = game.ruleset.tiles[tile].id
             if move is None:
                 lines.append(f"tile {tile_id} fitted nowhere: discarded")
             else:
-                lines.append(f"{names[seat]} placed {tile_id} at {move_notation(game, move, tile)}")
+                placements += 1
+                own = " (their own tile)" if placements in game.personal_turns else ""
+                lines.append(f"{names[seat]} placed {tile_id}{own} at {move_notation(game, move, tile)}")
         lines += [f"scored: {event.explain(names)}" for event in game.events[self._seen_events:]]
         self._seen_history, self._seen_events = len(game.history), len(game.events)
         if lines:

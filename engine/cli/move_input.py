@@ -2,8 +2,9 @@
 
 A move is written ``X,Y rR`` and optionally a follower ``KIND@PORT`` (or a
 bare port-less kind such as ``cloister``; ``-`` or nothing for none), e.g.
-``3,-1 r2 city@N``; ``move_notation`` writes a move so and ``parse_move`` reads
-one back, forgiving case and spaces.  Text that names no legal move raises
+``3,-1 r2 city@N``; declining a personal tile offered is ``draw`` (``pass`` once
+the stacks are used up).  ``move_notation`` writes a move so and ``parse_move``
+reads one back, forgiving case and spaces.  Text that names no legal move raises
 :class:`MoveInputError` with the engine's own reason
 (:meth:`Game.check <engine.core.game.Game.check>` and
 :func:`~engine.files.notation.parse_follower`), for the player to read and
@@ -15,7 +16,7 @@ from __future__ import annotations
 import re
 
 from ..core.game import Game
-from ..core.moves import IllegalMove, Move
+from ..core.moves import DRAW, IllegalMove, Move, is_draw
 from ..files.notation import format_follower, parse_follower
 from ..geometry import pack
 from ..rules.kinds import FeatureKind
@@ -30,12 +31,19 @@ class MoveInputError(ValueError):
 
 def move_notation(game: Game, move: Move, tile: int | None = None) -> str:
     """``X,Y rR [KIND@PORT]`` of ``move`` for ``tile`` (default: the current tile), X,Y on its map."""
+    if is_draw(move):
+        return decline_word(game)
     tile = game.tile if tile is None else tile
     _, x, y = game.local(move.pos)
     text = f"{x},{y} r{move.rotation}"
     if move.follower is not None:
         text += " " + format_follower(game.ruleset, tile, move.rotation, move.follower, move.type)
     return text
+
+
+def decline_word(game: Game) -> str:
+    """What declining a personal tile is called now: ``draw``, or ``pass`` in the last round."""
+    return "pass" if game.last_round is not None else "draw"
 
 
 _POSITION = re.compile(r"^\(?\s*([+-]?\d+)\s*[,;\s]\s*([+-]?\d+)\s*\)?\s*(.*)$")
@@ -46,7 +54,13 @@ _NONE = {"", "-", "none", "no", "nothing"}
 def parse_move(game: Game, text: str) -> Move:
     """The legal move ``text`` names: ``X,Y rR`` and an optional follower (``KIND@PORT``,
     a bare port-less kind, or ``-``), spaces anywhere.  ``rR`` may be left out where
-    only one rotation fits.  Raises :class:`MoveInputError` saying what is wrong."""
+    only one rotation fits; ``draw`` (or ``pass``, ``keep``) declines a personal tile offered.
+    Raises :class:`MoveInputError` saying what is wrong."""
+    if text.strip().lower() in ("d", "draw", "p", "pass", "keep"):
+        if not game.personal_turn:
+            raise MoveInputError("the tile to place was drawn: only your own tile (a personal one) may be "
+                                 "kept instead")
+        return DRAW
     found = _POSITION.match(text.strip())
     if not found:
         raise MoveInputError(f"could not read '{text.strip()}': type a number from the list, or a move "

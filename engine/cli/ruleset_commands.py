@@ -156,7 +156,9 @@ def tiles(
     else:
         aside = (f" ({sum(t.count for t in ruleset.tiles) - len(ruleset.set_aside)} in play: "
                  f"{', '.join(ruleset.tiles[t].id for t in ruleset.set_aside)} set aside)") if ruleset.set_aside else ""
+        own = (f"; each player also holds {ruleset.personal_count} {ruleset.tiles[ruleset.personal_tile].id} of "
+               "their own (deck.personal)") if ruleset.personal_tile >= 0 else ""
         output.echo(f"{ruleset.ref}: {len(ruleset.tiles)} tile types, {sum(t.count for t in ruleset.tiles)} tiles"
-                    f"{aside}. Each port shows the segment covering it; the centre a port-less one.\n")
+                    f"{aside}{own}. Each port shows the segment covering it; the centre a port-less one.\n")
         output.echo("\n\n".join(tile_drawings(ruleset)))
     output.json("tiles", {"ref": ref, **tile_data(ruleset)})

@@ -14,16 +14,18 @@ if TYPE_CHECKING:
 
 def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callable[..., None]:
     """A turn hook (:data:`engine.sim.play.TurnHook`) printing the start tile(s) once, then
-    each placement with its points and why, each discard, and an extra turn a placement
-    earned (a follower type's ``extra_turn``: Traders & Builders' builder)."""
+    each placement with its points and why, each discard, an extra turn a placement
+    earned (a follower type's ``extra_turn``: Traders & Builders' builder), a personal
+    tile placed instead of a draw and the last round of them (``deck.personal``)."""
     from ..files.notation import follower_phrase
 
     seen = 0
+    last_round_told = False
     width = max([3, *(len(t.id) for t in ruleset.tiles)])  # long ids (TB_CccR_w) keep the columns
     earners = " or ".join(ruleset.follower_types[t].name for t in ruleset.extra_turn_types)
 
     def log(game: Game, seat: int, tile: int, move: Any, events: list) -> None:
-        nonlocal seen
+        nonlocal seen, last_round_told
         if not seen:
             for m, (start, rotation) in enumerate(game.starts):
                 where = f" on map {m}" if len(game.starts) > 1 else ""
@@ -42,11 +44,15 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
             where = f"map {m} " if ruleset.maps > 1 else ""
             line = (f"{game.turn:3d} {names[seat]:<10} {tile_id:<{width}} {where}({x:3d},{y:3d}) "
                     f"{entry.rotation * 90:3d}°  {follower}")
-            console.print(line.rstrip())
+            own = "  (their own tile, instead of a draw)" if game.turn in game.personal_turns[-1:] else ""
+            console.print(line.rstrip() + own)
             for event in events:
                 console.print(f"      ↳ {event.explain(names)}")
         if game.extra_turn and game.tile is not None:  # earned by this placement (no chaining)
             console.print(f"      ↳ {names[game.player]} places another tile at once: the {earners}'s extra turn")
+        if game.last_round is not None and game.personal_turn and not last_round_told:
+            last_round_told = True
+            console.print("      ↳ the stacks are used up: each player may still place their own tile, in turn order")
         seen = len(game.history)
 
     return log

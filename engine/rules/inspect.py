@@ -199,7 +199,9 @@ def tile_data(ruleset: Ruleset) -> dict[str, Any]:
         tiles.append({"id": tile.id, "count": tile.count, "edges": tile.edges, "group": tile.group,
                       "start": tile.index == ruleset.start, "segments": segments})
     return {"tiles": tiles, "tile_count": sum(t.count for t in ruleset.tiles),
-            "set_aside": [ruleset.tiles[t].id for t in ruleset.set_aside]}
+            "set_aside": [ruleset.tiles[t].id for t in ruleset.set_aside],
+            "personal": {ruleset.tiles[ruleset.personal_tile].id: ruleset.personal_count}
+            if ruleset.personal_tile >= 0 else {}}
 
 
 def tile_drawings(ruleset: Ruleset) -> list[str]:

@@ -59,6 +59,8 @@ def replay_html(doc: Document) -> str:
                 title += ", " + follower_phrase(ruleset, game.history[-1][0], move.rotation, move.follower, move.type)
             if game.turn in game.extra_turns:
                 title += " (an extra turn)"
+            if game.turn in game.personal_turns:
+                title += " (their own tile, instead of a draw)"
         for segment, owner, kind in game.on_board:
             stay = stays.get((segment, owner, kind))  # a segment takes a follower only on its own turn: one stay
             if stay is None:

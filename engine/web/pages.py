@@ -66,6 +66,7 @@ def table_page(table_id: str) -> str:
 <button id="rotate" title="R">turn ↻ (R)</button>
 <button id="undo" title="Escape">undo (Esc)</button>
 <button id="confirm" title="Enter">confirm (Enter)</button>
+<button id="keep" title="D" hidden>keep it and draw (D)</button>
 </div>
 <p id="choice"></p>
 <ul id="spots"></ul>

@@ -4,7 +4,8 @@ A :class:`Table` holds a :class:`~engine.core.game.Game`, its seats and the reco
 it keeps on disk.  The page asks for :meth:`Table.state` (what a player may see:
 the board as SVG, scores, the drawn tile and, on a human's turn, every legal
 placement with its follower spots) and sends a human's move with
-:meth:`Table.place` or a drawn start tile's rotation with :meth:`Table.turn_start`;
+:meth:`Table.place`, a drawn start tile's rotation with :meth:`Table.turn_start`, or
+the choice to keep a personal tile offered (``deck.personal``) with :meth:`Table.keep`;
 bots then play until a human must answer again or the game is over.  Nothing
 here serves HTTP (that is :mod:`engine.web.app`); everything is plain data.
 """
@@ -18,7 +19,7 @@ from typing import Any
 
 from ..bots.players import Player, check_seats, make_player
 from ..core.game import Game
-from ..core.moves import IllegalMove, Move
+from ..core.moves import DRAW, IllegalMove, Move
 from ..errors import UserError
 from ..files.notation import follower_name, format_follower, place_name
 from ..files.output import write_json
@@ -99,7 +100,9 @@ class Table:
         turn also ``tile`` (id and its SVG in each rotation) with ``options`` (per legal
         cell: map, x, y, and per legal rotation the follower spots: segment index,
         notation, name, follower word, anchor in tile units), or ``start`` (the drawn
-        start tile to turn).
+        start tile to turn).  Under ``deck.personal`` each player has ``personal`` (own
+        tiles held), and a tile of one's own offered instead of a draw has ``own``: what
+        keeping it does, ``draw`` or (once the stacks are used up) ``pass``.
         """
         with self._lock:
             return self._state()
@@ -133,6 +136,17 @@ class Table:
             except UserError as error:  # the move was placed, then a rule failed scoring it
                 self._stop(error)
                 return
+            self._advance()
+
+    def keep(self, turn: int) -> None:
+        """Keep the personal tile offered for turn ``turn`` and draw instead (or pass, once the
+        stacks are used up); then the bots play.  Raises :class:`Refused` when no tile of the
+        player's own is offered."""
+        with self._lock:
+            self._expect_human(turn)
+            if not self.game.personal_turn:
+                raise Refused(f"tile {self._tile_id()} was drawn: only a tile of your own may be kept instead", 409)
+            self.game.play(DRAW)
             self._advance()
 
     def turn_start(self, turn: int, rotation: int) -> None:
@@ -222,7 +236,9 @@ class Table:
             "finished": game.finished, "to_play": seat, "maps": ruleset.maps, "map": game.map, "tile_size": TILE,
             "players": [{"name": s.name, "spec": s.spec, "human": s.human, "colour": PLAYER_COLOURS[i % len(PLAYER_COLOURS)],
                          "score": game.scores[i], "followers": game.supply[i],
-                         "tokens": dict(zip(ruleset.tokens, game.tokens[i]))} for i, s in enumerate(self.seats)],
+                         "tokens": dict(zip(ruleset.tokens, game.tokens[i])),
+                         **({"personal": game.personal[i]} if ruleset.personal_tile >= 0 else {})}
+                        for i, s in enumerate(self.seats)],
             "board": board_svg(game, self.names, size=TILE, coordinates=True, spots=spots),
             "log": self._log(), "events": self._events(), "saved_as": self.save.name if self.save else None,
             "save_error": self.save_error, "stopped": self.stopped,
@@ -234,6 +250,8 @@ class Table:
         elif human_turn and game.tile is not None:
             tile = game.tile
             state["tile"] = {"id": ruleset.tiles[tile].id, "svg": [tile_group(ruleset, tile, r, TILE) for r in range(4)]}
+            if game.personal_turn:
+                state["tile"]["own"] = "pass" if game.last_round is not None else "draw"
             state["options"] = options
         return state
 
@@ -259,12 +277,15 @@ class Table:
 
     def _log(self) -> list[str]:
         """A line per history entry: who placed what where, with the follower, or a discard."""
-        game, ruleset, lines = self.game, self.ruleset, []
+        game, ruleset, lines, turn = self.game, self.ruleset, [], 0
         for (tile, move), seat in zip(game.history, history_seats(game)):
             tile_id = ruleset.tiles[tile].id
             if move is None:
                 lines.append(f"{tile_id} fits nowhere: set aside; {self.names[seat]} draws again")
                 continue
+            turn += 1
+            if turn in game.personal_turns:
+                tile_id += " (their own tile)"
             m, x, y = game.local(move.pos)
             where = f"map {m} " if ruleset.maps > 1 else ""
             follower = ""

@@ -360,3 +360,50 @@ def test_an_engine_error_is_no_typing_mistake(monkeypatch: pytest.MonkeyPatch) -
     player, _, _ = human(["3,-1 r2"])
     with pytest.raises(RuntimeError, match="engine bug"):
         player.choose(forced(D, D))
+
+
+# -- personal tiles (deck.personal) ----------------------------------------------
+
+ABBEYS = load_ruleset(str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "abbey-supply.yaml"))
+
+
+def offered_abbey() -> Game:
+    """A game under the abbey test ruleset, played on until a seat is offered its abbey."""
+    from engine.core.moves import DRAW
+
+    game = Game(ABBEYS, 2, seed=4)
+    rng = random.Random(4)
+    while not game.personal_turn:
+        game.play(rng.choice([m for m in game.legal_moves() if m != DRAW]))
+    return game
+
+
+def test_the_own_tile_is_announced_and_d_keeps_it_and_draws() -> None:
+    from engine.core.moves import DRAW
+
+    game = offered_abbey()
+    player, out, _ = human(["draw it", "d"])
+    assert player.choose(game) == DRAW
+    screen = text(out)
+    assert "tile AB (your own)" in screen and "type d to keep it and draw a tile from the stack instead" in screen
+    assert "AB held" in screen
+    assert refusals(out)[0].startswith("✗ could not read 'draw it'")
+    assert all(choice.move != DRAW for choice in player.choices(game))  # numbers stay placements
+
+
+def test_a_drawn_tile_cannot_be_kept() -> None:
+    game = forced(A)
+    with pytest.raises(MoveInputError, match="only your own tile"):
+        parse_move(game, "draw")
+
+
+def test_placing_the_own_tile_is_told_to_the_others() -> None:
+    game = offered_abbey()
+    me = game.player
+    move = next(m for m in game.legal_moves() if m.rotation >= 0)
+    game.play(move)
+    watcher, out, _ = human(["1"])
+    while game.player == me:  # an extra turn cannot follow here, but be sure whose turn it is
+        game.play(game.legal_moves()[0])
+    watcher.choose(game)
+    assert "placed AB (their own tile) at" in text(out)

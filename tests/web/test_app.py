@@ -254,3 +254,22 @@ def test_a_host_with_anything_after_the_port_is_refused(client: TestClient) -> N
 def test_a_plus_turned_into_a_space_is_explained(client: TestClient) -> None:
     answer = client.get("/rulesets/atlas?ref=basic+river")  # the + of a hand-typed address reads as a space
     assert "a + in an address is written %2B" in _error(answer, 400)
+
+
+def test_keeping_an_own_tile_through_the_api(client: TestClient) -> None:
+    abbeys = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "abbey-supply.yaml")
+    table = _open(client, ruleset=abbeys, players="human,random", seed=11)
+    state = client.get(f"/api/tables/{table}").json()
+    assert "own" not in state["tile"] and state["players"][0]["personal"] == 1
+    assert "only a tile of your own" in _error(client.post(f"/api/tables/{table}/keep", json={"turn": state["turn"]}),
+                                               409)
+    while "own" not in state["tile"]:  # place the first legal way until the abbey is offered
+        cell = state["options"][0]
+        state = client.post(f"/api/tables/{table}/move", json={
+            "turn": state["turn"], "map": cell["map"], "x": cell["x"], "y": cell["y"],
+            "rotation": int(min(cell["rotations"], key=int)), "follower": None}).json()
+    kept = client.post(f"/api/tables/{table}/keep", json={"turn": state["turn"]})
+    assert kept.status_code == 200, kept.text
+    after = kept.json()
+    assert after["turn"] == state["turn"] and "own" not in after["tile"] and after["players"][0]["personal"] == 1
+    assert "turn" in _error(client.post(f"/api/tables/{table}/keep", json={}), 400)

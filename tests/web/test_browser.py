@@ -304,3 +304,38 @@ def test_a_whole_game_in_the_browser(server, browser, ref: str) -> None:
         float(placed.get_attribute("x")) + 2, float(placed.get_attribute("y")) + 2), second
     driver.find_element(By.ID, "coords-on").click()
     assert driver.find_element(By.ID, "coords").is_displayed()
+
+
+def test_keeping_an_own_tile_in_the_browser(server, browser) -> None:
+    """Under deck.personal the page offers "keep it and draw" on the human's abbey turn, and the
+    button draws a tile instead.  The turns before it are sent through the API (the first legal
+    cell each time), which with seed 1 leaves the human a hole to fill on turn 28."""
+    abbeys = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "abbey-supply.yaml")
+
+    def post(path: str, body: dict) -> dict:
+        request = urllib.request.Request(server + path, json.dumps(body).encode(),
+                                         {"Content-Type": "application/json"})
+        return json.load(urllib.request.urlopen(request))
+
+    table_id = post("/api/tables", {"ruleset": abbeys, "players": "human,random", "seed": "1"})["id"]
+    state = json.load(urllib.request.urlopen(f"{server}/api/tables/{table_id}"))
+    while not state["tile"].get("own"):
+        assert not state["finished"], "no abbey was offered to the human"
+        cell = state["options"][0]
+        state = post(f"/api/tables/{table_id}/move", {"turn": state["turn"], "map": cell["map"], "x": cell["x"],
+                                                      "y": cell["y"], "rotation": int(min(cell["rotations"], key=int)),
+                                                      "follower": None})
+    driver = browser
+    driver.get(f"{server}/table/{table_id}")
+    status = _wait_for_turn(driver)
+    keep = driver.find_element(By.ID, "keep")
+    assert "place tile AB" in status and "your own tile" in status
+    assert keep.is_displayed() and keep.text == "keep it and draw (D)"
+    assert "1 own tile held" in driver.find_element(By.ID, "players").text
+    keep.click()
+    WebDriverWait(driver, 60).until(lambda d: not d.find_element(By.ID, "status").text.startswith("Playing"))
+    status = _wait_for_turn(driver)
+    assert "place tile AB" not in status and not keep.is_displayed()
+    assert driver.find_element(By.ID, "error").text == ""
+    after = json.load(urllib.request.urlopen(f"{server}/api/tables/{table_id}"))
+    assert after["turn"] == state["turn"] and after["players"][0]["personal"] == 1

@@ -155,3 +155,31 @@ def test_the_log_names_a_follower_by_its_type(tmp_path) -> None:
     table = Table(mayor, "mayor", ["greedy", "greedy"], 2)
     log = table.state()["log"]
     assert any(", mayor on city" in line for line in log) and not any("mayor knight" in line for line in log)
+
+
+ABBEYS = Path(__file__).parents[1] / "scenarios" / "rulesets" / "abbey-supply.yaml"
+
+
+def test_a_human_keeps_an_own_tile_until_the_last_round_and_the_record_replays() -> None:
+    ruleset = load_ruleset(str(ABBEYS))
+    table = Table(ruleset, str(ABBEYS), ["human", "random"], 11)
+    kept = placed_own = 0
+    while not (state := table.state())["finished"]:
+        assert state["players"][0]["personal"] in (0, 1)
+        own = state["tile"].get("own")
+        if own == "draw":  # keep it while there is anything to draw
+            table.keep(state["turn"])
+            kept += 1
+            continue
+        if own == "pass":
+            placed_own += 1
+        else:
+            with pytest.raises(Refused, match="only a tile of your own may be kept") as refused:
+                table.keep(state["turn"])
+            assert refused.value.status == 409
+        table.place(**_first_move(state, follower=False))
+    # Seed 11 leaves a hole at the end: the human places the abbey kept all game in the last round.
+    assert kept and placed_own == 1 and state["players"][0]["personal"] == 0
+    assert any(line.startswith("human-1 placed AB (their own tile)") for line in state["log"])
+    game, problems = replay(Document(table.record(), "<record>", {}))
+    assert problems == [] and game.scores == [p["score"] for p in state["players"]]

@@ -95,7 +95,8 @@ function drawPlayers() {
     if (seat === state.to_play) row.className = "to-play";
     const swatch = element("span", undefined, {class: "swatch"});
     swatch.style.background = p.colour;
-    const goods = Object.entries(p.tokens || {}).map(([name, n]) => `, ${n} ${name}`).join("");
+    let goods = Object.entries(p.tokens || {}).map(([name, n]) => `, ${n} ${name}`).join("");
+    if (p.personal !== undefined) goods += `, ${p.personal} own tile${p.personal === 1 ? "" : "s"} held`;
     row.append(swatch, ` ${p.name}: ${p.score} points, ${p.followers} follower${p.followers === 1 ? "" : "s"} left${goods}`);
     return row;
   }));
@@ -115,6 +116,8 @@ function drawStatus() {
     const where = state.maps > 1 ? ` on map ${state.map}` : "";
     text = `Turn ${state.turn + 1}: ${state.players[state.to_play].name}, place tile ${state.tile.id}${where} ` +
       `(${state.remaining} left to draw). Click a yellow cell.`;
+    if (state.tile.own === "draw") text += ` ${state.tile.id} is your own tile: place it, or keep it and draw a tile instead.`;
+    if (state.tile.own === "pass") text += ` The stacks are used up: place your own ${state.tile.id}, or keep it and pass.`;
   } else {
     text = "Waiting for the bots.";
   }
@@ -127,6 +130,8 @@ function drawHand() {
   $("tile-preview").replaceChildren();
   $("spots").replaceChildren();
   $("choice").textContent = "";
+  $("keep").hidden = !(state.tile && state.tile.own);
+  if (state.tile && state.tile.own) $("keep").textContent = `keep it and ${state.tile.own} (D)`;
   if (state.start) return drawStart();
   if (!state.tile) return;
   const rotation = pick ? pick.rotation : 0;
@@ -264,11 +269,16 @@ document.addEventListener("keydown", (event) => {
   // Typing in a field, and the browser's own shortcuts (Ctrl+R, Ctrl+plus), are not the table's.
   if (event.target.tagName === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.key === "r" || event.key === "R") rotate();
+  else if ((event.key === "d" || event.key === "D") && state && state.tile && state.tile.own) keep();
   else if (event.key === "Escape") undo();
   else if (event.key === "Enter" && pick) { event.preventDefault(); confirm(); }
   else if (event.key === "+" || event.key === "=") setZoom(1.25);
   else if (event.key === "-") setZoom(0.8);
 });
+function keep() {
+  send(`/api/tables/${TABLE}/keep`, {turn: state.turn});
+}
+
 function setZoom(factor) {
   zoom = Math.min(3, Math.max(0.4, zoom * factor));
   localStorage.setItem("carcassonne-zoom", String(zoom));
@@ -278,6 +288,7 @@ function setZoom(factor) {
 $("zoom-in").onclick = () => setZoom(1.25);
 $("zoom-out").onclick = () => setZoom(0.8);
 $("rotate").onclick = rotate;
+$("keep").onclick = keep;
 $("undo").onclick = undo;
 $("confirm").onclick = confirm;
 load();
