@@ -267,7 +267,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
     personal_tile, personal_count = next(iter(deck.get("personal", {}).items()), (None, 0))
     if personal_tile is not None and personal_tile not in tile_ids:
         problem(("deck", "personal", personal_tile), f"personal tile '{personal_tile}' is not a tile type of this "
-                "ruleset", "tile-unknown")
+                "ruleset", "tile-unknown", key=True)
     constraints = _compile_constraints(data.get("constraints", {}), kinds, tile_ids, problems)
     bonuses = compile_bonuses(doc, kinds, problems)
     follower_types = compile_follower_types(doc, kinds, problems)
