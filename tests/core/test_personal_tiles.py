@@ -184,7 +184,7 @@ def test_a_ruleset_names_its_personal_tile(tmp_path: Path) -> None:
     path.write_text(f"extends: {ABBEYS}\nname: bad\ndeck:\n  personal: {{AB: ~, ZZ: 1}}\n")
     with pytest.raises(UserError, match="personal tile 'ZZ' is not a tile type") as raised:
         load_ruleset(str(path))
-    assert (raised.value.diagnostics[0].line, raised.value.diagnostics[0].col) == (4, 22)
+    assert (raised.value.diagnostics[0].line, raised.value.diagnostics[0].col) == (4, 21)
     path.write_text(f"extends: {ABBEYS}\nname: bad\ndeck:\n  personal: {{AB: 1, B: 1}}\n")
     with pytest.raises(UserError, match="one personal tile type"):
         load_ruleset(str(path))
