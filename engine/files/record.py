@@ -192,9 +192,7 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
         mismatch = extra_turn_mismatch(game, turn) if marks_extra and not turn.get("discarded") else None
         if mismatch:
             problems.append(f"turn {i + 1} is {mismatch}")
-        tile = ruleset.tile_ids.get(turn["tile"])
-        if tile is not None and not turn.get("personal"):  # an unknown one is take_tile's error
-            supply.take(tile, bool(turn.get("discarded")), f"turn {i + 1}", ("turns", i))
+        supply.take_turn(turn, i)  # an unknown tile is take_tile's error
         play_turn(game, turn, doc, ("turns", i))
     if game.scores != data["scores"]["in_game"]:
         problems.append(f"in-game scores {game.scores} ≠ recorded {data['scores']['in_game']}")

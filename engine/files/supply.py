@@ -73,6 +73,13 @@ class TileSupply:
             raise UserError(f"{what} is the {_nth(self.copies(tile))} tile {tile_id}, but {ruleset.ref} has "
                             f"{have}", code="replay", **self.doc.where(path))
 
+    def take_turn(self, turn: dict, i: int) -> None:
+        """Take the tile of record turn ``i`` (``turn``) if it was drawn: a ``personal`` one is
+        a player's own, never in the stacks.  An unknown tile is left to the caller."""
+        tile = self.ruleset.tile_ids.get(turn["tile"])
+        if tile is not None and not turn.get("personal"):
+            self.take(tile, bool(turn.get("discarded")), f"turn {i + 1}", ("turns", i))
+
     def check_used_up(self, turns: int, path: tuple) -> None:
         """For a record that says it finished after ``turns`` turns: every tile was drawn
         (a game ends only then); else :class:`UserError` at ``path``."""

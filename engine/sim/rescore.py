@@ -59,9 +59,7 @@ def _column(doc: Document, ref: str, *, strict: bool = False) -> Column:
     stopped = None
     for i, turn in enumerate(data["turns"]):
         try:
-            tile = ruleset.tile_ids.get(turn["tile"])
-            if tile is not None:
-                supply.take(tile, bool(turn.get("discarded")), f"turn {i + 1}", ("turns", i))
+            supply.take_turn(turn, i)
             play_turn(game, turn, doc, ("turns", i))
         except UserError as error:
             if strict:

@@ -65,3 +65,15 @@ def test_a_scenario_cannot_play_more_tiles_than_the_deck_deals(tmp_path: Path) -
                         f"expect:\n  basic+{option}: {{final: {{A: 0, B: 0}}}}\n")
     with pytest.raises(UserError, match="turn 4 is one more than the 3 tiles deck.size deals"):
         run_scenario(load_scenario(scenario))
+
+
+def test_rescore_takes_a_personal_tile_from_its_player_not_the_stack(tmp_path: Path) -> None:
+    abbeys = ROOT / "tests" / "scenarios" / "rulesets" / "abbey-supply.yaml"
+    record = tmp_path / "game.json"
+    assert run("play", "--ruleset", str(abbeys), "--players", "random,random", "--seed", "1", "--quiet",
+               "--record", str(record)).returncode == 0
+    turns = json.loads(record.read_text())["turns"]
+    first = next(i for i, turn in enumerate(turns) if turn.get("personal"))
+    own, basic = rescore(load_record(record), ["basic"])
+    assert own.stopped is None  # the abbeys (count 0 in the stacks) are the players' own
+    assert basic.stopped is not None and basic.stopped[0] == first + 1
