@@ -13,14 +13,17 @@ normal follower, so ``j + 1``); the last four actions
 turn a start tile drawn from the stack (``deck.start_rule: drawn``) 0–3
 quarter turns.  Under ``deck.personal`` one more action, the last, declines a
 personal tile offered (:data:`~engine.core.moves.DRAW`), and the personal tiles
-count among the tiles.  The basic game has 145 × 145 × 4 × 9 + 4 = 756,904 actions.
+count among the tiles.  Under a ``triggers`` move (the wagon), a follower moving on
+has an action per map, cell and follower slot after those,
+``((map · side + y + reach) · side + x + reach) · slots + slot``, and one more,
+the last, sends it home.  The basic game has 145 × 145 × 4 × 9 + 4 = 756,904 actions.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.moves import DRAW, Move, is_draw
+from ..core.moves import DRAW, HOME, MOVE_ON, Move, is_decision, is_draw
 from ..geometry import map_local, map_origin, pack
 from ..rules.ruleset import Ruleset
 
@@ -36,6 +39,8 @@ class ActionCodec:
     types: int = 1
     #: Whether the ruleset has personal tiles: one more action, :data:`~engine.core.moves.DRAW`.
     draws: bool = False
+    #: Whether a follower may move on after scoring (``triggers``): its actions, and HOME.
+    movers: bool = False
 
     @classmethod
     def for_ruleset(cls, ruleset: Ruleset) -> ActionCodec:
@@ -43,7 +48,7 @@ class ActionCodec:
         tiles = sum(t.count for t in ruleset.tiles) + ruleset.personal_count * ruleset.max_players
         types = len(ruleset.follower_types)
         return cls(ruleset.maps, tiles, 1 + max(len(t.segments) for t in ruleset.tiles) * types, types,
-                   ruleset.personal_tile >= 0)
+                   ruleset.personal_tile >= 0, bool(ruleset.movers))
 
     @property
     def side(self) -> int:
@@ -58,6 +63,11 @@ class ActionCodec:
     @property
     def size(self) -> int:
         """How many actions there are in all."""
+        return self._moves_from + (self.maps * self.side * self.side * self.slots + 1 if self.movers else 0)
+
+    @property
+    def _moves_from(self) -> int:
+        """The first action of a follower moving on."""
         return self.placements + 4 + self.draws
 
     @property
@@ -71,6 +81,8 @@ class ActionCodec:
         """The action of ``move``."""
         if is_draw(move):
             return self.draw_action
+        if is_decision(move):
+            return self._encode_decision(move)
         m, x, y = map_local(move.pos)
         r = self.reach
         if not (0 <= m < self.maps and -r <= x <= r and -r <= y <= r):
@@ -84,6 +96,8 @@ class ActionCodec:
         """The move of a placing ``action`` or of :attr:`draw_action` (not a start rotation)."""
         if self.draws and action == self.placements + 4:
             return DRAW
+        if self.movers and self._moves_from <= action < self.size:
+            return self._decode_decision(action)
         if not 0 <= action < self.placements:
             raise ValueError(f"action {action} places no tile (those are 0 ≤ action < {self.placements}; "
                              f"the last 4 of the {self.size} turn a start tile)")
@@ -96,6 +110,29 @@ class ActionCodec:
             return Move(pos, rotation)
         segment, kind = divmod(slot - 1, self.types)
         return Move(pos, rotation, segment, kind)
+
+    def _encode_decision(self, move: Move) -> int:
+        if not self.movers:
+            raise ValueError("no follower of the ruleset moves on (triggers)")
+        if move == HOME:
+            return self.size - 1
+        m, x, y = map_local(move.pos)
+        r = self.reach
+        if not (0 <= m < self.maps and -r <= x <= r and -r <= y <= r):
+            raise ValueError(f"move at {(m, x, y)} lies outside the encoding (reach {r})")
+        slot = 1 + (move.follower or 0) * self.types + move.type
+        return self._moves_from + ((m * self.side + y + r) * self.side + x + r) * self.slots + slot
+
+    def _decode_decision(self, action: int) -> Move:
+        if action == self.size - 1:
+            return HOME
+        rest, slot = divmod(action - self._moves_from, self.slots)
+        m, rest = divmod(rest, self.side * self.side)
+        y, x = divmod(rest, self.side)
+        if slot == 0:
+            raise ValueError(f"action {action} moves no follower")
+        segment, kind = divmod(slot - 1, self.types)
+        return Move(map_origin(m) + pack(x - self.reach, y - self.reach), MOVE_ON, segment, kind)
 
     def start_action(self, rotation: int) -> int:
         """The action that turns a drawn start tile ``rotation`` quarter turns."""

@@ -75,9 +75,12 @@ class CarcassonneGame(pyspiel.Game):
             max_utility=MAX_POINTS if points else 1.0,
             utility_sum=None,
             # Draws: at most tiles × tile types (deck.put_back); moves: one per tile; start rotations: one per
-            # map; under deck.personal, one move per personal tile and a decline before each draw and per seat.
+            # map; under deck.personal, one move per personal tile and a decline before each draw and per seat;
+            # under a triggers move, after each placement a choice per follower that may move on.
             max_game_length=tiles * len(self.ruleset.tiles) + tiles + codec.maps
-            + (self.ruleset.personal_count * self.players + tiles + self.players if codec.draws else 0),
+            + (self.ruleset.personal_count * self.players + tiles + self.players if codec.draws else 0)
+            + (tiles + self.ruleset.personal_count * self.players) * self.players
+            * sum(self.ruleset.follower_types[t].count for t, _ in self.ruleset.movers),
         )
         super().__init__(GAME_TYPE, info, params)
 

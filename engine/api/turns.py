@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..core import chance
 from ..core.game import Game
-from ..core.moves import IllegalMove, Move, is_draw
+from ..core.moves import HOME, IllegalMove, Move, is_decision, is_draw
 from ..files.notation import format_follower
 from ..geometry import map_local
 from ..rules.ruleset import Ruleset
@@ -129,6 +129,21 @@ class ChanceGame:
         if not game.finished and not self.chance and game.tile is None and not game.pending_starts:
             game.finish()
 
+    def _decision_string(self, move: Move) -> str:
+        """``"wagon to (1,0) road@E"`` or ``"wagon home"`` (the follower moving on now)."""
+        game = self.game
+        kind = game.movers[0][1] if game.movers else move.type
+        name = self.ruleset.follower_types[kind].name
+        if move == HOME:
+            return f"{name} home"
+        m, x, y = map_local(move.pos)
+        placed = game.board.get(move.pos)
+        where = f"({x},{y})" if self.codec.maps == 1 else f"map {m} ({x},{y})"
+        if placed is None or move.follower is None:
+            return f"{name} to {where}"
+        orientation, _, tile = placed
+        return f"{name} to {where} {format_follower(self.ruleset, tile, orientation.rotation, move.follower)}"
+
     def returns(self) -> list[float]:
         """Per seat: 1 for a winner and 0 otherwise (``returns="win"``), or the points;
         all zeros before the end."""
@@ -186,6 +201,8 @@ class ChanceGame:
         name = tiles[tile].id if tile is not None else "?"
         if is_draw(move):
             return f"keep {name} and pass" if self.game.last_round is not None else f"keep {name} and draw"
+        if is_decision(move):
+            return self._decision_string(move)
         m, x, y = map_local(move.pos)
         where = f"({x},{y})" if self.codec.maps == 1 else f"map {m} ({x},{y})"
         follower = "" if move.follower is None or tile is None else \

@@ -9,13 +9,27 @@ from ..core.trial import look_ahead
 from ..core.moves import DRAW, Move
 
 
+def decision_values(game: Game) -> list[tuple[Move, list[int]]]:
+    """``(move, potential per seat)`` for each choice of the follower that may move on
+    (:mod:`engine.core.moving`), played on a copy."""
+    found = []
+    for move in game.legal_moves():
+        trial = game.copy()
+        trial.explain = False
+        trial.play(move, checked=True, draw=False)
+        found.append((move, trial.potential_scores()))
+    return found
+
+
 class GreedyPlayer:
     """Maximises its own score-if-the-game-ended-now minus the best opponent's,
     computed with the ruleset's own formulas (so it plays any variant's scoring)
     from the features each move touches (:class:`~engine.core.lookahead.Lookahead`).
     Ties between equally good moves are broken at random.  Declining a personal tile
     offered (:data:`~engine.core.moves.DRAW`) is worth the margin as it stands, since
-    nothing is placed now: the bot places its abbey as soon as that gains anything."""
+    nothing is placed now: the bot places its abbey as soon as that gains anything.  A
+    follower that may move on is weighed the same way, each destination and home
+    tried on a copy of the game."""
 
     name = "greedy"
 
@@ -30,7 +44,7 @@ class GreedyPlayer:
         me = game.player
         best: list[Move] = []
         best_value = None
-        candidates = look_ahead(game).moves()
+        candidates = decision_values(game) if game.movers else look_ahead(game).moves()
         if game.personal_turn:
             candidates.append((DRAW, game.potential_scores()))
         for move, totals in candidates:

@@ -39,7 +39,7 @@ from ..core.chance import determinise
 from ..core.game import Game
 from ..core.trial import look_ahead
 from ..core.moves import DRAW, Move
-from .greedy import GreedyPlayer
+from .greedy import GreedyPlayer, decision_values
 
 #: How playouts choose moves: uniformly at random, or as the greedy bot does.
 PLAYOUTS = ("random", "greedy")
@@ -192,6 +192,10 @@ class MctsPlayer:
                 state.play(greedy.choose(state), checked=True)
                 turns += 1
                 continue
+            if state.movers:  # as the random bot: any destination, or home
+                options = state.legal_moves()
+                state.play(options[rng.randrange(len(options))], checked=True)
+                continue
             count = state.placement_count()
             n = rng.randrange(count + 1) if state.personal_turn else rng.randrange(count)
             if n == count:  # as the random bot: declining a personal tile is one more choice
@@ -222,7 +226,7 @@ def _root_order(game: Game) -> list[tuple[int, Move]]:
     opponent if the game ended right after it), best first; ties in listing order."""
     me = game.player
     valued = []
-    candidates = look_ahead(game).moves()
+    candidates = decision_values(game) if game.movers else look_ahead(game).moves()
     if game.personal_turn:  # declining the personal tile leaves the margin as it stands
         candidates.append((DRAW, game.potential_scores()))
     for i, (move, totals) in enumerate(candidates):
@@ -233,6 +237,8 @@ def _root_order(game: Game) -> list[tuple[int, Move]]:
 
 def _moves(state: Game) -> list[Move]:
     """Legal moves below the root: every placement without a follower, then those with one."""
+    if state.movers:
+        return state.legal_moves()
     placements = state.placements()
     bare = [Move(pos, r) for pos, r in placements]
     moves = bare + [Move(pos, r, j, t) for pos, r in placements for j, t in state.deploy_choices(pos, r)]

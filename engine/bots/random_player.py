@@ -11,7 +11,8 @@ from ..core.moves import DRAW, Move
 class RandomPlayer:
     """Uniform over legal placements, then uniform over that placement's follower
     options (deploying nothing included); a personal tile offered is declined
-    (:data:`~engine.core.moves.DRAW`) as one more placement would be chosen.  Counts
+    (:data:`~engine.core.moves.DRAW`) as one more placement would be chosen, and a follower
+    that may move on goes to a destination or home, uniformly.  Counts
     placements instead of listing them, since random play is what simulations spend
     their time on."""
 
@@ -25,6 +26,9 @@ class RandomPlayer:
 
     def choose(self, game: Game) -> Move:
         rng = self.rng
+        if game.movers:
+            options = game.legal_moves()
+            return options[rng.randrange(len(options))]
         count = game.placement_count()
         n = rng.randrange(count + 1) if game.personal_turn else rng.randrange(count)
         if n == count:

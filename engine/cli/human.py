@@ -29,7 +29,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..core.game import Game
-from ..core.moves import Move
+from ..core.moves import HOME, Move
 from ..errors import UserError
 from ..files.notation import place_name
 from ..files.output import check_writable
@@ -79,7 +79,10 @@ class HumanPlayer:
     # -- the Player protocol ---------------------------------------------------
 
     def choose(self, game: Game) -> Move:
-        """Show the turn, then ask until the answer is a legal move for ``game.tile``."""
+        """Show the turn, then ask until the answer is a legal move for ``game.tile`` (or, for a
+        follower that may move on after its feature scored, a destination or home)."""
+        if game.movers:
+            return self._choose_move_on(game)
         choices = self.choices(game)
         self.show_turn(game, choices)
         while True:
@@ -97,6 +100,33 @@ class HumanPlayer:
                 continue
             self.console.print(Text(f"→ {move_notation(game, move)}", style="bold green"))
             return move
+
+    def _choose_move_on(self, game: Game) -> Move:
+        """Ask where the follower whose feature just scored moves on: a number from the list of
+        destinations, or ``h`` to take it home (:mod:`engine.core.moving`)."""
+        ruleset = game.ruleset
+        name = ruleset.follower_types[game.movers[0][1]].name
+        options = [move for move in game.legal_moves() if move != HOME]
+        c = self.console
+        c.rule(Text(f"Turn {game.turn} · P{game.player + 1} {self.name} · your {name} may move on", style="bold"))
+        self._show_news(game)
+        c.print(board_text(game, max_width=c.width), end="")
+        c.print(self._scores(game))
+        c.print(Text(f"Your {name}'s feature has scored. Move it on to a feature that is not complete and holds "
+                     "no follower, within reach, or take it home:", style="bold"))
+        for number, move in enumerate(options, start=1):
+            orientation, _, tile = game.board[move.pos]
+            _, x, y = game.local(move.pos)
+            c.print(f"  {number}) {x},{y} {place_name(ruleset, tile, orientation.rotation, move.follower)}",
+                    highlight=False)
+        while True:
+            answer = self._ask(f"Move the {name} on (1–{len(options)}, h home, q quit): ")
+            if answer.lower() in ("h", "home"):
+                return HOME
+            if re.fullmatch(r"\d+\)?", answer) and 1 <= int(answer.rstrip(")")) <= len(options):
+                return options[int(answer.rstrip(")")) - 1]
+            self._refuse(f"'{answer}' is not a choice: type a number from 1 to {len(options)}, or h to take the "
+                         f"{name} home")
 
     def choose_start(self, game: Game) -> int:
         """Ask for the rotation (0–3) of a start tile drawn from the stack (``game.start_tile``)."""

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 from ..geometry import FACING, SIDE_STEP
 from .followers import count_of
-from .moves import DRAW, IllegalMove, Move, is_draw
+from .moves import DRAW, HOME, IllegalMove, Move, is_decision, is_draw
+from .moving import destinations, refusal
 
 if TYPE_CHECKING:
     from ..rules.tiles import TileType
@@ -190,7 +191,11 @@ def _joined(game: Game, tile: "TileType", pos: int, rotation: int) -> tuple[list
 def legal_moves(game: Game) -> list[Move]:
     """Every legal :class:`Move` for the current tile: each placement with no
     follower and with each follower option (of each type that may go there); last,
-    :data:`~engine.core.moves.DRAW` when the tile is a personal one offered."""
+    :data:`~engine.core.moves.DRAW` when the tile is a personal one offered.  While a follower
+    may move on (:mod:`engine.core.moving`), its destinations and then
+    :data:`~engine.core.moves.HOME` instead."""
+    if game.movers:
+        return [*destinations(game), HOME]
     moves = []
     several = len(game.ruleset.follower_types) > 1
     for pos, r in game.placements():
@@ -208,6 +213,15 @@ def check(game: Game, move: Move) -> None:
     """Raise :class:`IllegalMove` unless ``move`` is legal for the current tile."""
     if game.tile is None:
         raise IllegalMove("placement", "the game has no tile left to place")
+    if game.movers or is_decision(move):
+        if not game.movers:
+            raise IllegalMove("follower", "no follower is moving on now: a tile is to be placed")
+        name = game.ruleset.follower_types[game.movers[0][1]].name
+        if not is_decision(move):
+            raise IllegalMove("follower", f"the {name} that scored is to move on or go home first")
+        if move not in legal_moves(game):
+            raise IllegalMove("follower", refusal(game, move))
+        return
     if is_draw(move):
         if not game.personal_turn:
             raise IllegalMove("placement", "only a personal tile may be declined (the tile to place was drawn)")

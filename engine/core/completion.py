@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..geometry import RING8
 from .followers import count_of
+from .moving import note_movers
 from .scoring import ScoreEvent, Scored, check_totals, majority, score_feature
 from .tallies import hold, reward
 
@@ -72,6 +73,8 @@ def score_completion(game: "Game", root: int) -> list[Scored]:
     if game.explain:
         game.events.extend(e for e in found if isinstance(e, ScoreEvent))
     if game.fol[root]:
+        if game.ruleset.movers:
+            note_movers(game, root)
         game.return_followers(root)
     return found
 

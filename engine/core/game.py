@@ -15,13 +15,14 @@ from mypy_extensions import mypyc_attr
 
 from ..geometry import map_local, map_origin
 from ..rules.ruleset import Ruleset
-from . import choices, completion, personal
+from . import choices, completion, moving, personal
 from .board import Board
 from .deck import Pins, Stack, build_stacks, put_back, take
 from .followers import others_mask, strengths
 from .moves import Move, is_draw
 from .game_end import end_totals, final_scores
 from .scoring import ScoreEvent, Scored
+from .snapshot import copy_game_into
 from .strength import feature_weights
 
 
@@ -93,6 +94,13 @@ class Game(Board):
         self.personal_turn = False
         self.personal_turns: tuple[int, ...] = ()
         self.last_round: list[int] | None = None
+        #: Followers that may move on after their feature scored (engine/core/moving.py), as
+        #: ``(owner, type, tile it stood on)`` in the order their owners choose (the first is
+        #: :attr:`player`'s to decide); the seat whose placement scored them; and every choice made,
+        #: ``(turn, owner, type, move)`` (what records write).
+        self.movers: list[tuple[int, int, int]] = []
+        self.active = 0
+        self.decisions: list[tuple[int, int, int, Move]] = []
         self.rng = random.Random(seed)
         #: True when the draw order was given (replays, scenarios): nothing is reshuffled.
         self.forced = draw_order is not None
@@ -202,10 +210,23 @@ class Game(Board):
         """
         if not checked:
             self.check(move)
+        if self.movers:  # an owner's choice for a follower that may move on
+            moving.decide(self, move)
+            self.player = self.movers[0][0] if self.movers else self.active
+            if not self.movers:
+                self._pass_turn(draw)
+            return []
         if is_draw(move):
             personal.decline(self, draw)
             return []
         scored = self.apply(move)
+        if self.movers:  # owners choose before the turn passes
+            self.active, self.player = self.player, self.movers[0][0]
+            return scored
+        self._pass_turn(draw)
+        return scored
+
+    def _pass_turn(self, draw: bool) -> None:
         if self.earned_turn:  # the player goes again, at once (and only once)
             self.extra_turn, self.earned_turn = True, False
         else:
@@ -213,7 +234,6 @@ class Game(Board):
             self.player = (self.player + 1) % self.players
         self._next_map()
         personal.open_turn(self, draw)
-        return scored
 
     def draw_one(self) -> bool:
         """After ``play(..., draw=False)``: draw the top tile of the current map's stack
@@ -252,7 +272,10 @@ class Game(Board):
                 self.earned_turn = completion.extends_own(self, tile, base)
         if move.follower is not None:
             self.deploy(base + move.follower, self.player, move.type)
-        return completion.score_completed(self, tile, move.pos, base)
+        scored = completion.score_completed(self, tile, move.pos, base)
+        if self.movers:
+            moving.settle(self, self.player)
+        return scored
 
     def discard(self) -> None:
         """Discard the current tile (it fits nowhere) and draw the next; the same player goes on.
@@ -297,33 +320,7 @@ class Game(Board):
     def copy(self) -> Game:
         """An independent snapshot (shallow copies suffice: member lists are never mutated)."""
         other = Game.__new__(Game)
-        self.copy_board_into(other)
-        other.seed, other.deploy_masks = self.seed, self.deploy_masks
-        other.scores = self.scores.copy()
-        other.kind_points = [dict(points) for points in self.kind_points]
-        other.tokens = [list(tokens) for tokens in self.tokens]
-        other.held = [list(held) for held in self.held]
-        other.explain = self.explain
-        other.events = self.events.copy()
-        other.history = self.history.copy()
-        other.seats = self.seats.copy()
-        other.extra_turn, other.earned_turn = self.extra_turn, self.earned_turn
-        other.extra_turns = self.extra_turns
-        other.personal, other.personal_turn = self.personal.copy(), self.personal_turn
-        other.personal_turns = self.personal_turns
-        other.last_round = None if self.last_round is None else self.last_round.copy()
-        other.returned, other.went_back = self.returned, self.went_back
-        other.turn, other.player, other.finished, other.tile = self.turn, self.player, self.finished, self.tile
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
-        other.forced, other.auto_draw = self.forced, self.auto_draw
-        other.pending_starts = self.pending_starts.copy()
-        other.starts = self.starts.copy()
-        other.stacks = [[phase.copy() for phase in stack] for stack in self.stacks]
-        other.pins = [[ends.copy() for ends in pins] for pins in self.pins]
-        other.box = [tiles.copy() for tiles in self.box]
-        stack = other.stacks[other.map]
-        other.deck = stack[0] if stack else []
+        copy_game_into(self, other)
         return other
 
     # -- notation ------------------------------------------------------------

@@ -40,6 +40,19 @@ class Move:
 DRAW: Final = Move(0, -1)
 
 
+#: The rotation that marks a follower moving on after its feature scored (:mod:`engine.core.moving`):
+#: ``Move(pos, MOVE_ON, segment, type)`` puts it on segment ``segment`` of the tile at ``pos``.
+MOVE_ON: Final = -2
+
+#: The move that sends a follower that may move on home instead (:mod:`engine.core.moving`).
+HOME: Final = Move(0, -3)
+
+
 def is_draw(move: Move) -> bool:
     """Whether ``move`` is :data:`DRAW`."""
-    return move.rotation < 0
+    return move.rotation == -1
+
+
+def is_decision(move: Move) -> bool:
+    """Whether ``move`` moves a follower on (``MOVE_ON``) or sends it :data:`HOME`."""
+    return move.rotation <= MOVE_ON

@@ -14,7 +14,11 @@ has neither, and replays as written.  Version 3 added ``personal``
 (``deck.personal``): a turn without it drew its tile, so a personal tile the
 game offered then was declined; the personal turns after the last drawn tile
 are the last round (:mod:`engine.core.personal`), where a seat that does not
-appear passed.
+appear passed.  It also added the entries of a follower moving on after its
+feature scored (``triggers``: the wagon; :mod:`engine.core.moving`):
+``{player, move: TYPE, to: [x, y], follower: KIND@PORT}`` or ``{player, move:
+TYPE, home: true}``, after the turn that scored it; where the game awaits such
+a choice and the next entry is a tile, the follower went home.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.game import Game
-from ..core.moves import DRAW, IllegalMove, Move
+from ..core.moves import DRAW, HOME, MOVE_ON, IllegalMove, Move
 from ..errors import UserError
 from ..geometry import pack
 from ..rules.reading import decode_text, read_bytes
@@ -33,7 +37,7 @@ from ..rules.ruleset import Ruleset, load_ruleset_for
 from ..rules.source import Document, Shape, load_yaml
 from ..rules.validate import check
 from ..rules.yaml_nodes import MAX_DEPTH
-from .notation import format_follower, parse_deployment
+from .notation import format_follower, parse_deployment, parse_follower
 from .supply import TileSupply
 
 FORMAT = "carcassonne-record"
@@ -51,6 +55,7 @@ def turn_entries(game: Game) -> list[dict[str, Any]]:
     """The game's turns in record/scenario shape, with the seat that played each."""
     ruleset, entries = game.ruleset, []
     several, extra, own, turn = ruleset.maps > 1, set(game.extra_turns), set(game.personal_turns), 0
+    decisions = list(game.decisions)
     for (tile, move), seat in zip(game.history, history_seats(game)):
         tile_id = ruleset.tiles[tile].id
         if move is None:
@@ -68,7 +73,24 @@ def turn_entries(game: Game) -> list[dict[str, Any]]:
         if move.follower is not None:
             entry["follower"] = format_follower(ruleset, tile, move.rotation, move.follower, move.type)
         entries.append(entry)
+        while decisions and decisions[0][0] == turn:
+            entries.append(decision_entry(game, *decisions.pop(0)[1:]))
     return entries
+
+
+def decision_entry(game: Game, seat: int, kind: int, move: Move) -> dict[str, Any]:
+    """The record entry of ``seat``'s choice for their follower of type ``kind`` moving on
+    (:mod:`engine.core.moving`)."""
+    ruleset = game.ruleset
+    if move == HOME:
+        return {"player": seat, "move": ruleset.follower_types[kind].name, "home": True}
+    m, x, y = game.local(move.pos)
+    orientation, _, tile = game.board[move.pos]
+    entry: dict[str, Any] = {"player": seat, "move": ruleset.follower_types[kind].name, "to": [x, y],
+                             "follower": format_follower(ruleset, tile, orientation.rotation, move.follower, 0)}
+    if ruleset.maps > 1:
+        entry["map"] = m
+    return entry
 
 
 def build_record(game: Game, ruleset_ref: str, players: list[dict[str, str]],
@@ -189,7 +211,7 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
         if "extra_turn" in turn and not marks_extra:
             raise UserError("a version 1 record has no extra_turn marks (version 2 added them)", code="replay",
                             **doc.where(("turns", i, "extra_turn")))
-        mismatch = extra_turn_mismatch(game, turn) if marks_extra and not turn.get("discarded") else None
+        mismatch = extra_turn_mismatch(game, turn) if marks_extra and "at" in turn else None
         if mismatch:
             problems.append(f"turn {i + 1} is {mismatch}")
         supply.take_turn(turn, i)  # an unknown tile is take_tile's error
@@ -268,7 +290,7 @@ def turn_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
 def last_drawn_turn(turns: list[dict]) -> int:
     """The index of the last turn that drew its tile (not ``personal``), -1 for none: in a
     finished game, the turns after it are the last round of personal tiles."""
-    return max((i for i, turn in enumerate(turns) if not turn.get("personal")), default=-1)
+    return max((i for i, turn in enumerate(turns) if not turn.get("personal") and "move" not in turn), default=-1)
 
 
 def take_tile(game: Game, turn: dict, doc: Document, path: tuple) -> None:
@@ -278,6 +300,10 @@ def take_tile(game: Game, turn: dict, doc: Document, path: tuple) -> None:
     tile are the last round, where the seats before the turn's ``player`` pass first.
     :class:`UserError` for an unknown tile; :class:`IllegalMove` ``placement`` for a personal
     tile the player may not place now."""
+    if "move" in turn:
+        return  # a follower moving on: no tile
+    while game.movers:  # a follower that could have moved on, and the record goes on: it went home
+        game.play(HOME)
     tile = tile_index(game.ruleset, turn["tile"], doc, path + ("tile",))
     if not turn.get("personal"):
         game.force_tile(tile)
@@ -302,10 +328,46 @@ def take_tile(game: Game, turn: dict, doc: Document, path: tuple) -> None:
                           f"not {turn['tile']}")
 
 
+def decision_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
+    """The :class:`Move` of an entry ``{move: TYPE, to: [x, y], follower: KIND@PORT}`` or ``{move: TYPE,
+    home: true}``: the choice for the follower moving on now (:mod:`engine.core.moving`).
+    :class:`UserError` when no follower of that type is to move on now, or the entry names no
+    segment of a placed tile; whether the rules allow it is :meth:`Game.check`'s."""
+    ruleset = game.ruleset
+    if not game.movers:
+        raise UserError(f"no {turn['move']} is moving on now (its feature did not just score, or it has "
+                        "nowhere to go)", code="replay", **doc.where(path))
+    kind = game.movers[0][1]
+    name = ruleset.follower_types[kind].name
+    if turn["move"] != name:
+        raise UserError(f"the {name} that scored is to move on, not a {turn['move']}", code="replay",
+                        **doc.where(path + ("move",)))
+    if turn.get("home"):
+        return HOME
+    x, y = turn["to"]
+    enter_turn_map(game, turn, doc, path)
+    try:
+        pos = pack(x, y) + game.origin(game.map)
+    except ValueError as error:
+        raise UserError(str(error), code="position", **doc.where(path + ("to",))) from None
+    placed = game.board.get(pos)
+    if placed is None:
+        raise UserError(f"no tile lies at ({x},{y})", code="replay", **doc.where(path + ("to",)))
+    orientation, _, tile = placed
+    try:
+        segment = parse_follower(ruleset, tile, orientation.rotation, turn["follower"])
+    except ValueError as error:
+        raise UserError(str(error), code="follower-notation", **doc.where(path + ("follower",))) from None
+    return Move(pos, MOVE_ON, segment, kind)
+
+
 def play_turn(game: Game, turn: dict, doc: Document, path: tuple) -> None:
     """Play one record turn (placement or discard) whose tile :func:`take_tile` has made the one
     to place; :class:`UserError` if the rules refuse it."""
     try:
+        if "move" in turn:
+            game.play(decision_move(game, turn, doc, path))
+            return
         take_tile(game, turn, doc, path)
     except IllegalMove as error:
         raise UserError(f"illegal {error.reason}: {error}", code="replay", **doc.where(path)) from None

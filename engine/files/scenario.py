@@ -20,7 +20,7 @@ from ..errors import UserError
 from ..rules.ruleset import load_ruleset_for
 from ..rules.source import Document, Shape, load_yaml
 from ..rules.validate import check
-from .record import enter_turn_map, extra_turn_mismatch, take_tile, tile_index, turn_move
+from .record import decision_move, enter_turn_map, extra_turn_mismatch, take_tile, tile_index, turn_move
 
 
 @dataclass
@@ -85,6 +85,12 @@ def _run_one(doc: Document, ref: str, ruleset, expected: dict | None) -> Outcome
     outcome = Outcome(ref)
     for i, turn in enumerate(data["turns"]):
         path = ("turns", i)
+        if "move" in turn:
+            if not _decide(doc, game, turn, path, f"turn {i + 1} ({names[game.player]}: {turn['move']} "
+                           f"{'home' if turn.get('home') else 'to ' + str(turn['to']) + ' ' + turn['follower']})",
+                           outcome):
+                return outcome
+            continue
         try:
             take_tile(game, turn, doc, path)
             refused = None
@@ -141,6 +147,29 @@ def _run_one(doc: Document, ref: str, ruleset, expected: dict | None) -> Outcome
     return outcome
 
 
+def _decide(doc: Document, game: Game, turn: dict, path: tuple, label: str, outcome: Outcome) -> bool:
+    """Play the choice for a follower moving on that ``turn`` states, or note how the engine
+    disagrees (a probe ``illegal: follower`` expects a refusal); False if the rest cannot follow."""
+    probe = turn.get("illegal")
+    if not game.movers:
+        error = IllegalMove("follower", f"no {turn['move']} is moving on now (nothing of it scored just now, or "
+                                        "it has nowhere to go)")
+        return _refusal_expected(outcome, label, probe, error)
+    if turn.get("player", game.player) != game.player:
+        outcome.failures.append(f"{label}: recorded for seat {turn['player']}, but seat {game.player} chooses")
+        return False
+    move = decision_move(game, turn, doc, path)
+    try:
+        game.check(move)
+    except IllegalMove as error:
+        return _refusal_expected(outcome, label, probe, error)
+    if probe is not None:
+        outcome.failures.append(f"{label}: expected an illegal {probe}, but the engine allows it")
+        return True
+    game.play(move, checked=True)
+    return True
+
+
 def _refusal_expected(outcome: Outcome, label: str, probe: str | None, error: IllegalMove) -> bool:
     """Note in ``outcome`` how a refused turn differs from the scenario's ``illegal`` ``probe``;
     False if the scenario meant to play it (the rest of it cannot follow)."""
@@ -161,7 +190,7 @@ def _check_supply(doc: Document, ruleset, start: tuple[int, int] | None) -> None
     returned = ruleset.unplaceable == "reshuffle"  # a discarded tile goes back into the stack
     drawn = 0
     for i, turn in enumerate(doc.data["turns"]):
-        if turn.get("illegal") or turn.get("personal") or (returned and turn.get("discarded")):
+        if turn.get("illegal") or turn.get("personal") or "move" in turn or (returned and turn.get("discarded")):
             continue
         drawn += 1
         if ruleset.deck_size and drawn > ruleset.deck_size:

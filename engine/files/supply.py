@@ -75,8 +75,9 @@ class TileSupply:
 
     def take_turn(self, turn: dict, i: int) -> None:
         """Take the tile of record turn ``i`` (``turn``) if it was drawn: a ``personal`` one is
-        a player's own, never in the stacks.  An unknown tile is left to the caller."""
-        tile = self.ruleset.tile_ids.get(turn["tile"])
+        a player's own, never in the stacks, and a follower moving on takes none.  An unknown tile
+        is left to the caller."""
+        tile = self.ruleset.tile_ids.get(turn.get("tile", ""))  # a follower moving on has none
         if tile is not None and not turn.get("personal"):
             self.take(tile, bool(turn.get("discarded")), f"turn {i + 1}", ("turns", i))
 

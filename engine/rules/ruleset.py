@@ -25,6 +25,7 @@ from .problems import Problems, diagnostic_order
 from .resolve import resolved
 from .source import Document, own_refusal
 from .tiles import CENTRE_KIND, SIDE, EdgeCodes, TileType, compile_tile
+from .triggers import compile_movers
 from .unreachable import warn_unreachable
 from .validate import check
 
@@ -84,6 +85,9 @@ class Ruleset:
     follower_types: tuple[FollowerType, ...] = ()
     #: Indices of the follower types with ``extra_turn`` (the builder).
     extra_turn_types: tuple[int, ...] = ()
+    #: ``(type index, within)`` of the follower types that may move on after their feature scores
+    #: (a ``when: scored, effect: move`` trigger: the wagon; :mod:`engine.rules.triggers`).
+    movers: tuple[tuple[int, int], ...] = ()
     #: ``(type index, strength formula)`` of the follower types whose strength reads the feature
     #: they stand on (the mayor's ``pennants``).
     feature_strengths: tuple[tuple[int, Score], ...] = ()
@@ -271,6 +275,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
     constraints = _compile_constraints(data.get("constraints", {}), kinds, tile_ids, problems)
     bonuses = compile_bonuses(doc, kinds, problems)
     follower_types = compile_follower_types(doc, kinds, problems)
+    movers = compile_movers(doc, follower_types, problems)
     warn_unreachable(tiles, codes.mirror, codes.wild, kinds, follower_types, bonuses,
                      {start: fixed_starts} if fixed_starts else {}, tile_ids.get(personal_tile or "", -1), problems)
     if problems.found:
@@ -292,7 +297,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         personal_tile=tile_ids.get(personal_tile, -1) if personal_tile is not None else -1,
         personal_count=personal_count,
         bonuses=bonuses, tokens=token_names(kinds), follower_types=follower_types,
-        extra_turn_types=tuple(t.index for t in follower_types if t.extra_turn),
+        extra_turn_types=tuple(t.index for t in follower_types if t.extra_turn), movers=movers,
         feature_strengths=tuple((t.index, t.strength_of) for t in follower_types if t.strength_of is not None),
         constraints=tuple(tuple(c for c in constraints if c.applies_to(t)) for t in tiles),
         edge_mirror=tuple(codes.mirror), edge_base=codes.base, edge_wild=codes.wild,

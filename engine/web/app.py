@@ -10,7 +10,8 @@ Routes (``{id}`` is a table's id):
 * ``POST /api/tables/{id}/move`` ``{"turn", "map", "x", "y", "rotation", "follower"}`` (and
   ``"type"``, the follower type's index, when not normal)
   and ``POST /api/tables/{id}/start`` ``{"turn", "rotation"}`` and ``POST /api/tables/{id}/keep``
-  ``{"turn"}`` (keep a tile of one's own and draw instead) → the new state;
+  ``{"turn"}`` (keep a tile of one's own and draw instead) and ``POST /api/tables/{id}/move-on``
+  ``{"turn", "map", "x", "y", "segment"}`` (``"segment": null``: home) → the new state;
 * ``GET /api/tables/{id}/record`` — the record as a download;
 * ``GET /rulesets``, ``GET /rulesets/atlas?ref=REF`` — shipped rulesets and options, a ruleset's tiles;
 * ``GET /replay``, ``GET /replay/{name}``, ``POST /api/replay`` (a record's text) — replay
@@ -198,6 +199,14 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
         await _in_thread(table.keep, _whole(data, "turn", low=0))
         return JSONResponse(await _in_thread(table.state))
 
+    async def move_on(request: Request) -> Response:
+        table = tables.get(request.path_params["id"])
+        data = await _json_body(request)
+        await _in_thread(table.move_on, _whole(data, "turn", low=0), _whole(data, "map", low=0, high=64, none=True),
+                         _whole(data, "x") if "x" in data else 0, _whole(data, "y") if "y" in data else 0,
+                         _whole(data, "segment", low=0, high=10**4, none=True))
+        return JSONResponse(await _in_thread(table.state))
+
     def record(request: Request) -> Response:
         table_id = request.path_params["id"]
         text = json.dumps(tables.get(table_id).record(), indent=1, ensure_ascii=False) + "\n"
@@ -264,6 +273,7 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
         Route("/api/tables/{id}", state),
         Route("/api/tables/{id}/move", move, methods=["POST"]),
         Route("/api/tables/{id}/keep", keep, methods=["POST"]),
+        Route("/api/tables/{id}/move-on", move_on, methods=["POST"]),
         Route("/api/tables/{id}/start", start, methods=["POST"]),
         Route("/api/tables/{id}/record", record),
         Route("/rulesets", rulesets),

@@ -5,7 +5,8 @@ it keeps on disk.  The page asks for :meth:`Table.state` (what a player may see:
 the board as SVG, scores, the drawn tile and, on a human's turn, every legal
 placement with its follower spots) and sends a human's move with
 :meth:`Table.place`, a drawn start tile's rotation with :meth:`Table.turn_start`, or
-the choice to keep a personal tile offered (``deck.personal``) with :meth:`Table.keep`;
+the choice to keep a personal tile offered (``deck.personal``) with :meth:`Table.keep`,
+or where a follower whose feature scored moves on (``triggers``) with :meth:`Table.move_on`;
 bots then play until a human must answer again or the game is over.  Nothing
 here serves HTTP (that is :mod:`engine.web.app`); everything is plain data.
 """
@@ -19,7 +20,7 @@ from typing import Any
 
 from ..bots.players import Player, check_seats, make_player
 from ..core.game import Game
-from ..core.moves import DRAW, IllegalMove, Move
+from ..core.moves import DRAW, HOME, MOVE_ON, IllegalMove, Move
 from ..errors import UserError
 from ..files.notation import follower_name, format_follower, place_name
 from ..files.output import write_json
@@ -102,7 +103,9 @@ class Table:
         notation, name, follower word, anchor in tile units), or ``start`` (the drawn
         start tile to turn).  Under ``deck.personal`` each player has ``personal`` (own
         tiles held), and a tile of one's own offered instead of a draw has ``own``: what
-        keeping it does, ``draw`` or (once the stacks are used up) ``pass``.
+        keeping it does, ``draw`` or (once the stacks are used up) ``pass``.  When a human's
+        follower may move on after its feature scored, ``moving`` replaces ``tile``: the
+        follower type's name and ``options`` (map, x, y, segment, notation, name) besides home.
         """
         with self._lock:
             return self._state()
@@ -147,6 +150,29 @@ class Table:
             if not self.game.personal_turn:
                 raise Refused(f"tile {self._tile_id()} was drawn: only a tile of your own may be kept instead", 409)
             self.game.play(DRAW)
+            self._advance()
+
+    def move_on(self, turn: int, map_index: int | None = None, x: int = 0, y: int = 0,
+                segment: int | None = None) -> None:
+        """Move the human's follower whose feature just scored on to ``segment`` of the tile at
+        ``(x, y)`` on map ``map_index``, or home when ``segment`` is None; then the bots play.
+        Raises :class:`Refused`."""
+        with self._lock:
+            self._expect_human(turn)
+            game = self.game
+            if not game.movers:
+                raise Refused("no follower of yours is moving on now", 409)
+            if segment is None:
+                move = HOME
+            else:
+                pos = next((pos for pos in game.board if game.local(pos) == (map_index or 0, x, y)), None)
+                if pos is None:
+                    raise Refused(f"no tile lies at ({x},{y})")
+                move = Move(pos, MOVE_ON, segment, game.movers[0][1])
+            try:
+                game.play(move)
+            except IllegalMove as error:
+                raise Refused(str(error)) from None
             self._advance()
 
     def turn_start(self, turn: int, rotation: int) -> None:
@@ -229,7 +255,7 @@ class Table:
         game, ruleset = self.game, self.ruleset
         seat = self._seat_to_answer()
         human_turn = seat is not None and self.seats[seat].human
-        options = self._options() if human_turn and game.start_tile is None else []
+        options = self._options() if human_turn and game.start_tile is None and not game.movers else []
         spots = [(o["map"], o["x"], o["y"]) for o in options]
         state: dict[str, Any] = {
             "ruleset": self.ref, "seed": self.seed, "turn": game.turn, "remaining": game.remaining,
@@ -247,6 +273,9 @@ class Table:
             tile = game.start_tile
             state["start"] = {"tile": ruleset.tiles[tile].id,
                               "svg": [tile_group(ruleset, tile, r, TILE) for r in range(4)]}
+        elif human_turn and game.movers:
+            state["moving"] = {"follower": ruleset.follower_types[game.movers[0][1]].name,
+                               "options": self._destinations()}
         elif human_turn and game.tile is not None:
             tile = game.tile
             state["tile"] = {"id": ruleset.tiles[tile].id, "svg": [tile_group(ruleset, tile, r, TILE) for r in range(4)]}
@@ -275,6 +304,19 @@ class Table:
             cell["rotations"][str(rotation)] = spots
         return sorted(cells.values(), key=lambda c: (c["map"], c["y"], c["x"]))
 
+    def _destinations(self) -> list[dict[str, Any]]:
+        """Where the human's follower may move on: map, x, y, segment, notation and name."""
+        game, found = self.game, []
+        for move in game.legal_moves():
+            if move == HOME:
+                continue
+            orientation, _, tile = game.board[move.pos]
+            m, x, y = game.local(move.pos)
+            found.append({"map": m, "x": x, "y": y, "segment": move.follower,
+                          "notation": format_follower(self.ruleset, tile, orientation.rotation, move.follower),
+                          "name": place_name(self.ruleset, tile, orientation.rotation, move.follower)})
+        return found
+
     def _log(self) -> list[str]:
         """A line per history entry: who placed what where, with the follower, or a discard."""
         game, ruleset, lines, turn = self.game, self.ruleset, [], 0
@@ -294,6 +336,24 @@ class Table:
                 who = follower_name(ruleset, move.type, kind.follower)
                 follower = f", {who} on {place_name(ruleset, tile, move.rotation, move.follower)}"
             lines.append(f"{self.names[seat]} placed {tile_id} at {where}({x},{y}) turned {move.rotation * 90}°{follower}")
+            lines.extend(self._moved_on(turn))
+        return lines
+
+    def _moved_on(self, turn: int) -> list[str]:
+        """A line per follower that moved on (or went home) after turn ``turn``'s scoring."""
+        game, ruleset, lines = self.game, self.ruleset, []
+        for when, seat, kind, move in game.decisions:
+            if when != turn:
+                continue
+            name = f"{self.names[seat]}'s {ruleset.follower_types[kind].name}"
+            if move == HOME:
+                lines.append(f"{name} goes home")
+                continue
+            orientation, _, tile = game.board[move.pos]
+            m, x, y = game.local(move.pos)
+            where = f"map {m} " if ruleset.maps > 1 else ""
+            lines.append(f"{name} moves on to the {place_name(ruleset, tile, orientation.rotation, move.follower)} "
+                         f"at {where}({x},{y})")
         return lines
 
     def _events(self) -> list[dict[str, Any]]:

@@ -35,7 +35,8 @@ def test_each_follower_type_has_a_slot_of_its_own():
 @pytest.mark.parametrize("ref", ["basic", "basic+river", "basic+two-maps", "first-edition",
                                  str(SCENARIO_RULESETS / "helper-follower.yaml"),
                                  str(SCENARIO_RULESETS / "large-follower.yaml"),
-                                 str(SCENARIO_RULESETS / "abbey-supply.yaml")])
+                                 str(SCENARIO_RULESETS / "abbey-supply.yaml"),
+                                 str(SCENARIO_RULESETS / "wagon.yaml")])
 def test_every_legal_move_of_a_game_round_trips(ref):
     ruleset = load_ruleset(ref)
     codec = ActionCodec.for_ruleset(ruleset)
@@ -45,7 +46,8 @@ def test_every_legal_move_of_a_game_round_trips(ref):
         moves = game.legal_moves()
         actions = [codec.encode(move) for move in moves]
         assert len(set(actions)) == len(moves)
-        assert all(0 <= a < codec.placements or (a == codec.draw_action and game.personal_turn) for a in actions)
+        assert all(0 <= a < codec.placements or (a == codec.draw_action and game.personal_turn)
+                   or (game.movers and codec.placements + 4 + codec.draws <= a < codec.size) for a in actions)
         assert [codec.decode(a) for a in actions] == moves
         game.play(rng.choice(moves))
 
@@ -129,3 +131,17 @@ def test_declining_a_personal_tile_is_the_last_action_and_only_under_deck_person
     # Declining draws nothing yet: the draw is the next chance step, and the same seat then plays.
     assert state.chance and state.game.remaining == remaining and state.player == seat
     assert state.game.personal[seat] == 1
+
+
+def test_a_follower_moving_on_has_actions_of_its_own_and_home_is_the_last():
+    from engine.core.moves import HOME, MOVE_ON
+
+    ruleset = load_ruleset(str(SCENARIO_RULESETS / "wagon.yaml"))
+    codec = ActionCodec.for_ruleset(ruleset)
+    # Two follower types (normal, wagon): none + 8 segments x 2 types; a block of moves after the 4 rotations.
+    assert codec.slots == 17 and codec.size == codec.placements + 4 + 145 * 145 * 17 + 1
+    assert codec.decode(codec.size - 1) == HOME and codec.encode(HOME) == codec.size - 1
+    move = Move(pack(-3, 2), MOVE_ON, 4, 1)
+    assert codec.decode(codec.encode(move)) == move and codec.placements + 4 < codec.encode(move) < codec.size - 1
+    with pytest.raises(ValueError, match="no follower of the ruleset moves on"):
+        ActionCodec.for_ruleset(load_ruleset("basic")).encode(HOME)

@@ -20,7 +20,12 @@ SHIPPED = [s.name for s in shipped() if s.kind == "ruleset"] + [
     for s in shipped() if s.kind == "option"]
 
 
-@pytest.mark.parametrize("ref", SHIPPED + [str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "abbey-supply.yaml")])
+#: Test rulesets of the turn structures beyond placing a drawn tile: a tile of one's own, a follower moving on.
+STRUCTURES = [str(Path(__file__).parents[1] / "scenarios" / "rulesets" / name) for name in ("abbey-supply.yaml",
+                                                                                           "wagon.yaml")]
+
+
+@pytest.mark.parametrize("ref", SHIPPED + STRUCTURES)
 def test_openspiel_random_simulation_of_every_shipped_ruleset(ref):
     game = pyspiel.load_game("python_carcassonne", {"ruleset": ref, "players": 2})
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)

@@ -14,9 +14,11 @@ from engine.api.pettingzoo import CarcassonneEnv  # noqa: E402
 
 
 ABBEYS = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "abbey-supply.yaml")
+WAGONS = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "wagon.yaml")
 
 
-@pytest.mark.parametrize("ref, players", [("basic", 2), ("basic+river", 3), ("basic+random-start", 2), (ABBEYS, 3)])
+@pytest.mark.parametrize("ref, players", [("basic", 2), ("basic+river", 3), ("basic+random-start", 2), (ABBEYS, 3),
+                                          (WAGONS, 2)])
 def test_pettingzoo_api_test(ref, players):
     api_test(CarcassonneEnv(ref, players), num_cycles=30)
 

@@ -407,3 +407,36 @@ def test_placing_the_own_tile_is_told_to_the_others() -> None:
         game.play(game.legal_moves()[0])
     watcher.choose(game)
     assert "placed AB (their own tile) at" in text(out)
+
+
+# -- followers moving on (triggers) ---------------------------------------------
+
+WAGONS = load_ruleset(str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "wagon.yaml"))
+
+
+def wagon_to_move() -> Game:
+    """Scenario 86's board up to the road scoring: A's wagon may move on."""
+    ids = WAGONS.tile_ids
+    game = Game(WAGONS, 2, draw_order=[ids["W"], ids["B"], ids["A"]])
+    from engine.files.notation import parse_deployment
+
+    game.play(Move(pack(1, 0), 0, *parse_deployment(WAGONS, ids["W"], 0, "wagon:road@W")))  # A's wagon
+    game.play(Move(pack(0, 1), 0, *parse_deployment(WAGONS, ids["B"], 0, "cloister")))     # B's monk
+    game.play(Move(pack(-1, 0), 3))        # A closes the road
+    return game
+
+
+def test_a_wagon_moves_on_by_number_or_goes_home() -> None:
+    from engine.core.moves import HOME
+
+    game = wagon_to_move()
+    assert game.movers and game.player == 0
+    player, out, _ = human(["9", "x", "2"])
+    chosen = player.choose(game)
+    screen = text(out)
+    assert "your wagon may move on" in screen and "1) 0,0 city (north)" in screen
+    assert [line for line in refusals(out)] == ["✗ '9' is not a choice: type a number from 1 to 3, or h to take the wagon home",
+                                               "✗ 'x' is not a choice: type a number from 1 to 3, or h to take the wagon home"]
+    assert chosen in game.legal_moves() and chosen != HOME
+    player, out, _ = human(["home"])
+    assert player.choose(game) == HOME

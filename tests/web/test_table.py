@@ -183,3 +183,39 @@ def test_a_human_keeps_an_own_tile_until_the_last_round_and_the_record_replays()
     assert any(line.startswith("human-1 placed AB (their own tile)") for line in state["log"])
     game, problems = replay(Document(table.record(), "<record>", {}))
     assert problems == [] and game.scores == [p["score"] for p in state["players"]]
+
+
+WAGONS = Path(__file__).parents[1] / "scenarios" / "rulesets" / "wagon.yaml"
+
+
+def test_a_human_moves_a_wagon_on_and_the_record_replays() -> None:
+    ruleset = load_ruleset(str(WAGONS))
+    table = Table(ruleset, str(WAGONS), ["human", "random"], 3)
+    moved = homes = 0
+    while not (state := table.state())["finished"]:
+        if "moving" in state:
+            assert "tile" not in state and state["moving"]["follower"] == "wagon"
+            with pytest.raises(Refused, match="no tile lies at"):
+                table.move_on(state["turn"], 0, 99, 99, 0)  # no tile there
+            options = state["moving"]["options"]
+            if options and moved <= homes:
+                table.move_on(state["turn"], options[0]["map"], options[0]["x"], options[0]["y"],
+                              options[0]["segment"])
+                moved += 1
+            else:
+                table.move_on(state["turn"])
+                homes += 1
+            continue
+        with pytest.raises(Refused, match="no follower of yours is moving on"):
+            table.move_on(state["turn"])
+        move = _first_move(state, follower=False)
+        spots = next(iter(state["options"][0]["rotations"].values()))
+        wagon = [s for s in spots if s["type"] == 1]
+        if wagon:  # put the wagon out whenever it can go
+            move["follower"], move["kind"] = wagon[0]["segment"], 1
+            move["rotation"] = int(next(iter(state["options"][0]["rotations"])))
+        table.place(**move)
+    assert moved and homes
+    assert any("'s wagon moves on to the" in line for line in state["log"])
+    game, problems = replay(Document(table.record(), "<record>", {}))
+    assert problems == [] and game.scores == [p["score"] for p in state["players"]]

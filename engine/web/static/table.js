@@ -112,6 +112,9 @@ function drawStatus() {
     text = `Game over after ${state.turn} turns: ${winners.join(" and ")} ${winners.length > 1 ? "share" : "wins"} with ${best}.`;
   } else if (state.start) {
     text = `Turn the start tile ${state.start.tile}: pick a rotation.`;
+  } else if (state.moving) {
+    text = `${state.players[state.to_play].name}, your ${state.moving.follower}'s feature has scored: move it on ` +
+      `to a feature that is not complete and holds no follower, within reach, or take it home.`;
   } else if (state.tile) {
     const where = state.maps > 1 ? ` on map ${state.map}` : "";
     text = `Turn ${state.turn + 1}: ${state.players[state.to_play].name}, place tile ${state.tile.id}${where} ` +
@@ -126,13 +129,14 @@ function drawStatus() {
 
 function drawHand() {
   const hand = $("hand");
-  hand.hidden = !(state.tile || state.start);
+  hand.hidden = !(state.tile || state.start || state.moving);
   $("tile-preview").replaceChildren();
   $("spots").replaceChildren();
   $("choice").textContent = "";
   $("keep").hidden = !(state.tile && state.tile.own);
   if (state.tile && state.tile.own) $("keep").textContent = `keep it and ${state.tile.own} (D)`;
   if (state.start) return drawStart();
+  if (state.moving) return drawMoving();
   if (!state.tile) return;
   const rotation = pick ? pick.rotation : 0;
   $("tile-preview").append(tileSvg(state.tile.svg[rotation], 1.5));
@@ -177,6 +181,25 @@ function drawHand() {
   const chosen = pick.follower === null ? null : spots[pick.follower];
   $("choice").textContent = `${state.tile.id} at (${cell.x},${cell.y})${state.maps > 1 ? ` on map ${cell.map}` : ""}, ` +
     `turned ${pick.rotation * 90}°, ${chosen ? `${chosen.follower} on ${chosen.name}` : "no follower"}. Confirm or undo.`;
+}
+
+function drawMoving() {
+  // A follower moving on: a button per destination, and one to take it home.
+  $("rotate").disabled = $("undo").disabled = $("confirm").disabled = true;
+  const name = state.moving.follower;
+  for (const o of state.moving.options) {
+    const where = state.maps > 1 ? ` on map ${o.map}` : "";
+    const button = element("button", `${name} to the ${o.name} at (${o.x},${o.y})${where}  (${o.notation})`,
+      {"data-segment": o.segment, "data-x": o.x, "data-y": o.y});
+    button.onclick = () => send(`/api/tables/${TABLE}/move-on`,
+      {turn: state.turn, map: o.map, x: o.x, y: o.y, segment: o.segment});
+    $("spots").append(element("li"));
+    $("spots").lastChild.append(button);
+  }
+  const home = element("button", `take the ${name} home`, {class: "home"});
+  home.onclick = () => send(`/api/tables/${TABLE}/move-on`, {turn: state.turn, segment: null});
+  $("spots").append(element("li"));
+  $("spots").lastChild.append(home);
 }
 
 function drawStart() {

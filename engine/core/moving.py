@@ -1,0 +1,118 @@
+"""Followers that move on after their feature scores (``triggers``: ``when: scored, effect: move``).
+
+When a completed feature is scored during the game, each follower on it of a
+type with such a trigger goes home as every follower does, and its owner then
+chooses (:attr:`~engine.core.game.Game.movers`): put it at once on a feature
+that is not complete and holds no follower, of a kind the type may go on, with
+a segment on a tile within ``within`` tiles of the tile it stood on (a king's
+move: the same tile or the 8 around it when ``within`` is 1), or leave it home.
+Owners choose in turn order starting with the player whose placement scored,
+each seeing the choices made before; a follower with nowhere to go stays home
+without being asked.  This is Abbey & Mayor's wagon as Wikicarpedia restates the
+new edition's rule (Abbey_and_the_Mayor: "a feature on the same tile as the
+wagon or on a tile orthogonally or diagonally adjacent to it"; it "can move to
+any feature except fields"); its order for several wagons is papageek.com's
+(car/Wagon.htm: "in clockwise order starting with the active player").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..geometry import RING8, pack, unpack
+from .moves import HOME, MOVE_ON, Move
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def note_movers(game: "Game", root: int) -> None:
+    """Before the followers of the scored feature at ``root`` go home: queue each one of a type
+    that may move on, as ``(owner, type, the tile it stood on)``."""
+    within = dict(game.ruleset.movers)
+    find = game.find
+    for segment, owner, kind in game.on_board:
+        if kind in within and find(segment) == root:
+            game.movers.append((owner, kind, game.seg_pos[segment]))
+
+
+def settle(game: "Game", active: int) -> None:
+    """After a placement's scoring: owners choose in turn order from ``active`` (the placing
+    seat); drop the queued followers with nowhere to go (they stay home)."""
+    players = game.players
+    game.movers.sort(key=lambda mover: (mover[0] - active) % players)  # stable: scoring order within a seat
+    _drop_stuck(game)
+
+
+def destinations(game: "Game") -> list[Move]:
+    """Where the first queued follower may move on: ``Move(pos, MOVE_ON, segment, type)`` for each
+    segment within reach of a feature that is not complete, holds no follower and is of a kind
+    its type may go on; board order around its old tile (row by row, then segment order)."""
+    owner, kind, origin = game.movers[0]
+    within = dict(game.ruleset.movers)[kind]
+    allowed = game.ruleset.follower_types[kind].kinds
+    board, fol, find, tiles = game.board, game.fol, game.find, game.tiles
+    found = []
+    for dy in range(-within, within + 1):
+        for dx in range(-within, within + 1):
+            pos = origin + pack(dx, dy)
+            placed = board.get(pos)
+            if placed is None:
+                continue
+            _, base, tile = placed
+            for j, segment in enumerate(tiles[tile].segments):
+                root = find(base + j)
+                if segment.kind in allowed and not fol[root] and not _complete(game, root):
+                    found.append(Move(pos, MOVE_ON, j, kind))
+    return found
+
+
+def refusal(game: "Game", move: Move) -> str:
+    """Why ``move`` (``MOVE_ON``) is not one of :func:`destinations`, for the player to read."""
+    owner, kind, origin = game.movers[0]
+    name = game.ruleset.follower_types[kind].name
+    within = dict(game.ruleset.movers)[kind]
+    placed = game.board.get(move.pos)
+    if placed is None or move.follower is None or not 0 <= move.follower < len(game.tiles[placed[2]].segments):
+        return "no placed tile has that segment"
+    (ox, oy), (x, y) = unpack(origin), unpack(move.pos)
+    if max(abs(x - ox), abs(y - oy)) > within:
+        return (f"the {name} moves on at most {within} tile{'s' * (within != 1)} from the tile it stood on "
+                f"(a king's move), and that one is {max(abs(x - ox), abs(y - oy))} away")
+    root = game.find(placed[1] + move.follower)
+    feature = game.ruleset.kinds[game.seg_kind[root]]
+    if feature.index not in game.ruleset.follower_types[kind].kinds:
+        return f"a {name} does not go on a {feature.name}"
+    if _complete(game, root):
+        return f"that {feature.name} is complete"
+    if game.fol[root]:
+        return f"that {feature.name} already holds a follower"
+    return f"the {name} may not move there"
+
+
+def decide(game: "Game", move: Move) -> None:
+    """Carry out the first queued follower's choice, :data:`~engine.core.moves.HOME` or one of
+    :func:`destinations` (unchecked: :func:`engine.core.choices.check` refuses anything else);
+    then drop the next ones with nowhere to go."""
+    owner, kind, _ = game.movers[0]
+    if move != HOME:
+        assert move.follower is not None, "a destination names its segment"
+        game.deploy(game.board[move.pos][1] + move.follower, owner, kind)
+    game.decisions.append((game.turn, owner, kind, move))
+    game.movers.pop(0)
+    _drop_stuck(game)
+
+
+def _drop_stuck(game: "Game") -> None:
+    while game.movers and not destinations(game):
+        game.movers.pop(0)
+
+
+def _complete(game: "Game", root: int) -> bool:
+    completion = game.ruleset.kinds[game.seg_kind[root]].completion
+    if completion == "closed":
+        return game.open[root] == 0
+    if completion == "surrounded":
+        pos = game.seg_pos[root]
+        return all(pos + d in game.board for d in RING8)
+    return False

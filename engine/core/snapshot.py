@@ -1,0 +1,45 @@
+"""Copying a game in progress: what a bot's look-ahead and a search's determinised deal start from.
+
+Shallow copies suffice where a member list is never mutated in place (the
+board's are copied by :meth:`~engine.core.board.Board.copy_board_into`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def copy_game_into(game: "Game", other: "Game") -> None:
+    """Make ``other`` (a bare ``Game.__new__(Game)``) an independent copy of ``game``."""
+    game.copy_board_into(other)
+    other.seed, other.deploy_masks = game.seed, game.deploy_masks
+    other.scores = game.scores.copy()
+    other.kind_points = [dict(points) for points in game.kind_points]
+    other.tokens = [list(tokens) for tokens in game.tokens]
+    other.held = [list(held) for held in game.held]
+    other.explain = game.explain
+    other.events = game.events.copy()
+    other.history = game.history.copy()
+    other.seats = game.seats.copy()
+    other.extra_turn, other.earned_turn = game.extra_turn, game.earned_turn
+    other.extra_turns = game.extra_turns
+    other.personal, other.personal_turn = game.personal.copy(), game.personal_turn
+    other.personal_turns = game.personal_turns
+    other.last_round = None if game.last_round is None else game.last_round.copy()
+    other.movers, other.active, other.decisions = game.movers.copy(), game.active, game.decisions.copy()
+    other.returned, other.went_back = game.returned, game.went_back
+    other.turn, other.player, other.finished, other.tile = game.turn, game.player, game.finished, game.tile
+    other.rng = random.Random()
+    other.rng.setstate(game.rng.getstate())
+    other.forced, other.auto_draw = game.forced, game.auto_draw
+    other.pending_starts = game.pending_starts.copy()
+    other.starts = game.starts.copy()
+    other.stacks = [[phase.copy() for phase in stack] for stack in game.stacks]
+    other.pins = [[ends.copy() for ends in pins] for pins in game.pins]
+    other.box = [tiles.copy() for tiles in game.box]
+    stack = other.stacks[other.map]
+    other.deck = stack[0] if stack else []
