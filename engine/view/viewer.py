@@ -48,7 +48,10 @@ def replay_html(doc: Document) -> str:
     for i, turn in enumerate(data["turns"], start=1):
         seat = game.player
         play_turn(game, turn, doc, ("turns", i - 1))
-        if turn.get("discarded"):
+        if "move" in turn:
+            title = (f"{names[seat]}'s {turn['move']} goes home" if turn.get("home") else
+                     f"{names[seat]}'s {turn['move']} moves on to {turn['follower']} at ({turn['to'][0]},{turn['to'][1]})")
+        elif turn.get("discarded"):
             title = f"{names[seat]} draws {turn['tile']}: it fits nowhere"
         else:
             move = game.history[-1][1]

@@ -71,10 +71,36 @@ def mayors_weigh_their_pennants(game) -> bool:
     return weighed > 0
 
 
+def wagons_move_within_reach(game) -> bool:
+    """Every choice a wagon's owner made went to a segment within a king's move of the tile the
+    wagon stood on, of a feature that was open and empty then; replayed move by move."""
+    from engine.core.moves import HOME
+    from engine.core.moving import destinations
+    from engine.geometry import unpack
+
+    replay = Game(game.ruleset, game.players, draw_order=[t for t, _ in game.history])
+    decisions = list(game.decisions)
+    for tile, move in game.history:
+        if move is None:
+            continue
+        replay.play(move)
+        while replay.movers:
+            _, owner, _, chosen = decisions.pop(0)
+            seat, _, origin = replay.movers[0]
+            (ox, oy) = unpack(origin)
+            if seat != owner or (chosen != HOME and chosen not in destinations(replay)):
+                return False
+            if any(max(abs(x - ox), abs(y - oy)) > 1 for x, y in (unpack(m.pos) for m in destinations(replay))):
+                return False
+            replay.play(chosen)
+    replay.finish()
+    return not decisions and replay.scores == game.scores
+
+
 #: What each example is for, checked on a played game.
 PURPOSE = {"forty-tiles.yaml": drew_forty, "cloister-farms.yaml": farms_count_cloisters,
            "longest-road.yaml": longest_road_paid, "wine.yaml": wine_goes_to_completers,
-           "mayor.yaml": mayors_weigh_their_pennants}
+           "mayor.yaml": mayors_weigh_their_pennants, "wagon.yaml": wagons_move_within_reach}
 
 
 def test_every_example_has_a_purpose_checked() -> None:
