@@ -193,8 +193,8 @@ class MctsPlayer:
                 turns += 1
                 continue
             if state.movers:  # as the random bot: any destination, or home
-                options = state.legal_moves()
-                state.play(options[rng.randrange(len(options))], checked=True)
+                choices = state.legal_moves()
+                state.play(choices[rng.randrange(len(choices))], checked=True)
                 continue
             count = state.placement_count()
             n = rng.randrange(count + 1) if state.personal_turn else rng.randrange(count)

@@ -27,8 +27,8 @@ class RandomPlayer:
     def choose(self, game: Game) -> Move:
         rng = self.rng
         if game.movers:
-            options = game.legal_moves()
-            return options[rng.randrange(len(options))]
+            choices = game.legal_moves()
+            return choices[rng.randrange(len(choices))]
         count = game.placement_count()
         n = rng.randrange(count + 1) if game.personal_turn else rng.randrange(count)
         if n == count:
