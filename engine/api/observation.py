@@ -19,7 +19,8 @@ me         (players,)                        1 for the observing seat
 to_move    (players,)                        1 for the seat to act (none at a draw)
 scores     (players,)                        points so far
 supply     (players,)                        followers in supply
-tile       (tile types,)                     1 for the drawn tile
+tile       (tile types,)                     1 for the drawn tile (none while a
+                                             follower moves on)
 unseen     (tile types,)                     copies not seen yet (stack or deck.size box)
 personal   (players,)                        personal tiles held (only under ``deck.personal``;
                                              the tile piece shows one offered)
@@ -96,7 +97,7 @@ def fill(view: dict[str, "numpy.ndarray"], state: "ChanceGame", seat: int) -> No
     if last is not None:
         m, x, y = _local(last.pos)
         board[m, 2, x + r, y + r] = 1
-    if game.tile is not None and not game.pending_starts:
+    if game.tile is not None and not game.pending_starts and not game.movers:  # a tile to place
         for pos, _ in game.placements():
             m, x, y = _local(pos)
             board[m, fits_plane, x + r, y + r] = 1

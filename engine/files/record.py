@@ -29,16 +29,16 @@ from pathlib import Path
 from typing import Any
 
 from ..core.game import Game
-from ..core.moves import DRAW, HOME, MOVE_ON, IllegalMove, Move
+from ..core.moves import HOME, IllegalMove, Move
 from ..errors import UserError
-from ..geometry import pack
 from ..rules.reading import decode_text, read_bytes
 from ..rules.ruleset import Ruleset, load_ruleset_for
 from ..rules.source import Document, Shape, load_yaml
 from ..rules.validate import check
 from ..rules.yaml_nodes import MAX_DEPTH
-from .notation import format_follower, parse_deployment, parse_follower
+from .notation import format_follower
 from .supply import TileSupply
+from .turn_entries import extra_turn_mismatch, play_turn, take_tile, tile_index
 
 FORMAT = "carcassonne-record"
 VERSION = 3
@@ -249,148 +249,6 @@ def replay_start(ruleset: Ruleset, doc: Document) -> Any:
     if start is None:
         return None
     return tile_index(ruleset, start["tile"], doc, ("start", "tile")), start["rotation"]
-
-
-def tile_index(ruleset: Ruleset, tile_id: str, doc: Document, path: tuple) -> int:
-    """Index of tile type ``tile_id``; :class:`UserError` at ``path`` if unknown."""
-    index = ruleset.tile_ids.get(tile_id)
-    if index is None:
-        raise UserError(f"tile '{tile_id}' is not a tile type of ruleset {ruleset.ref}",
-                        code="tile-unknown", **doc.where(path))
-    return index
-
-
-def enter_turn_map(game: Game, turn: dict, doc: Document, path: tuple) -> None:
-    """Play the turn on the map it names (``map``), if it names one; :class:`UserError` ``map``
-    at ``path`` for a map the ruleset does not have."""
-    if "map" in turn:
-        if not 0 <= turn["map"] < game.ruleset.maps:
-            raise UserError(f"there is no map {turn['map']} (the ruleset has {game.ruleset.maps})", code="map",
-                            **doc.where(path + ("map",)))
-        game.force_map(turn["map"])
-
-
-def turn_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
-    """The :class:`Move` a turn entry describes, for the game's current tile."""
-    x, y = turn["at"]
-    enter_turn_map(game, turn, doc, path)
-    try:
-        pos = pack(x, y) + game.origin(game.map)
-    except ValueError as error:
-        raise UserError(str(error), code="position", **doc.where(path + ("at",))) from None
-    follower, kind = None, 0
-    if "follower" in turn:
-        try:
-            follower, kind = parse_deployment(game.ruleset, game.tile, turn["rotation"], turn["follower"])
-        except ValueError as error:
-            raise UserError(str(error), code="follower-notation", **doc.where(path + ("follower",))) from None
-    return Move(pos, turn["rotation"], follower, kind)
-
-
-def last_drawn_turn(turns: list[dict]) -> int:
-    """The index of the last turn that drew its tile (not ``personal``), -1 for none: in a
-    finished game, the turns after it are the last round of personal tiles."""
-    return max((i for i, turn in enumerate(turns) if not turn.get("personal") and "move" not in turn), default=-1)
-
-
-def take_tile(game: Game, turn: dict, doc: Document, path: tuple) -> None:
-    """Make the tile of ``turn`` (the entry at ``path``, ``("turns", i)``) the one to place: a
-    drawn tile is forced (declining a personal tile the game offered); a ``personal`` one must
-    be the tile the game offers.  In a finished game the personal turns after the last drawn
-    tile are the last round, where the seats before the turn's ``player`` pass first.
-    :class:`UserError` for an unknown tile; :class:`IllegalMove` ``placement`` for a personal
-    tile the player may not place now."""
-    if "move" in turn:
-        return  # a follower moving on: no tile
-    while game.movers:  # a follower that could have moved on, and the record goes on: it went home
-        game.play(HOME)
-    tile = tile_index(game.ruleset, turn["tile"], doc, path + ("tile",))
-    if not turn.get("personal"):
-        game.force_tile(tile)
-        return
-    if game.last_round is None and doc.data.get("finished", True) and path[-1] > last_drawn_turn(doc.data["turns"]):
-        game.force_last_round()
-    if game.last_round is not None and "player" in turn:
-        while game.personal_turn and game.player != turn["player"]:
-            game.play(DRAW)
-    if not game.personal_turn:
-        ruleset = game.ruleset
-        held = game.personal[game.player] if ruleset.personal_tile >= 0 else 0
-        why = ("the ruleset has no personal tiles (deck.personal)" if ruleset.personal_tile < 0 else
-               "the last round of personal tiles is over (once the stacks are used up, each seat is offered "
-               "its personal tile once, in turn order)"
-               if game.last_round == [] and game.tile is None else
-               f"seat {game.player} has no personal tile left" if not held else
-               f"seat {game.player}'s personal tile fits nowhere now")
-        raise IllegalMove("placement", why)
-    if game.tile != tile:
-        raise IllegalMove("placement", f"the personal tile is {game.ruleset.tiles[game.ruleset.personal_tile].id}, "
-                          f"not {turn['tile']}")
-
-
-def decision_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
-    """The :class:`Move` of an entry ``{move: TYPE, to: [x, y], follower: KIND@PORT}`` or ``{move: TYPE,
-    home: true}``: the choice for the follower moving on now (:mod:`engine.core.moving`).
-    :class:`UserError` when no follower of that type is to move on now, or the entry names no
-    segment of a placed tile; whether the rules allow it is :meth:`Game.check`'s."""
-    ruleset = game.ruleset
-    if not game.movers:
-        raise UserError(f"no {turn['move']} is moving on now (its feature did not just score, or it has "
-                        "nowhere to go)", code="replay", **doc.where(path))
-    kind = game.movers[0][1]
-    name = ruleset.follower_types[kind].name
-    if turn["move"] != name:
-        raise UserError(f"the {name} that scored is to move on, not a {turn['move']}", code="replay",
-                        **doc.where(path + ("move",)))
-    if turn.get("home"):
-        return HOME
-    x, y = turn["to"]
-    enter_turn_map(game, turn, doc, path)
-    try:
-        pos = pack(x, y) + game.origin(game.map)
-    except ValueError as error:
-        raise UserError(str(error), code="position", **doc.where(path + ("to",))) from None
-    placed = game.board.get(pos)
-    if placed is None:
-        raise UserError(f"no tile lies at ({x},{y})", code="replay", **doc.where(path + ("to",)))
-    orientation, _, tile = placed
-    try:
-        segment = parse_follower(ruleset, tile, orientation.rotation, turn["follower"])
-    except ValueError as error:
-        raise UserError(str(error), code="follower-notation", **doc.where(path + ("follower",))) from None
-    return Move(pos, MOVE_ON, segment, kind)
-
-
-def play_turn(game: Game, turn: dict, doc: Document, path: tuple) -> None:
-    """Play one record turn (placement or discard) whose tile :func:`take_tile` has made the one
-    to place; :class:`UserError` if the rules refuse it."""
-    try:
-        if "move" in turn:
-            game.play(decision_move(game, turn, doc, path))
-            return
-        take_tile(game, turn, doc, path)
-    except IllegalMove as error:
-        raise UserError(f"illegal {error.reason}: {error}", code="replay", **doc.where(path)) from None
-    if turn.get("discarded"):
-        enter_turn_map(game, turn, doc, path)
-        if game.placements():
-            raise UserError(f"tile {turn['tile']} is recorded as discarded but fits on the board",
-                            code="replay", **doc.where(path))
-        game.discard()
-        return
-    try:
-        game.play(turn_move(game, turn, doc, path))
-    except IllegalMove as error:
-        raise UserError(f"illegal {error.reason}: {error}", code="replay", **doc.where(path)) from None
-
-
-def extra_turn_mismatch(game: Game, turn: dict) -> str | None:
-    """How placement ``turn`` and ``game``, about to play it, disagree on its being an extra
-    turn (``extra_turn: true``; no mark says it is not one), or None if they agree."""
-    said = bool(turn.get("extra_turn"))
-    if said == game.extra_turn:
-        return None
-    return "marked as an extra turn, but it is not one" if said else "not marked as an extra turn, but it is one"
 
 
 def _first_difference(mine: list, recorded: list) -> str:

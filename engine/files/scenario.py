@@ -20,7 +20,7 @@ from ..errors import UserError
 from ..rules.ruleset import load_ruleset_for
 from ..rules.source import Document, Shape, load_yaml
 from ..rules.validate import check
-from .record import decision_move, enter_turn_map, extra_turn_mismatch, take_tile, tile_index, turn_move
+from .turn_entries import decision_move, enter_turn_map, extra_turn_mismatch, take_tile, tile_index, turn_move
 
 
 @dataclass

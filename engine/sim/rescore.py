@@ -14,7 +14,8 @@ from pathlib import Path
 from ..core.game import Game
 from ..core.scoring import points_by_kind
 from ..errors import UserError
-from ..files.record import play_turn, replay_start
+from ..files.record import replay_start
+from ..files.turn_entries import play_turn
 from ..files.supply import TileSupply
 from ..rules.ruleset import load_ruleset
 from ..rules.source import Document

@@ -268,7 +268,8 @@ def board_after(record: dict[str, Any] | Document, ruleset: Ruleset | None = Non
     for a bare dict, the working directory).  Raises :class:`UserError` for a turn
     out of range or a turn the rules refuse.
     """
-    from ..files.record import check_players, play_turn, replay_start  # record imports much of the engine
+    from ..files.record import check_players, replay_start  # record imports much of the engine
+    from ..files.turn_entries import play_turn
     from ..rules.ruleset import load_ruleset_for
 
     doc = record if isinstance(record, Document) else Document(record, "<record>", {})

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from ..core.game import Game
 from ..files.notation import follower_phrase
-from ..files.record import play_turn, replay_start
+from ..files.record import replay_start
+from ..files.turn_entries import play_turn
 from ..geometry import PORTS
 from ..rules.ruleset import Ruleset, load_ruleset
 from ..rules.source import Document

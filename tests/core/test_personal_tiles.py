@@ -6,7 +6,6 @@ stacks are used up each seat is offered its own once, starting after the last pl
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest

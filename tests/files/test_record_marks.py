@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 from engine.cli import app
 from engine.core.game import Game
 from engine.errors import UserError
-from engine.files.record import load_record, play_turn, replay
+from engine.files.record import load_record, replay
+from engine.files.turn_entries import play_turn
 from engine.files.scenario import load_scenario, run_scenario
 from engine.rules.ruleset import load_ruleset
 from engine.rules.source import load_yaml
