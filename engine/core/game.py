@@ -233,7 +233,10 @@ class Game(Board):
             self.extra_turn = False
             self.player = (self.player + 1) % self.players
         self._next_map()
-        personal.open_turn(self, draw)
+        if self.ruleset.personal_tile < 0:  # the common case, without a call (the turn loop is hot)
+            self.draw_or_wait(draw)
+        else:
+            personal.open_turn(self, draw)
 
     def draw_one(self) -> bool:
         """After ``play(..., draw=False)``: draw the top tile of the current map's stack
@@ -356,7 +359,8 @@ class Game(Board):
         else:
             self.tile = None
             self.placement_cache = None
-        personal.stacks_out(self)
+        if self.ruleset.personal_tile >= 0:
+            personal.stacks_out(self)
 
     def _draw(self) -> None:
         """Draw the next tile, discarding every tile that fits nowhere (seed 003)."""
