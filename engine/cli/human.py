@@ -31,7 +31,7 @@ from rich.text import Text
 from ..core.game import Game
 from ..core.moves import HOME, Move
 from ..errors import UserError
-from ..files.notation import place_name
+from ..files.notation import format_follower, place_name
 from ..files.output import check_writable
 from ..files.record import history_seats
 from ..sim.play import QuitGame  # the play loop catches it and stops the game where it stands
@@ -71,6 +71,7 @@ class HumanPlayer:
         self.max_listed = max_listed
         self._seen_history = 0
         self._seen_events = 0
+        self._seen_decisions = 0
         #: True once the input has ended (end of file, Ctrl-C): nothing more can be asked.
         self.input_ended = False
         #: True if it ended with Ctrl-C: the command then exits 130, as every command does on it.
@@ -103,30 +104,48 @@ class HumanPlayer:
 
     def _choose_move_on(self, game: Game) -> Move:
         """Ask where the follower whose feature just scored moves on: a number from the list of
-        destinations, or ``h`` to take it home (:mod:`engine.core.moving`)."""
+        destinations, a destination as listed (``0,0 road@E``), or ``h`` to take it home
+        (:mod:`engine.core.moving`); ``?`` lists them again, ``b`` redraws the board."""
         ruleset = game.ruleset
         name = ruleset.follower_types[game.movers[0][1]].name
         options = [move for move in game.legal_moves() if move != HOME]
+        written = []
+        for move in options:
+            orientation, _, tile = game.board[move.pos]
+            _, x, y = game.local(move.pos)
+            written.append((f"{x},{y} {format_follower(ruleset, tile, orientation.rotation, move.follower)}",
+                            place_name(ruleset, tile, orientation.rotation, move.follower)))
         c = self.console
         c.rule(Text(f"Turn {game.turn} · P{game.player + 1} {self.name} · your {name} may move on", style="bold"))
         self._show_news(game)
         c.print(board_text(game, max_width=c.width), end="")
         c.print(self._scores(game))
-        c.print(Text(f"Your {name}'s feature has scored. Move it on to a feature that is not complete and holds "
-                     "no follower, within reach, or take it home:", style="bold"))
-        for number, move in enumerate(options, start=1):
-            orientation, _, tile = game.board[move.pos]
-            _, x, y = game.local(move.pos)
-            c.print(f"  {number}) {x},{y} {place_name(ruleset, tile, orientation.rotation, move.follower)}",
-                    highlight=False)
+        listing = Text(f"Your {name}'s feature has scored. Move it on to a feature that is not complete and holds "
+                       "no follower, within reach, or take it home:\n", style="bold")
+        for number, (notation, where) in enumerate(written, start=1):
+            listing.append(f"  {number}) {notation}  ({where})\n", style=None)
+        listing.rstrip()
+        c.print(listing)
         while True:
-            answer = self._ask(f"Move the {name} on (1–{len(options)}, h home, q quit): ")
-            if answer.lower() in ("h", "home"):
-                return HOME
-            if re.fullmatch(r"\d+\)?", answer) and 1 <= int(answer.rstrip(")")) <= len(options):
-                return options[int(answer.rstrip(")")) - 1]
-            self._refuse(f"'{answer}' is not a choice: type a number from 1 to {len(options)}, or h to take the "
-                         f"{name} home")
+            answer = self._ask(f"Move the {name} on (1–{len(options)} or X,Y KIND@PORT, h home, ? help, b board, "
+                               "q quit): ")
+            typed = re.sub(r"\s*,\s*", ",", re.sub(r"\s+", " ", answer.strip().lower()))
+            if typed in ("?", "help", "b", "board"):
+                if typed in ("b", "board"):
+                    c.print(board_text(game, max_width=c.width), end="")
+                c.print(listing)
+                continue
+            numbers = [str(n) for n in range(1, len(options) + 1)]
+            by_text = {notation.lower(): move for move, (notation, _) in zip(options, written)}
+            chosen = (HOME if typed in ("h", "home") else options[int(typed.rstrip(")")) - 1]
+                      if typed.rstrip(")") in numbers else by_text.get(typed))
+            if chosen is None:
+                self._refuse(f"'{answer}' is not a choice: type a number from 1 to {len(options)}, a destination "
+                             f"as listed (e.g. {written[0][0]}), or h to take the {name} home")
+                continue
+            shown = "home" if chosen == HOME else "to " + written[options.index(chosen)][0]
+            c.print(Text(f"→ {name} {shown}", style="bold green"))
+            return chosen
 
     def choose_start(self, game: Game) -> int:
         """Ask for the rotation (0–3) of a start tile drawn from the stack (``game.start_tile``)."""
@@ -287,7 +306,17 @@ class HumanPlayer:
                 own = " (their own tile)" if placements in game.personal_turns else ""
                 lines.append(f"{names[seat]} placed {tile_id}{own} at {move_notation(game, move, tile)}")
         lines += [f"scored: {event.explain(names)}" for event in game.events[self._seen_events:]]
+        for _, seat, kind, move in game.decisions[self._seen_decisions:]:
+            follower = f"{names[seat]}'s {game.ruleset.follower_types[kind].name}"
+            if move == HOME:
+                lines.append(f"{follower} went home")
+            else:
+                orientation, _, tile = game.board[move.pos]
+                _, x, y = game.local(move.pos)
+                lines.append(f"{follower} moved on to {x},{y} "
+                             f"{format_follower(game.ruleset, tile, orientation.rotation, move.follower)}")
         self._seen_history, self._seen_events = len(game.history), len(game.events)
+        self._seen_decisions = len(game.decisions)
         if lines:
             shown = lines[-8:]  # the latest, so a long gap cannot push the board off screen
             if len(lines) > len(shown):

@@ -166,7 +166,7 @@ def board_text(game: Game, *, max_width: int = 120) -> Text:
             mine[(x, y)] = pos
     frontier = {(x, y) for pos in game.frontier for _, x, y in [game.local(pos)]}
     fits = ({(x, y) for pos, _ in game.placements() for _, x, y in [game.local(pos)]}
-            if game.tile is not None else set())
+            if game.tile is not None and not game.movers else set())
     cells = set(mine) | frontier or {(0, 0)}
     xs = [x for x, _ in cells]
     ys = [y for _, y in cells]
@@ -202,6 +202,14 @@ def board_text(game: Game, *, max_width: int = 120) -> Text:
             out.append("\n")
     if note:
         out.append(note + "\n", style="dim")
+    typed = []
+    for segment, seat, type_index in game.on_board:
+        pm, x, y = game.local(game.seg_pos[segment])
+        if type_index and pm == m:
+            name = game.ruleset.follower_types[type_index].name
+            typed.append(f"{name[0].upper()} at {x},{y} is P{seat + 1}'s {name}")
+    if typed:  # a type's initial says what it is; its owner shows in colour only, so say it
+        out.append("; ".join(typed) + "\n", style="dim")
     return out
 
 

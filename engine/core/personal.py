@@ -28,6 +28,8 @@ def open_turn(game: "Game", draw: bool) -> None:
     (in the last round, the next seat's), or else draw (``draw=False``: leave the draw due)."""
     if game.last_round is not None:
         offer_last_round(game)
+    elif game.ruleset.personal_tile >= 0 and not game.forced and not game.remaining:
+        start_last_round(game)  # nothing is left to draw instead: the last round, where keeping it passes
     elif game.ruleset.personal_tile < 0 or not offer(game):
         game.draw_or_wait(draw)
 

@@ -20,7 +20,8 @@ from ..errors import UserError
 from ..rules.ruleset import load_ruleset_for
 from ..rules.source import Document, Shape, load_yaml
 from ..rules.validate import check
-from .turn_entries import decision_move, enter_turn_map, extra_turn_mismatch, take_tile, tile_index, turn_move
+from .turn_entries import (decision_move, enter_turn_map, extra_turn_mismatch, nothing_moving, take_tile, tile_index,
+                           turn_move)
 
 
 @dataclass
@@ -96,7 +97,9 @@ def _run_one(doc: Document, ref: str, ruleset, expected: dict | None) -> Outcome
             refused = None
         except IllegalMove as error:
             refused = error
-        label = f"turn {i + 1} ({names[game.player]}: {turn['tile']}{' from their own supply' * bool(turn.get('personal'))}"
+        seat = turn.get("player", game.player) if refused is not None else game.player  # whom the refusal concerns
+        who = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+        label = f"turn {i + 1} ({who}: {turn['tile']}{' from their own supply' * bool(turn.get('personal'))}"
         label += ")" if turn.get("discarded") else f" at {turn['at']} r{turn['rotation']})"
         if refused is not None:  # a personal tile the player may not place now
             if not _refusal_expected(outcome, label, turn.get("illegal"), refused):
@@ -152,8 +155,7 @@ def _decide(doc: Document, game: Game, turn: dict, path: tuple, label: str, outc
     disagrees (a probe ``illegal: follower`` expects a refusal); False if the rest cannot follow."""
     probe = turn.get("illegal")
     if not game.movers:
-        error = IllegalMove("follower", f"no {turn['move']} is moving on now (nothing of it scored just now, or "
-                                        "it has nowhere to go)")
+        error = IllegalMove("follower", nothing_moving(game, turn["move"]))
         return _refusal_expected(outcome, label, probe, error)
     if turn.get("player", game.player) != game.player:
         outcome.failures.append(f"{label}: recorded for seat {turn['player']}, but seat {game.player} chooses")

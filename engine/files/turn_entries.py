@@ -74,24 +74,25 @@ def take_tile(game: Game, turn: dict, doc: Document, path: tuple) -> None:
     if not turn.get("personal"):
         game.force_tile(tile)
         return
+    ruleset = game.ruleset
+    if ruleset.personal_tile < 0:
+        raise IllegalMove("placement", "the ruleset has no personal tiles (deck.personal)")
+    if tile != ruleset.personal_tile:
+        raise IllegalMove("placement", f"{turn['tile']} is not a personal tile (deck.personal: "
+                                       f"{ruleset.tiles[ruleset.personal_tile].id})")
     if game.last_round is None and doc.data.get("finished", True) and path[-1] > last_drawn_turn(doc.data["turns"]):
         game.force_last_round()
     if game.last_round is not None and "player" in turn:
         while game.personal_turn and game.player != turn["player"]:
             game.play(DRAW)
     if not game.personal_turn:
-        ruleset = game.ruleset
-        held = game.personal[game.player] if ruleset.personal_tile >= 0 else 0
-        why = ("the ruleset has no personal tiles (deck.personal)" if ruleset.personal_tile < 0 else
+        seat = turn.get("player", game.player)
+        held = game.personal[seat] if 0 <= seat < game.players else 0
+        why = (f"seat {seat} has no personal tile left" if not held else
                "the last round of personal tiles is over (once the stacks are used up, each seat is offered "
-               "its personal tile once, in turn order)"
-               if game.last_round == [] and game.tile is None else
-               f"seat {game.player} has no personal tile left" if not held else
-               f"seat {game.player}'s personal tile fits nowhere now")
+               "its personal tile once, in turn order)" if game.last_round == [] and game.tile is None else
+               f"seat {seat}'s personal tile fits nowhere now")
         raise IllegalMove("placement", why)
-    if game.tile != tile:
-        raise IllegalMove("placement", f"the personal tile is {game.ruleset.tiles[game.ruleset.personal_tile].id}, "
-                          f"not {turn['tile']}")
 
 
 def decision_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
@@ -101,8 +102,7 @@ def decision_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
     segment of a placed tile; whether the rules allow it is :meth:`Game.check`'s."""
     ruleset = game.ruleset
     if not game.movers:
-        raise UserError(f"no {turn['move']} is moving on now (its feature did not just score, or it has "
-                        "nowhere to go)", code="replay", **doc.where(path))
+        raise UserError(nothing_moving(game, turn["move"]), code="replay", **doc.where(path))
     kind = game.movers[0][1]
     name = ruleset.follower_types[kind].name
     if turn["move"] != name:
@@ -125,6 +125,16 @@ def decision_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
     except ValueError as error:
         raise UserError(str(error), code="follower-notation", **doc.where(path + ("follower",))) from None
     return Move(pos, MOVE_ON, segment, kind)
+
+
+def nothing_moving(game: Game, name: str) -> str:
+    """Why no follower of type ``name`` may move on now."""
+    types = {t.name: t.index for t in game.ruleset.follower_types}
+    if types.get(name) not in dict(game.ruleset.movers):
+        movers = [game.ruleset.follower_types[t].name for t, _ in game.ruleset.movers]
+        return (f"no {name} moves on after scoring under this ruleset (no trigger with effect move names it"
+                + (f"; the ones that do: {', '.join(movers)})" if movers else ")"))
+    return f"no {name} is moving on now (its feature did not just score, or it has nowhere to go)"
 
 
 def play_turn(game: Game, turn: dict, doc: Document, path: tuple) -> None:

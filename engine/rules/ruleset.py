@@ -275,7 +275,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
     constraints = _compile_constraints(data.get("constraints", {}), kinds, tile_ids, problems)
     bonuses = compile_bonuses(doc, kinds, problems)
     follower_types = compile_follower_types(doc, kinds, problems)
-    movers = compile_movers(doc, follower_types, problems)
+    movers = compile_movers(doc, follower_types, kinds, problems)
     warn_unreachable(tiles, codes.mirror, codes.wild, kinds, follower_types, bonuses,
                      {start: fixed_starts} if fixed_starts else {}, tile_ids.get(personal_tile or "", -1), problems)
     if problems.found:

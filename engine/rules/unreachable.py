@@ -53,9 +53,9 @@ def tiles_never_placed(tiles: list[TileType], mirror: list[int], wild: int, star
                 grown = True
     for tile in tiles:
         if tile.index not in placeable and (tile.count - starts.get(tile.index, 0) > 0 or tile.index == personal):
+            fate = "it is never offered" if tile.index == personal else "every copy drawn is discarded"
             problems.warn(("tiles", tile.id, "edges"), f"tile '{tile.id}' can never be placed: none of its sides "
-                          f"({tile.edges}) meets a side of a tile that can be placed, so every copy drawn is "
-                          "discarded", "tile-unplaceable")
+                          f"({tile.edges}) meets a side of a tile that can be placed, so {fate}", "tile-unplaceable")
 
 
 def kinds_never_scored(kinds: list[FeatureKind], bonuses: tuple[Bonus, ...], problems: Problems) -> None:

@@ -23,7 +23,7 @@ from engine.cli.human import HumanPlayer
 from engine.cli.move_input import MoveInputError, move_notation, parse_move
 from engine.cli.screen import board_text
 from engine.core.game import Game
-from engine.core.moves import Move
+from engine.core.moves import MOVE_ON, Move
 from engine.geometry import pack
 from engine.rules.ruleset import load_ruleset
 from engine.sim.play import QuitGame
@@ -431,12 +431,29 @@ def test_a_wagon_moves_on_by_number_or_goes_home() -> None:
 
     game = wagon_to_move()
     assert game.movers and game.player == 0
-    player, out, _ = human(["9", "x", "2"])
+    player, out, _ = human(["9", "x", "?", "b", "2"])
     chosen = player.choose(game)
     screen = text(out)
-    assert "your wagon may move on" in screen and "1) 0,0 city (north)" in screen
-    assert [line for line in refusals(out)] == ["✗ '9' is not a choice: type a number from 1 to 3, or h to take the wagon home",
-                                               "✗ 'x' is not a choice: type a number from 1 to 3, or h to take the wagon home"]
-    assert chosen in game.legal_moves() and chosen != HOME
+    assert "your wagon may move on" in screen and "1) 0,0 city@N  (city (north))" in screen
+    assert screen.count("Your wagon's feature has scored") == 3  # shown, then again for ? and for b
+    wrong = "is not a choice: type a number from 1 to 3, a destination as listed (e.g. 0,0 city@N), or h to take the wagon home"
+    assert refusals(out) == [f"✗ '9' {wrong}", f"✗ 'x' {wrong}"]
+    assert chosen in game.legal_moves() and chosen != HOME and "→ wagon to 1,0 road@" in screen
+    from engine.files.notation import format_follower
+
+    player, out, _ = human([" 1 , 0  ROAD@S "])
+    typed = player.choose(game)
+    assert typed in game.legal_moves() and typed.pos == pack(1, 0) and "→ wagon to 1,0 road@S" in text(out)
+    assert format_follower(WAGONS, WAGONS.tile_ids["W"], 0, typed.follower) == "road@S"
     player, out, _ = human(["home"])
-    assert player.choose(game) == HOME
+    assert player.choose(game) == HOME and "→ wagon home" in text(out)
+
+
+def test_the_news_tells_of_a_wagon_moving_on_and_the_board_names_its_owner() -> None:
+    game = wagon_to_move()
+    game.play(next(m for m in game.legal_moves() if m.rotation == MOVE_ON and m.pos == pack(1, 0)))
+    watcher, out, _ = human(["1"])
+    game.force_tile(WAGONS.tile_ids["U"])
+    watcher.choose(game)
+    screen = text(out)
+    assert "P1's wagon moved on to 1,0 road@" in screen and "W at 1,0 is P1's wagon" in screen

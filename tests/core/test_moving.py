@@ -107,3 +107,16 @@ def test_a_ruleset_names_a_follower_type_that_exists(tmp_path: Path) -> None:
         load_ruleset(str(path))
     assert raised.value.diagnostics[0].code == "trigger"
     assert load_ruleset("basic").movers == () and RULESET.movers == ((WAGON, 1),)
+
+
+@pytest.mark.parametrize("wagon, says", [
+    ("{count: 0, kinds: [road]}", "no player has a wagon (count 0), so this trigger never fires"),
+    ("{count: 1, kinds: [field]}", "a wagon goes only on field, which never complete during the game"),
+])
+def test_a_trigger_that_can_never_fire_is_warned_of(tmp_path: Path, wagon: str, says: str) -> None:
+    path = tmp_path / "idle.yaml"
+    path.write_text(f"extends: basic\nname: idle\nfollower_types:\n  wagon: {wagon}\n"
+                    "triggers:\n  rolls: {when: scored, follower: wagon, effect: move}\n")
+    warnings = load_ruleset(str(path)).warnings
+    assert [(w.code, w.line) for w in warnings if says in w.message] == [("trigger-never-fires", 6)]
+    assert not [w for w in RULESET.warnings if w.code == "trigger-never-fires"]

@@ -46,7 +46,10 @@ def play(players: int, seed: int, hoarders: set[int]) -> Game:
     for _ in range(10_000):  # a bound, not a hang: each decline draws a tile or moves the last round on
         if game.tile is None:
             break
-        game.play(bots[game.player].choose(game))
+        move = bots[game.player].choose(game)
+        if is_draw(move) and game.last_round is None:
+            assert game.remaining, "keeping a personal tile draws: something must be left to draw"
+        game.play(move)
     else:
         raise AssertionError("the game did not end")
     return game

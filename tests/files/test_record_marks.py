@@ -15,8 +15,8 @@ from engine.cli import app
 from engine.core.game import Game
 from engine.errors import UserError
 from engine.files.record import load_record, replay
-from engine.files.turn_entries import play_turn
 from engine.files.scenario import load_scenario, run_scenario
+from engine.files.turn_entries import play_turn
 from engine.rules.ruleset import load_ruleset
 from engine.rules.source import load_yaml
 from engine.sim.play import play_game
@@ -130,3 +130,11 @@ def test_a_scenario_that_misplaces_an_extra_turn_fails(tmp_path: Path) -> None:
     outcomes = run_scenario(load_scenario(path))
     assert {tuple(o.failures) for o in outcomes} == {
         ("turn 5 (A: U at [3, 0] r1): marked as an extra turn, but it is not one",)}
+
+
+def test_a_record_refuses_an_illegal_probe(tmp_path: Path, builder_game: dict) -> None:
+    # A newcomer added `illegal: follower` to a record's turn: replay played it as if it were not there.
+    builder_game["turns"][3]["illegal"] = "placement"
+    with pytest.raises(UserError, match="'illegal' probes belong in scenarios") as raised:
+        replay(load_record(write(tmp_path, builder_game)))
+    assert raised.value.diagnostics[0].code == "replay"
