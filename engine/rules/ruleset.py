@@ -269,7 +269,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         problem(("deck", "size"), f"a deck of {size} tile{'s' * (size != 1)} cannot hold its "
                 f"{' and its '.join(held)}", "deck-size")
     personal_tile, personal_count = next(iter(deck.get("personal", {}).items()), (None, 0))
-    if personal_tile is not None and personal_tile not in tile_ids:
+    if personal_tile is not None and personal_tile not in data["tiles"]:  # a broken one has its own error
         problem(("deck", "personal", personal_tile), f"personal tile '{personal_tile}' is not a tile type of this "
                 "ruleset", "tile-unknown", key=True)
     constraints = _compile_constraints(data.get("constraints", {}), kinds, tile_ids, problems)
