@@ -120,3 +120,20 @@ def test_a_trigger_that_can_never_fire_is_warned_of(tmp_path: Path, wagon: str, 
     warnings = load_ruleset(str(path)).warnings
     assert [(w.code, w.line) for w in warnings if says in w.message] == [("trigger-never-fires", 6)]
     assert not [w for w in RULESET.warnings if w.code == "trigger-never-fires"]
+
+
+@pytest.mark.parametrize("entry, says", [
+    ("{move: wagon}", "missing required key 'to' (a follower's move needs to and follower, or home: true)"),
+    ("{move: wagon, home: true, to: [1, 0]}", "a follower's move goes home or to a segment, not both"),
+    ("{move: wagon, to: [1, 0], follower: road@S, rotation: 1}", "'rotation' is not allowed in a follower's move"),
+])
+def test_a_malformed_move_entry_is_named_at_its_place(tmp_path: Path, entry: str, says: str) -> None:
+    from engine.files.scenario import load_scenario
+
+    path = tmp_path / "bad.yaml"
+    path.write_text(f"rulesets: [{WAGONS}]\nplayers: [A, B]\nturns:\n"
+                    f"  - {{tile: W, at: [1, 0], rotation: 0, follower: wagon:road@W}}\n  - {entry}\n")
+    with pytest.raises(UserError) as raised:
+        load_scenario(path)
+    found = [d for d in raised.value.diagnostics if says in d.message]
+    assert found and found[0].line == 5 and found[0].code == "schema"
