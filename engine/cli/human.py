@@ -35,7 +35,7 @@ from ..files.notation import format_follower, place_name
 from ..files.output import check_writable
 from ..files.record import history_seats
 from ..sim.play import QuitGame  # the play loop catches it and stops the game where it stands
-from .move_input import MoveInputError, move_notation, parse_move
+from .move_input import MoveInputError, decline_word, move_notation, parse_move
 from .output import terminal_console
 from .screen import SEAT_STYLES, board_text, kind_letter, kind_style, tile_text
 
@@ -104,8 +104,9 @@ class HumanPlayer:
 
     def _choose_move_on(self, game: Game) -> Move:
         """Ask where the follower whose feature just scored moves on: a number from the list of
-        destinations, a destination as listed (``0,0 road@E``), or ``h`` to take it home
-        (:mod:`engine.core.moving`); ``?`` lists them again, ``b`` redraws the board."""
+        destinations, a destination as listed (``0,0 road@E``), or ``home`` (spelt out: ``h`` is
+        help, as at the tile prompt) to take it home (:mod:`engine.core.moving`); ``?`` lists them
+        again, ``b`` redraws the board."""
         ruleset = game.ruleset
         name = ruleset.follower_types[game.movers[0][1]].name
         options = [move for move in game.legal_moves() if move != HOME]
@@ -127,21 +128,21 @@ class HumanPlayer:
         listing.rstrip()
         c.print(listing)
         while True:
-            answer = self._ask(f"Move the {name} on (1–{len(options)} or X,Y KIND@PORT, h home, ? help, b board, "
+            answer = self._ask(f"Move the {name} on (1–{len(options)} or X,Y KIND@PORT, home, ? help, b board, "
                                "q quit): ")
             typed = re.sub(r"\s*,\s*", ",", re.sub(r"\s+", " ", answer.strip().lower()))
-            if typed in ("?", "help", "b", "board"):
+            if typed in ("?", "h", "help", "b", "board"):  # h is help, as at the tile prompt: home is spelt out
                 if typed in ("b", "board"):
                     c.print(board_text(game, max_width=c.width), end="")
                 c.print(listing)
                 continue
             numbers = [str(n) for n in range(1, len(options) + 1)]
             by_text = {notation.lower(): move for move, (notation, _) in zip(options, written)}
-            chosen = (HOME if typed in ("h", "home") else options[int(typed.rstrip(")")) - 1]
+            chosen = (HOME if typed == "home" else options[int(typed.rstrip(")")) - 1]
                       if typed.rstrip(")") in numbers else by_text.get(typed))
             if chosen is None:
                 self._refuse(f"'{answer}' is not a choice: type a number from 1 to {len(options)}, a destination "
-                             f"as listed (e.g. {written[0][0]}), or h to take the {name} home")
+                             f"as listed (e.g. {written[0][0]}), or home")
                 continue
             shown = "home" if chosen == HOME else "to " + written[options.index(chosen)][0]
             c.print(Text(f"→ {name} {shown}", style="bold green"))
@@ -212,7 +213,7 @@ class HumanPlayer:
             "  X,Y rR                            place the tile without a follower, e.g. 3,-1 r2\n"
             "  X,Y rR KIND@PORT                  and put a follower there, e.g. 3,-1 r2 city@N\n"
             "  X,Y rR KIND                       a port-less feature, e.g. 0,1 r0 cloister\n"
-            "  d                                 keep your own tile (a personal one) and draw instead\n"
+            f"  d                                 keep your own tile (a personal one) and {decline_word(game)} instead\n"
             "  ? help   b redraw the board   q quit (you are asked whether to save the game so far)\n"
             "Coordinates: x grows east, y grows SOUTH; the start tile is at 0,0, so 0,-1 is north of it.\n"
             "Rotations: r0–r3 are clockwise quarter turns of the tile as drawn at r0 (r1 = 90°).\n"

@@ -199,9 +199,6 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
         supply.take(tile, False, "the start tile", ("starts", m) if "starts" in data else ("start",))
     marks_extra = data.get("version", VERSION) >= 2  # version 1 did not mark extra turns
     for i, turn in enumerate(data["turns"]):
-        if "illegal" in turn:  # the shape is the scenario's, where a probe is a turn refused and not played
-            raise UserError("a record holds the turns that were played: 'illegal' probes belong in scenarios "
-                            "(carcassonne scenario check)", code="replay", **doc.where(("turns", i, "illegal")))
         if "personal" in turn and data.get("version", VERSION) < 3:
             raise UserError(f"a version {data['version']} record has no personal marks (version 3 added them)",
                             code="replay", **doc.where(("turns", i, "personal")))

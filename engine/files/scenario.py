@@ -87,7 +87,9 @@ def _run_one(doc: Document, ref: str, ruleset, expected: dict | None) -> Outcome
     for i, turn in enumerate(data["turns"]):
         path = ("turns", i)
         if "move" in turn:
-            if not _decide(doc, game, turn, path, f"turn {i + 1} ({names[game.player]}: {turn['move']} "
+            seat = turn.get("player", game.player)
+            who = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+            if not _decide(doc, game, turn, path, f"turn {i + 1} ({who}: {turn['move']} "
                            f"{'home' if turn.get('home') else 'to ' + str(turn['to']) + ' ' + turn['follower']})",
                            outcome):
                 return outcome

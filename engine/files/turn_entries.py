@@ -139,7 +139,11 @@ def nothing_moving(game: Game, name: str) -> str:
 
 def play_turn(game: Game, turn: dict, doc: Document, path: tuple) -> None:
     """Play one record turn (placement or discard) whose tile :func:`take_tile` has made the one
-    to place; :class:`UserError` if the rules refuse it."""
+    to place; :class:`UserError` if the rules refuse it, or for a scenario's probe (``illegal``): a
+    record holds the turns that were played (replay, rescore and the pictures all read it so)."""
+    if "illegal" in turn:  # the shape is the scenario's, where a probe is a turn refused and not played
+        raise UserError("a record holds the turns that were played: 'illegal' probes belong in scenarios "
+                        "(carcassonne scenario check)", code="replay", **doc.where(path + ("illegal",)))
     try:
         if "move" in turn:
             game.play(decision_move(game, turn, doc, path))

@@ -431,12 +431,12 @@ def test_a_wagon_moves_on_by_number_or_goes_home() -> None:
 
     game = wagon_to_move()
     assert game.movers and game.player == 0
-    player, out, _ = human(["9", "x", "?", "b", "2"])
+    player, out, _ = human(["9", "x", "?", "h", "b", "2"])
     chosen = player.choose(game)
     screen = text(out)
     assert "your wagon may move on" in screen and "1) 0,0 city@N  (city (north))" in screen
-    assert screen.count("Your wagon's feature has scored") == 3  # shown, then again for ? and for b
-    wrong = "is not a choice: type a number from 1 to 3, a destination as listed (e.g. 0,0 city@N), or h to take the wagon home"
+    assert screen.count("Your wagon's feature has scored") == 4  # shown, then again for ?, h (help) and b
+    wrong = "is not a choice: type a number from 1 to 3, a destination as listed (e.g. 0,0 city@N), or home"
     assert refusals(out) == [f"✗ '9' {wrong}", f"✗ 'x' {wrong}"]
     assert chosen in game.legal_moves() and chosen != HOME and "→ wagon to 1,0 road@" in screen
     from engine.files.notation import format_follower

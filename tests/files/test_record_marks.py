@@ -138,3 +138,10 @@ def test_a_record_refuses_an_illegal_probe(tmp_path: Path, builder_game: dict) -
     with pytest.raises(UserError, match="'illegal' probes belong in scenarios") as raised:
         replay(load_record(write(tmp_path, builder_game)))
     assert raised.value.diagnostics[0].code == "replay"
+    # Every reader of records refuses it alike (a second look found rescore and render playing it).
+    from engine.sim.rescore import rescore
+    from engine.view.render import board_after
+
+    for read in (lambda doc: rescore(doc, []), board_after):
+        with pytest.raises(UserError, match="'illegal' probes belong in scenarios"):
+            read(load_record(write(tmp_path, builder_game)))
