@@ -18,8 +18,8 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
     earned (a follower type's ``extra_turn``: Traders & Builders' builder), a personal
     tile placed instead of a draw and the last round of them (``deck.personal``), and each
     follower moving on after its feature scored (``triggers``: the wagon)."""
-    from ..core.moves import HOME, is_decision
-    from ..files.notation import follower_phrase, place_name
+    from ..core.moves import is_decision
+    from ..files.notation import follower_phrase, moved_on_phrase
 
     seen = 0
     last_round_told = False
@@ -29,16 +29,7 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
     def log(game: Game, seat: int, tile: int, move: Any, events: list) -> None:
         nonlocal seen, last_round_told
         if is_decision(move):
-            _, _, kind, _ = game.decisions[-1]
-            name = f"{names[seat]}'s {ruleset.follower_types[kind].name}"
-            if move == HOME:
-                console.print(f"      ↳ {name} goes home")
-            else:
-                orientation, _, placed = game.board[move.pos]
-                m, x, y = game.local(move.pos)
-                where = f"map {m} " if ruleset.maps > 1 else ""
-                console.print(f"      ↳ {name} moves on to the {place_name(ruleset, placed, orientation.rotation, move.follower)}"
-                              f" at {where}({x},{y})")
+            console.print(f"      ↳ {names[seat]}'s {moved_on_phrase(game, game.decisions[-1][2], move)}")
             return
         if not seen:
             for m, (start, rotation) in enumerate(game.starts):

@@ -13,8 +13,14 @@ from __future__ import annotations
 
 import math
 
+from typing import TYPE_CHECKING
+
 from ..geometry import PORT_INDEX, PORTS, SIDES
 from ..rules.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from ..core.game import Game
+    from ..core.moves import Move
 
 
 def format_follower(ruleset: Ruleset, tile: int, rotation: int, segment: int, kind_of_follower: int = 0) -> str:
@@ -150,3 +156,19 @@ def parse_follower(ruleset: Ruleset, tile: int, rotation: int, text: str) -> int
 def _portless(ruleset: Ruleset, tile: int, kind: int) -> list[int]:
     """Indices of the tile type's port-less segments of ``kind``."""
     return [j for j, seg in enumerate(ruleset.tiles[tile].segments) if seg.kind == kind and not seg.ports]
+
+
+def moved_on_phrase(game: "Game", kind: int, move: "Move") -> str:
+    """A follower moving on in words (:mod:`engine.core.moving`): ``wagon goes home`` or ``wagon
+    moves on to the road (south to east) at (2,1)`` (``map 1 (2,1)`` with several maps)."""
+    from ..core.moves import HOME
+
+    ruleset = game.ruleset
+    name = ruleset.follower_types[kind].name
+    if move == HOME:
+        return f"{name} goes home"
+    assert move.follower is not None, "a destination names its segment"
+    orientation, _, tile = game.board[move.pos]
+    m, x, y = game.local(move.pos)
+    where = f"map {m} " if ruleset.maps > 1 else ""
+    return f"{name} moves on to the {place_name(ruleset, tile, orientation.rotation, move.follower)} at {where}({x},{y})"

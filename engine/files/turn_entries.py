@@ -36,14 +36,20 @@ def enter_turn_map(game: Game, turn: dict, doc: Document, path: tuple) -> None:
         game.force_map(turn["map"])
 
 
-def turn_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
-    """The :class:`Move` a turn entry describes, for the game's current tile."""
-    x, y = turn["at"]
+def entry_pos(game: Game, turn: dict, key: str, doc: Document, path: tuple) -> int:
+    """The packed position ``turn[key]`` (``[x, y]``) names on the entry's map (which it enters);
+    :class:`UserError` ``position`` for one outside the board's range."""
+    x, y = turn[key]
     enter_turn_map(game, turn, doc, path)
     try:
-        pos = pack(x, y) + game.origin(game.map)
+        return pack(x, y) + game.origin(game.map)
     except ValueError as error:
-        raise UserError(str(error), code="position", **doc.where(path + ("at",))) from None
+        raise UserError(str(error), code="position", **doc.where(path + (key,))) from None
+
+
+def turn_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
+    """The :class:`Move` a turn entry describes, for the game's current tile."""
+    pos = entry_pos(game, turn, "at", doc, path)
     follower, kind = None, 0
     if "follower" in turn:
         try:
@@ -110,15 +116,11 @@ def decision_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
                         **doc.where(path + ("move",)))
     if turn.get("home"):
         return HOME
-    x, y = turn["to"]
-    enter_turn_map(game, turn, doc, path)
-    try:
-        pos = pack(x, y) + game.origin(game.map)
-    except ValueError as error:
-        raise UserError(str(error), code="position", **doc.where(path + ("to",))) from None
+    pos = entry_pos(game, turn, "to", doc, path)
     placed = game.board.get(pos)
     if placed is None:
-        raise UserError(f"no tile lies at ({x},{y})", code="replay", **doc.where(path + ("to",)))
+        raise UserError(f"no tile lies at ({turn['to'][0]},{turn['to'][1]})", code="replay",
+                        **doc.where(path + ("to",)))
     orientation, _, tile = placed
     try:
         segment = parse_follower(ruleset, tile, orientation.rotation, turn["follower"])

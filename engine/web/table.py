@@ -22,7 +22,7 @@ from ..bots.players import Player, check_seats, make_player
 from ..core.game import Game
 from ..core.moves import DRAW, HOME, MOVE_ON, IllegalMove, Move
 from ..errors import UserError
-from ..files.notation import follower_name, format_follower, place_name
+from ..files.notation import follower_name, format_follower, moved_on_phrase, place_name
 from ..files.output import write_json
 from ..files.record import build_record, history_seats
 from ..rules.ruleset import Ruleset
@@ -341,20 +341,8 @@ class Table:
 
     def _moved_on(self, turn: int) -> list[str]:
         """A line per follower that moved on (or went home) after turn ``turn``'s scoring."""
-        game, ruleset, lines = self.game, self.ruleset, []
-        for when, seat, kind, move in game.decisions:
-            if when != turn:
-                continue
-            name = f"{self.names[seat]}'s {ruleset.follower_types[kind].name}"
-            if move == HOME:
-                lines.append(f"{name} goes home")
-                continue
-            orientation, _, tile = game.board[move.pos]
-            m, x, y = game.local(move.pos)
-            where = f"map {m} " if ruleset.maps > 1 else ""
-            lines.append(f"{name} moves on to the {place_name(ruleset, tile, orientation.rotation, move.follower)} "
-                         f"at {where}({x},{y})")
-        return lines
+        return [f"{self.names[seat]}'s {moved_on_phrase(self.game, kind, move)}"
+                for when, seat, kind, move in self.game.decisions if when == turn]
 
     def _events(self) -> list[dict[str, Any]]:
         return [{"text": e.explain(self.names), "turn": e.turn, "phase": e.phase, "kind": e.kind, "points": e.points,
