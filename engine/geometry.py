@@ -22,6 +22,13 @@ from __future__ import annotations
 SIDES: tuple[str, ...] = ("N", "E", "S", "W")
 PORTS: tuple[str, ...] = ("NL", "N", "NR", "EL", "E", "ER", "SL", "S", "SR", "WL", "W", "WR")
 PORT_INDEX: dict[str, int] = {name: i for i, name in enumerate(PORTS)}
+#: The corners of a tile, clockwise from north-east: corner ``c`` lies between sides ``c`` and
+#: ``c + 1``, where their half-sides ``3c + 2`` and ``3c + 3`` meet (NR and EL at NE).  A corner
+#: turns as sides do: one quarter turn adds 1.
+CORNERS: tuple[str, ...] = ("NE", "SE", "SW", "NW")
+CORNER_PORTS: tuple[tuple[int, int], ...] = tuple((3 * c + 2, (3 * c + 3) % 12) for c in range(4))
+#: Where each corner lies on a tile of side 1, x east and y south.
+CORNER_POINTS: tuple[tuple[int, int], ...] = ((1, 0), (1, 1), (0, 1), (0, 0))
 CENTRE = 1
 
 STRIDE = 1 << 20

@@ -79,7 +79,7 @@ def fill(view: dict[str, "numpy.ndarray"], state: "ChanceGame", seat: int) -> No
     kinds = len(state.ruleset.kinds)
     follower_plane = 3 + kinds
     fits_plane = follower_plane + game.players
-    owner = {segment: player for segment, player, _ in game.on_board}
+    owner = {segment: player for segment, player, _, _ in game.on_board}
     for pos, (_, base, tile) in game.board.items():
         m, x, y = _local(pos)
         cell = board[m, :, x + r, y + r]

@@ -45,6 +45,8 @@ _CELL_W, _CELL_H = 5, 3
 #: The corners carry the E/W half-sides (EL is the north half of E, as seen looking out east).
 _RING = {"WR": (0, 0), "NL": (0, 1), "N": (0, 2), "NR": (0, 3), "EL": (0, 4), "W": (1, 0), "E": (1, 4),
          "WL": (2, 0), "SR": (2, 1), "S": (2, 2), "SL": (2, 3), "ER": (2, 4)}
+#: Where a piece on a corner (``spot: corner``: the barn) sits, for board corners NE, SE, SW, NW.
+_CORNER_CELLS = ((0, 4), (2, 4), (2, 0), (0, 0))
 #: Where each port sits in the 5×5 drawing of the drawn tile (like ``carcassonne tiles``, without spacing).
 _BIG = {"NL": (0, 1), "N": (0, 2), "NR": (0, 3), "EL": (1, 4), "E": (2, 4), "ER": (3, 4),
         "SL": (4, 3), "S": (4, 2), "SR": (4, 1), "WL": (3, 0), "W": (2, 0), "WR": (1, 0)}
@@ -126,11 +128,11 @@ def _tile_cell(game: Game, pos: int, *, last: bool) -> Cell:
     label = tile_type.id[:3].center(3)
     for i, ch in enumerate(label):
         cell[1][1 + i] = (ch, centre_style)
-    for segment, seat, type_index in game.on_board:
+    for segment, seat, type_index, corner in game.on_board:
         if game.seg_pos[segment] != pos:
             continue
         port = _follower_port(ruleset, tile, rotation, segment - base)
-        row, col = _RING[port] if port else (1, 2)
+        row, col = _CORNER_CELLS[corner] if corner >= 0 else _RING[port] if port else (1, 2)
         # A follower of another type than normal shows its type's initial in the seat's colour.
         mark = str(seat + 1) if type_index == 0 else ruleset.follower_types[type_index].name[0].upper()
         cell[row][col] = (mark, SEAT_STYLES[seat % len(SEAT_STYLES)])
@@ -203,7 +205,7 @@ def board_text(game: Game, *, max_width: int = 120) -> Text:
     if note:
         out.append(note + "\n", style="dim")
     typed = []
-    for segment, seat, type_index in game.on_board:
+    for segment, seat, type_index, _ in game.on_board:
         pm, x, y = game.local(game.seg_pos[segment])
         if type_index and pm == m:
             name = game.ruleset.follower_types[type_index].name

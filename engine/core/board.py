@@ -59,8 +59,10 @@ class Board:
         self.seg_tile: list[int] = []
         self.seg_kind: list[int] = []
         self.surrounded_at: dict[int, list[int]] = {}
-        #: ``(segment, seat, follower type)`` of every follower on the board, in order of deployment.
-        self.on_board: list[tuple[int, int, int]] = []
+        #: ``(segment, seat, follower type, corner)`` of every follower on the board, in order of
+        #: deployment; ``corner`` is the board corner (0-3, ``NE SE SW NW``) of a piece standing on
+        #: one of its tile's corners (``spot: corner``), -1 for one on the segment.
+        self.on_board: list[tuple[int, int, int, int]] = []
         #: Per seat, followers left of each type (``ruleset.follower_types`` order) and in all.
         self.reserve: list[list[int]] = [[t.count for t in ruleset.follower_types] for _ in range(seats)]
         self.supply: list[int] = [sum(counts) for counts in self.reserve]
@@ -185,14 +187,25 @@ class Board:
                 open_[find(n_base + j)] -= counts
                 self.closed_at_wild.append(n_base + j)
 
-    def deploy(self, segment: int, player: int, kind: int = 0) -> None:
+    def deploy(self, segment: int, player: int, kind: int = 0, corner: int = -1) -> None:
         """Put one of ``player``'s followers of type ``kind`` from their supply on placed
-        segment ``segment``."""
+        segment ``segment`` (at board corner ``corner`` of its tile, 0-3, for a ``spot: corner``
+        type; -1 on the segment)."""
         root = self.find(segment)
         self.fol[root] += one_follower(player, kind, self.players)
-        self.on_board.append((segment, player, kind))
+        self.on_board.append((segment, player, kind, corner))
         self.supply[player] -= 1
         self.reserve[player][kind] -= 1
+
+    def deploy_at(self, tile_index: int, base: int, rotation: int, spot: int, player: int, kind: int) -> int:
+        """:meth:`deploy` on spot ``spot`` of the tile of type ``tile_index`` just placed (segments
+        from ``base``) turned ``rotation``: a segment index, or past them a corner
+        (:meth:`~engine.rules.tiles.TileType.spot_segment`); returns the segment deployed on."""
+        tile = self.tiles[tile_index]
+        corner = spot - len(tile.segments)
+        segment = base + tile.spot_segment(spot)
+        self.deploy(segment, player, kind, -1 if corner < 0 else (corner + rotation) % 4)
+        return segment
 
     def return_followers(self, root: int) -> None:
         """Send the followers on the feature at ``root`` back to their owners' supplies."""
@@ -205,6 +218,22 @@ class Board:
                 kept.append(entry)
         self.on_board = kept
         self.fol[root] = 0
+
+    def return_others(self, root: int, kind: int) -> None:
+        """Send the pieces on the feature at ``root`` of every type but ``kind`` back to their
+        owners' supplies; those of type ``kind`` stay (the barn, when farmers score by it)."""
+        find, kept, staying = self.find, [], 0
+        for entry in self.on_board:
+            if find(entry[0]) != root:
+                kept.append(entry)
+            elif entry[2] == kind:
+                kept.append(entry)
+                staying += one_follower(entry[1], kind, self.players)
+            else:
+                self.supply[entry[1]] += 1
+                self.reserve[entry[1]][entry[2]] += 1
+        self.on_board = kept
+        self.fol[root] = staying
 
     def followers_by_player(self, root: int) -> list[int]:
         """Each player's strength on the feature whose root is ``root``: their followers, each

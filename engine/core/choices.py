@@ -15,11 +15,12 @@ from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from ..geometry import FACING, SIDE_STEP
-from .followers import count_of
+from .followers import count_of, types_mask
 from .moves import DRAW, HOME, IllegalMove, Move, is_decision, is_draw
 from .moving import destinations, refusal
 
 if TYPE_CHECKING:
+    from ..rules.follower_types import FollowerType
     from ..rules.tiles import TileType
     from .game import Game
 
@@ -127,32 +128,72 @@ def deploy_options(game: Game, pos: int, rotation: int) -> list[int]:
 
 
 def deploy_choices(game: Game, pos: int, rotation: int) -> list[tuple[int, int]]:
-    """``(segment, follower type)`` pairs the player may deploy if the current tile is placed
+    """``(spot, follower type)`` pairs the player may deploy if the current tile is placed
     at ``pos``, ``rotation``: the player has one of the type left, the type may go on the
     segment's kind, and either the type ``needs`` one of the player's followers of the named
     types already on the feature, or (no ``needs``) the feature is free under the ruleset's
-    deploy rule, as for :func:`deploy_options` (docs/rulesets.md, "Follower types")."""
+    deploy rule, as for :func:`deploy_options`, or the type may ``join`` it; never a feature
+    holding a ``keeps_out`` piece (docs/rulesets.md, "Follower types").  A spot is a segment
+    index, or for a ``spot: corner`` type ``len(segments) + c`` for corner ``c`` where four
+    tiles meet (:func:`corner_meets`)."""
     types = game.ruleset.follower_types
     if len(types) == 1:
         return [(j, 0) for j in deploy_options(game, pos, rotation)]
-    player, players = game.player, game.players
-    reserve = game.reserve[player]
+    player = game.player
     if not game.supply[player]:
         return []
     tile = game.tiles[_current(game)]
-    kinds = game.ruleset.kinds
     group, packed = _joined(game, tile, pos, rotation)
     mask = game.deploy_masks[player]
+    kept_out = types_mask([t.index for t in types if t.keeps_out], game.players)
     found = []
     for j, seg in enumerate(tile.segments):
         here = packed[_local_find(group, j)]
-        for t in types:
-            if not reserve[t.index] or seg.kind not in t.kinds:
+        if not here & kept_out:
+            found.extend((j, t.index) for t in types if t.spot == "segment" and _may_go(game, t, seg.kind, here, mask))
+    if game.ruleset.corner_types:
+        n = len(tile.segments)
+        for c, j in enumerate(tile.corners):
+            if j < 0 or not corner_meets(game, tile, pos, rotation, c):
                 continue
-            if any(count_of(here, player, need, players) for need in t.needs) if t.needs else \
-                    kinds[seg.kind].deployable and not here & mask:
-                found.append((j, t.index))
+            here = packed[_local_find(group, j)]
+            if not here & kept_out:
+                found.extend((n + c, t) for t in game.ruleset.corner_types
+                             if _may_go(game, types[t], tile.segments[j].kind, here, mask))
     return found
+
+
+def _may_go(game: Game, piece: "FollowerType", kind: int, here: int, mask: int) -> bool:
+    """Whether the player may put a piece of type ``piece`` on a feature of kind ``kind`` whose
+    packed followers are ``here`` (after the placement): one left in supply, a kind it goes on,
+    and ``needs`` met, or else the kind deployable and the feature free under the deploy rule
+    (``mask``), or the type may ``join`` it anyway."""
+    if not game.reserve[game.player][piece.index] or kind not in piece.kinds:
+        return False
+    if piece.needs:
+        return any(count_of(here, game.player, need, game.players) for need in piece.needs)
+    return game.ruleset.kinds[kind].deployable and (piece.join or not here & mask)
+
+
+def corner_meets(game: Game, tile: "TileType", pos: int, rotation: int, corner: int) -> bool:
+    """Whether corner ``corner`` (canonical, ``NE SE SW NW``) of ``tile`` placed at ``pos`` turned
+    ``rotation`` is a spot where four tiles meet, each with its corner there on a segment of the
+    same kind (Abbey & Mayor's barn: "a junction where 4 tiles connect to create an open field",
+    papageek.com car/Barn.htm): the other three cells hold tiles, and their corners are whole."""
+    board, tiles = game.board, game.tiles
+    kind = tile.segments[tile.corners[corner]].kind
+    b = (corner + rotation) % 4  # between board sides b and b + 1
+    across, beside = SIDE_STEP[b], SIDE_STEP[(b + 1) % 4]
+    for step, theirs in ((across, (b + 1) % 4), (beside, (b + 3) % 4), (across + beside, (b + 2) % 4)):
+        placed = board.get(pos + step)
+        if placed is None:
+            return False
+        n_orientation, _, n_tile = placed
+        other = tiles[n_tile]
+        j = other.corners[(theirs - n_orientation.rotation) % 4]
+        if j < 0 or other.segments[j].kind != kind:
+            return False
+    return True
 
 
 def _joined(game: Game, tile: "TileType", pos: int, rotation: int) -> tuple[list[int], list[int]]:
@@ -242,26 +283,53 @@ def check(game: Game, move: Move) -> None:
                    }[constraint.rule]
             raise IllegalMove("placement", why)
     if move.follower is not None:
-        tile = game.tiles[_current(game)]
-        types = game.ruleset.follower_types
-        if not 0 <= move.follower < len(tile.segments):
-            raise IllegalMove("follower", "the tile has no such segment")
-        if not 0 <= move.type < len(types):
-            raise IllegalMove("follower", "the ruleset has no such follower type")
-        if (move.follower, move.type) not in deploy_choices(game, move.pos, move.rotation):
-            refused = game.ruleset.kinds[tile.segments[move.follower].kind]
-            wanted = types[move.type]
-            a = "a follower" if len(types) == 1 else f"a {wanted.name} follower"
-            if not refused.deployable or refused.index not in wanted.kinds:
-                why = f"no {a[2:]} may go on a {refused.name}"
-            elif not game.reserve[game.player][move.type]:
-                why = f"the player has no {a[2:]} left in supply"
-            elif wanted.needs:
-                needed = " or ".join(types[n].name for n in wanted.needs)
-                why = f"{a} goes only on a {refused.name} that already holds the player's {needed} follower"
-            else:
-                why = f"the {refused.name} already holds a follower"
-            raise IllegalMove("follower", why)
+        raise_refused_spot(game, move)
+
+
+def raise_refused_spot(game: Game, move: Move) -> None:
+    """Raise :class:`IllegalMove` (``follower``) saying why the follower of ``move`` may not go
+    where it names, unless it may."""
+    tile = game.tiles[_current(game)]
+    types = game.ruleset.follower_types
+    assert move.follower is not None, "a move that deploys names its spot"
+    spots = len(tile.segments) + (4 if game.ruleset.corner_types else 0)
+    if not 0 <= move.follower < spots or tile.spot_segment(move.follower) < 0:
+        raise IllegalMove("follower", "the tile has no such segment" if move.follower < len(tile.segments)
+                          or not game.ruleset.corner_types else "no feature holds that corner of the tile whole")
+    if not 0 <= move.type < len(types):
+        raise IllegalMove("follower", "the ruleset has no such follower type")
+    if (move.follower, move.type) in deploy_choices(game, move.pos, move.rotation):
+        return
+    refused = game.ruleset.kinds[tile.segments[tile.spot_segment(move.follower)].kind]
+    wanted = types[move.type]
+    a = "a follower" if len(types) == 1 else f"a {wanted.name} follower"
+    at_corner = move.follower >= len(tile.segments)
+    if not refused.deployable or refused.index not in wanted.kinds:
+        why = f"no {a[2:]} may go on a {refused.name}"
+    elif at_corner != (wanted.spot == "corner"):
+        why = f"{a} goes {'on a corner where four tiles meet' if wanted.spot == 'corner' else 'on a segment'}, " \
+              f"not {'on a corner' if at_corner else 'on a segment'}"
+    elif not game.reserve[game.player][move.type]:
+        why = f"the player has no {a[2:]} left in supply"
+    elif at_corner and not corner_meets(game, tile, move.pos, move.rotation, move.follower - len(tile.segments)):
+        why = f"a {wanted.name} goes only where four tiles meet, each with its corner there on the {refused.name}"
+    elif wanted.needs:
+        needed = " or ".join(types[n].name for n in wanted.needs)
+        why = f"{a} goes only on a {refused.name} that already holds the player's {needed} follower"
+    else:
+        keeper = next((t.name for t in types if t.keeps_out and _holds(game, move, t.index)), None)
+        why = f"the {refused.name} holds a {keeper}, so nothing more is deployed there" if keeper else \
+            f"the {refused.name} already holds a follower"
+    raise IllegalMove("follower", why)
+
+
+def _holds(game: Game, move: Move, kind: int) -> bool:
+    """Whether the feature ``move``'s spot would join (after its placement) holds a piece of type ``kind``."""
+    tile = game.tiles[_current(game)]
+    group, packed = _joined(game, tile, move.pos, move.rotation)
+    assert move.follower is not None, "a move that deploys names its spot"
+    here = packed[_local_find(group, tile.spot_segment(move.follower))]
+    return bool(here & types_mask([kind], game.players))
 
 
 def _current(game: Game) -> int:

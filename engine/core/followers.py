@@ -29,6 +29,16 @@ def others_mask(player: int, players: int = 1, types: int = 1) -> int:
     return ~mine
 
 
+def types_mask(kinds: "tuple[int, ...] | list[int]", players: int) -> int:
+    """A mask of every seat's counts of the types ``kinds`` (``packed & mask`` is truthy when a
+    piece of one of them is on the feature)."""
+    mask = 0
+    for kind in kinds:
+        for p in range(players):
+            mask |= PLAYER_MASK << (PLAYER_BITS * (kind * players + p))
+    return mask
+
+
 def count_of(packed: int, player: int, kind: int, players: int) -> int:
     """How many followers of type ``kind`` seat ``player`` has in ``packed``."""
     return (packed >> (PLAYER_BITS * (kind * players + player))) & PLAYER_MASK

@@ -15,7 +15,7 @@ from mypy_extensions import mypyc_attr
 
 from ..geometry import map_local, map_origin
 from ..rules.ruleset import Ruleset
-from . import choices, completion, moving, personal
+from . import choices, completion, moving, personal, triggered
 from .board import Board
 from .deck import Pins, Stack, build_stacks, put_back, take
 from .followers import others_mask, strengths
@@ -177,8 +177,7 @@ class Game(Board):
         return choices.deploy_options(self, pos, rotation)
 
     def deploy_choices(self, pos: int, rotation: int) -> list[tuple[int, int]]:
-        """``(segment, follower type)`` pairs the current player may deploy there
-        (:func:`~engine.core.choices.deploy_choices`)."""
+        """``(spot, follower type)`` pairs the current player may deploy there (:func:`~engine.core.choices.deploy_choices`)."""
         return choices.deploy_choices(self, pos, rotation)
 
     def legal_moves(self) -> list[Move]:
@@ -265,17 +264,20 @@ class Game(Board):
         self.history.append((tile, move))
         self.seats.append(self.player)
         if self.personal_turn:
-            self.personal_turn = False
-            self.personal[self.player] -= 1
-            self.personal_turns += (self.turn,)
+            personal.played(self)
         if self.ruleset.extra_turn_types:
             if self.extra_turn:
                 self.extra_turns += (self.turn,)
             else:
                 self.earned_turn = completion.extends_own(self, tile, base)
+        scored: list[Scored] = []  # what a deployment set off (a barn's farmers), then what the tile completed
         if move.follower is not None:
-            self.deploy(base + move.follower, self.player, move.type)
-        scored = completion.score_completed(self, tile, move.pos, base)
+            segment = self.deploy_at(tile, base, move.rotation, move.follower, self.player, move.type)
+            if self.ruleset.scorers:
+                scored = triggered.on_deployed(self, segment, move.type)
+        scored += completion.score_completed(self, tile, move.pos, base)
+        if self.ruleset.scorers:
+            scored += triggered.on_placed(self, tile, base)
         if self.movers:
             moving.settle(self, self.player)
         return scored

@@ -1,7 +1,7 @@
 """What the game end pays: the features' final scores, then the game-end bonuses.
 
 RULES.md §3.1 "Game end" scores incomplete features and farms
-(:func:`engine.core.scoring.end_scores`); a ruleset's ``bonuses`` come after
+(:func:`end_scores`); a ruleset's ``bonuses`` come after
 them, in the order the ruleset lists them (docs/rulesets.md, "Game-end
 bonuses").  A bonus compares the players on its ``value``, a formula over
 their aggregates (:func:`engine.core.tallies.aggregates`): with ``award:
@@ -16,11 +16,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..rules.kinds import ScoreRangeError
-from .scoring import Paid, ScoreEvent, Scored, check_totals, end_scores
+from .scoring import (Paid, ScoreEvent, Scored, adjacent_roots, check_totals, count_by_kind, explained, feature_inputs,
+                      is_complete, kind_of, majority, own_env, owner_paid, paid_only, score_feature)
 from .tallies import aggregates
 
 if TYPE_CHECKING:
     from ..rules.bonuses import Bonus
+    from ..rules.kinds import FeatureKind
     from .game import Game
 
 
@@ -79,3 +81,100 @@ def _bonus(game: "Game", bonus: "Bonus", inputs: list[dict[str, int]], explain: 
         return found
     except ScoreRangeError as error:
         raise error.at(f"turn {game.turn}, the {bonus.name} bonus") from None
+
+
+def end_scores(game: "Game", explain: bool = True) -> list:
+    """Final-scoring events (:class:`ScoreEvent`, or with ``explain=False`` :class:`Paid`),
+    not applied (RULES.md §3.1 "Game end"): first every
+    occupied incomplete feature under its ``incomplete`` formula, then, kind by
+    kind, the ``final`` scores (farms) under the kind's majority rule:
+
+    * ``majority: feature`` — each occupied feature for its majority (3rd-edition farms);
+      with ``adjacent_pays_once`` each completed adjacent feature pays a player
+      at most once over all their features (2nd-edition farms, per-player
+      reading of RULES.md §5 point 1: order-independent);
+    * ``majority: adjacent`` — each completed adjacent feature (city) once, for
+      the majority of followers on all features of the kind touching it
+      (1st-edition farms, seed 000).
+
+    Raises :class:`UserError` ``score-range`` for a score, or a total after it, beyond ±MAX_POINTS.
+    """
+    kinds = game.ruleset.kinds
+    make = explained if explain else paid_only
+    roots = [(root, kinds[kind_of(game, root)]) for root in game.occupied_roots()]
+    events = [event for root, kind in roots if kind.incomplete is not None and not is_complete(game, root)
+              for event in score_feature(game, root, complete=False, phase="final", rule="incomplete",
+                                         explain=explain)]
+    for kind in kinds:
+        mine = [root for root, k in roots if k is kind]
+        if kind.final is None or not mine:
+            continue
+        if kind.majority == "adjacent" or kind.adjacent_pays_once:
+            paying = _final_by_adjacent if kind.majority == "adjacent" else _final_paying_once
+            events.extend(paying(game, kind, mine, make))
+            if game.ruleset.owner_types:  # pieces that pay their owner do so feature by feature
+                events.extend(event for root in mine for event in owner_paid(
+                    game, root, kind, "final", feature_inputs(game, root, kind), "final", explain))
+        else:
+            events.extend(event for root in mine
+                          for event in score_feature(game, root, complete=False, phase="final", rule="final",
+                                                     explain=explain))
+    check_totals(game, events, list(game.scores))
+    return events
+
+
+def _completed_adjacent(game: "Game", root: int) -> list[int]:
+    """Completed adjacent features of the feature at ``root``, in a stable order."""
+    return sorted(t for t in adjacent_roots(game, game.members[root]) if is_complete(game, t))
+
+
+def _final_by_adjacent(game: "Game", kind: "FeatureKind", roots: list[int], make) -> list[Scored]:
+    counts: dict[int, list[int]] = {}
+    packed: dict[int, list[int]] = {}  # per target, the followers of every feature touching it
+    for root in roots:
+        followers = game.followers_by_player(root)
+        for target in _completed_adjacent(game, root):
+            total = counts.setdefault(target, [0] * game.players)
+            packed.setdefault(target, []).append(game.fol[root])
+            for p, n in enumerate(followers):
+                total[p] += n
+    kinds = game.ruleset.kinds
+    events = []
+    for target, followers in counts.items():
+        env = target_inputs(game, kind, target)
+        name = kinds[kind_of(game, target)].name
+        players = majority(followers)
+        for group in ([(p,) for p in players] if kind.own else [players]):
+            mine = own_env(game, kind, env, packed[target], group[0]) if kind.own and group else env
+            events.append(make(game, kind, f"final, per {name}", kind.final, mine, followers,
+                               group, target, "final", target=name))
+    return events
+
+
+def target_inputs(game: "Game", kind: "FeatureKind", target: int) -> dict[str, int | bool]:
+    """The inputs of a ``majority: adjacent`` final score paid for the adjacent feature at
+    ``target``: that feature's own inputs, and each of ``kind``'s adjacency inputs, 1 for the
+    target's kind and 0 for the others (so one formula can pay cities and cloisters)."""
+    target_kind = kind_of(game, target)
+    env = feature_inputs(game, target, game.ruleset.kinds[target_kind])
+    env.update((name, int(k == target_kind)) for k, name in zip(kind.adjacency, kind.adjacency_inputs))
+    return env
+
+
+def _final_paying_once(game: "Game", kind: "FeatureKind", roots: list[int], make) -> list[Scored]:
+    paid: list[set[int]] = [set() for _ in range(game.players)]
+    assert kind.adjacency, "only a kind that pays per adjacent feature pays each once"
+    names = "/".join(game.ruleset.kinds[k].name for k in kind.adjacency)
+    events = []
+    for root in roots:
+        env = feature_inputs(game, root, kind)
+        followers = game.followers_by_player(root)
+        completed = set(_completed_adjacent(game, root))
+        for p in majority(followers):
+            fresh = completed - paid[p]
+            paid[p] |= completed
+            mine = own_env(game, kind, env, [game.fol[root]], p) if kind.own else dict(env)
+            mine.update(zip(kind.adjacency_inputs, count_by_kind(game, kind, fresh)))
+            events.append(make(game, kind, f"final, each {names} once per player",
+                               kind.final, mine, followers, (p,), root, "final"))
+    return events

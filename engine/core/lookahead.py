@@ -28,9 +28,9 @@ from ..errors import UserError
 from ..rules.kinds import ScoreRangeError
 from .after_move import Group, add_to, complete_after, local_root, subtract_from
 from .followers import one_follower, unpack_followers
+from .game_end import target_inputs
 from .moves import Move
-from .scoring import (adjacent_roots, attribute_sums, end_points, feature_inputs, kind_of, majority, make_inputs,
-                      target_inputs)
+from .scoring import adjacent_roots, attribute_sums, end_points, feature_inputs, kind_of, majority, make_inputs
 
 if TYPE_CHECKING:
     from ..rules.kinds import FeatureKind
@@ -262,7 +262,7 @@ class Lookahead:
     def _pool_total(self, context: Any, override: tuple["Group", int] | None = None) -> list[int]:
         """Per-seat final points of the pooled kinds after the move described by ``context``
         (``None``: the current position), one group's followers replaced by ``override``.
-        Mirrors :func:`engine.core.scoring.end_scores`: same features, same order."""
+        Mirrors :func:`engine.core.game_end.end_scores`: same features, same order."""
         root_group: dict[int, Group] = context[2] if context else {}
         gained: dict[int, bool] = context[3] if context else {}
         entries: list[tuple[Any, ...]] = []  # (kind, followers per seat, adjacent features after the move, inputs)
@@ -326,7 +326,7 @@ class Lookahead:
 
     def _target_env(self, kind: "FeatureKind", target, context) -> dict:
         """The inputs ``kind``'s final score reads when paid for the adjacent ``target``
-        (as :func:`engine.core.scoring.target_inputs`)."""
+        (as :func:`engine.core.game_end.target_inputs`)."""
         game = self.game
         if isinstance(target, Group):
             groups, reps, root_group, gained, pos, nh, live = context

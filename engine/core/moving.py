@@ -31,7 +31,7 @@ def note_movers(game: "Game", root: int) -> None:
     that may move on, as ``(owner, type, the tile it stood on)``."""
     within = dict(game.ruleset.movers)
     find = game.find
-    for segment, owner, kind in game.on_board:
+    for segment, owner, kind, _ in game.on_board:
         if kind in within and find(segment) == root:
             game.movers.append((owner, kind, game.seg_pos[segment]))
 

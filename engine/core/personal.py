@@ -34,6 +34,13 @@ def open_turn(game: "Game", draw: bool) -> None:
         game.draw_or_wait(draw)
 
 
+def played(game: "Game") -> None:
+    """The personal tile offered was placed this turn: one fewer for the player, and the turn noted."""
+    game.personal_turn = False
+    game.personal[game.player] -= 1
+    game.personal_turns += (game.turn,)
+
+
 def decline(game: "Game", draw: bool) -> None:
     """:data:`~engine.core.moves.DRAW`: the same player draws instead (``draw=False``: the draw is
     left due), or in the last round the next seat is offered theirs."""

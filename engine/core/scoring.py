@@ -24,7 +24,7 @@ from ..rules.kinds import ScoreRangeError
 from .followers import count_of
 
 if TYPE_CHECKING:
-    from ..rules.kinds import FeatureKind
+    from ..rules.kinds import FeatureKind, Score
     from ..rules.tiles import SegmentType
     from .game import Game
 
@@ -212,12 +212,33 @@ def score_feature(game: "Game", root: int, *, complete: bool, phase: str, rule: 
     kind = game.ruleset.kinds[kind_of(game, root)]
     rule = rule or ("complete" if complete else "incomplete")
     followers = game.followers_by_player(root)
-    make = _event if explain else _paid
+    make = explained if explain else paid_only
     env, players = feature_inputs(game, root, kind), majority(followers)
+    owners = owner_paid(game, root, kind, rule, env, phase, explain)
+    if owners and not players:  # only pieces that pay their owners stand here: no majority to report
+        return owners
     if not kind.own or not players:
-        return [make(game, kind, rule, getattr(kind, rule), env, followers, players, root, phase)]
-    return [make(game, kind, rule, getattr(kind, rule), own_env(game, kind, env, [game.fol[root]], p), followers,
-                 (p,), root, phase) for p in players]
+        return [make(game, kind, rule, getattr(kind, rule), env, followers, players, root, phase), *owners]
+    return [*(make(game, kind, rule, getattr(kind, rule), own_env(game, kind, env, [game.fol[root]], p), followers,
+                   (p,), root, phase) for p in players), *owners]
+
+
+def owner_paid(game: "Game", root: int, kind: "FeatureKind", rule: str, env: dict, phase: str,
+               explain: bool = True) -> list[Scored]:
+    """What the pieces on the feature at ``root`` that pay their owner (``pays: owner``: the barn)
+    pay as it scores under ``rule``: per such type, each seat with one scores the type's ``score``
+    (else the kind's formula for ``rule``) once, majority or not; the event's rule is ``RULE, TYPE``."""
+    found: list[Scored] = []
+    packed, players = game.fol[root], game.players
+    make = explained if explain else paid_only
+    for index in game.ruleset.owner_types:
+        owners = tuple(p for p in range(players) if count_of(packed, p, index, players))
+        if owners:
+            piece = game.ruleset.follower_types[index]
+            score = piece.score if piece.score is not None else getattr(kind, rule.split(",")[0])
+            found.append(make(game, kind, f"{rule}, {piece.name}", score, env,
+                              [count_of(packed, p, index, players) for p in range(players)], owners, root, phase))
+    return found
 
 
 def own_env(game: "Game", kind: "FeatureKind", env: dict, packed: list[int], player: int) -> dict:
@@ -229,7 +250,7 @@ def own_env(game: "Game", kind: "FeatureKind", env: dict, packed: list[int], pla
     return mine
 
 
-def _paid(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, followers: list[int],
+def paid_only(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, followers: list[int],
           players: tuple[int, ...], root: int, phase: str, target: str | None = None) -> Paid:
     try:
         return Paid(kind.name, rule, int(score(env)) if score is not None else 0, players)
@@ -237,7 +258,7 @@ def _paid(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, follow
         raise error.at(f"turn {game.turn}") from None
 
 
-def _event(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, followers: list[int],
+def explained(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, followers: list[int],
            players: tuple[int, ...], root: int, phase: str, target: str | None = None) -> ScoreEvent:
     try:
         points = int(score(env)) if score is not None else 0
@@ -271,108 +292,25 @@ def check_totals(game: "Game", events: "Sequence[Scored]", totals: list[int]) ->
         for p in event.players:
             totals[p] += event.points
             if not -MAX_POINTS <= totals[p] <= MAX_POINTS:
-                kind = game.ruleset.kind(event.kind)
-                # "final, per city" is the final formula; a bonus is named by its own name
-                score = getattr(kind, event.rule.split(",")[0]) if kind is not None else \
-                    next(b.points for b in game.ruleset.bonuses if b.name == event.kind)
+                score = _formula_of(game, event)
                 raise UserError(f"turn {game.turn}: the {score.rule} score of {event.kind} ({event.points}) takes "
                                 f"seat {p + 1}'s total to {totals[p]}, beyond ±{MAX_POINTS:,}, the most a total may be",
                                 code="score-range", **score.items[0][1].where)
 
 
-def end_scores(game: "Game", explain: bool = True) -> list:
-    """Final-scoring events (:class:`ScoreEvent`, or with ``explain=False`` :class:`Paid`),
-    not applied (RULES.md §3.1 "Game end"): first every
-    occupied incomplete feature under its ``incomplete`` formula, then, kind by
-    kind, the ``final`` scores (farms) under the kind's majority rule:
-
-    * ``majority: feature`` — each occupied feature for its majority (3rd-edition farms);
-      with ``adjacent_pays_once`` each completed adjacent feature pays a player
-      at most once over all their features (2nd-edition farms, per-player
-      reading of RULES.md §5 point 1: order-independent);
-    * ``majority: adjacent`` — each completed adjacent feature (city) once, for
-      the majority of followers on all features of the kind touching it
-      (1st-edition farms, seed 000).
-
-    Raises :class:`UserError` ``score-range`` for a score, or a total after it, beyond ±MAX_POINTS.
-    """
-    kinds = game.ruleset.kinds
-    make = _event if explain else _paid
-    roots = [(root, kinds[kind_of(game, root)]) for root in game.occupied_roots()]
-    events = [event for root, kind in roots if kind.incomplete is not None and not is_complete(game, root)
-              for event in score_feature(game, root, complete=False, phase="final", rule="incomplete",
-                                         explain=explain)]
-    for kind in kinds:
-        mine = [root for root, k in roots if k is kind]
-        if kind.final is None or not mine:
-            continue
-        if kind.majority == "adjacent":
-            events.extend(_final_by_adjacent(game, kind, mine, make))
-        elif kind.adjacent_pays_once:
-            events.extend(_final_paying_once(game, kind, mine, make))
-        else:
-            events.extend(event for root in mine
-                          for event in score_feature(game, root, complete=False, phase="final", rule="final",
-                                                     explain=explain))
-    check_totals(game, events, list(game.scores))
-    return events
-
-
-def _completed_adjacent(game: "Game", root: int) -> list[int]:
-    """Completed adjacent features of the feature at ``root``, in a stable order."""
-    return sorted(t for t in adjacent_roots(game, game.members[root]) if is_complete(game, t))
-
-
-def _final_by_adjacent(game: "Game", kind: "FeatureKind", roots: list[int], make) -> list[Scored]:
-    counts: dict[int, list[int]] = {}
-    packed: dict[int, list[int]] = {}  # per target, the followers of every feature touching it
-    for root in roots:
-        followers = game.followers_by_player(root)
-        for target in _completed_adjacent(game, root):
-            total = counts.setdefault(target, [0] * game.players)
-            packed.setdefault(target, []).append(game.fol[root])
-            for p, n in enumerate(followers):
-                total[p] += n
-    kinds = game.ruleset.kinds
-    events = []
-    for target, followers in counts.items():
-        env = target_inputs(game, kind, target)
-        name = kinds[kind_of(game, target)].name
-        players = majority(followers)
-        for group in ([(p,) for p in players] if kind.own else [players]):
-            mine = own_env(game, kind, env, packed[target], group[0]) if kind.own and group else env
-            events.append(make(game, kind, f"final, per {name}", kind.final, mine, followers,
-                               group, target, "final", target=name))
-    return events
-
-
-def target_inputs(game: "Game", kind: "FeatureKind", target: int) -> dict[str, int | bool]:
-    """The inputs of a ``majority: adjacent`` final score paid for the adjacent feature at
-    ``target``: that feature's own inputs, and each of ``kind``'s adjacency inputs, 1 for the
-    target's kind and 0 for the others (so one formula can pay cities and cloisters)."""
-    target_kind = kind_of(game, target)
-    env = feature_inputs(game, target, game.ruleset.kinds[target_kind])
-    env.update((name, int(k == target_kind)) for k, name in zip(kind.adjacency, kind.adjacency_inputs))
-    return env
-
-
-def _final_paying_once(game: "Game", kind: "FeatureKind", roots: list[int], make) -> list[Scored]:
-    paid: list[set[int]] = [set() for _ in range(game.players)]
-    assert kind.adjacency, "only a kind that pays per adjacent feature pays each once"
-    names = "/".join(game.ruleset.kinds[k].name for k in kind.adjacency)
-    events = []
-    for root in roots:
-        env = feature_inputs(game, root, kind)
-        followers = game.followers_by_player(root)
-        completed = set(_completed_adjacent(game, root))
-        for p in majority(followers):
-            fresh = completed - paid[p]
-            paid[p] |= completed
-            mine = own_env(game, kind, env, [game.fol[root]], p) if kind.own else dict(env)
-            mine.update(zip(kind.adjacency_inputs, count_by_kind(game, kind, fresh)))
-            events.append(make(game, kind, f"final, each {names} once per player",
-                               kind.final, mine, followers, (p,), root, "final"))
-    return events
+def _formula_of(game: "Game", event: Scored) -> "Score":
+    """The formula that paid ``event``: a bonus's (named by the bonus), a score trigger's (its rule
+    is the trigger's name), a piece type's (``final, barn``), or the kind's for the rule (``final,
+    per city`` is the final formula)."""
+    kind = game.ruleset.kind(event.kind)
+    if kind is None:
+        return next(b.points for b in game.ruleset.bonuses if b.name == event.kind)
+    trigger = next((t for t in game.ruleset.scorers if t.name == event.rule), None)
+    if trigger is not None:
+        return trigger.score
+    rule, _, piece = event.rule.partition(", ")
+    paying = next((t.score for t in game.ruleset.follower_types if t.name == piece and t.score is not None), None)
+    return paying if paying is not None else getattr(kind, rule)
 
 
 def segment_type(game: "Game", segment: int) -> "SegmentType":

@@ -3,7 +3,8 @@
 ``city@N`` names the city segment touching side N of the placed tile (after
 rotation); ``field@NL`` the field on the west half of the north side;
 ``cloister`` a port-less segment, and ``cloister#2`` the second port-less
-segment of that kind on a tile that has several.  A side that two segments of
+segment of that kind on a tile that has several; ``field@NE`` the north-east
+corner of the tile, where a ``spot: corner`` piece stands (the barn).  A side that two segments of
 the kind touch is ambiguous and must be given as a half-side.  A follower of
 another type than normal is named before it: ``large:city@N``
 (docs/rulesets.md, "Follower types").
@@ -15,7 +16,7 @@ import math
 
 from typing import TYPE_CHECKING
 
-from ..geometry import PORT_INDEX, PORTS, SIDES
+from ..geometry import CORNERS, PORT_INDEX, PORTS, SIDES
 from ..rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -24,12 +25,14 @@ if TYPE_CHECKING:
 
 
 def format_follower(ruleset: Ruleset, tile: int, rotation: int, segment: int, kind_of_follower: int = 0) -> str:
-    """The notation of segment ``segment`` of tile type ``tile`` turned ``rotation``, prefixed
+    """The notation of spot ``segment`` (a segment index; past them, a corner) of tile type ``tile`` turned ``rotation``, prefixed
     ``TYPE:`` for a follower of type ``kind_of_follower`` other than normal (0)."""
     if kind_of_follower:
         return f"{ruleset.follower_types[kind_of_follower].name}:" + format_follower(ruleset, tile, rotation, segment)
     tile_type = ruleset.tiles[tile]
-    kind = ruleset.kinds[tile_type.segments[segment].kind]
+    kind = ruleset.kinds[tile_type.segments[tile_type.spot_segment(segment)].kind]
+    if segment >= len(tile_type.segments):  # a corner spot: named by the board corner
+        return f"{kind.name}@{CORNERS[(segment - len(tile_type.segments) + rotation) % 4]}"
     ports = tile_type.orientations[rotation].segment_ports[segment]
     if not ports:
         portless = _portless(ruleset, tile, kind.index)
@@ -54,7 +57,8 @@ def follower_name(ruleset: Ruleset, type_index: int, role: str) -> str:
 def follower_phrase(ruleset: Ruleset, tile: int, rotation: int, segment: int, type_index: int = 0) -> str:
     """A deployment in words: ``thief on road@E``, ``large knight on city@N``, ``builder on
     road@E`` (:func:`follower_name` on the spot's notation, without the type prefix)."""
-    kind = ruleset.kinds[ruleset.tiles[tile].segments[segment].kind]
+    tile_type = ruleset.tiles[tile]
+    kind = ruleset.kinds[tile_type.segments[tile_type.spot_segment(segment)].kind]
     return f"{follower_name(ruleset, type_index, kind.follower)} on {format_follower(ruleset, tile, rotation, segment)}"
 
 
@@ -63,6 +67,7 @@ def follower_phrase(ruleset: Ruleset, tile: int, rotation: int, segment: int, ty
 _PORT_POINTS = ((0.25, 0), (0.5, 0), (0.75, 0), (1, 0.25), (1, 0.5), (1, 0.75),
                 (0.75, 1), (0.5, 1), (0.25, 1), (0, 0.75), (0, 0.5), (0, 0.25))
 _DIRECTIONS = ("east", "south-east", "south", "south-west", "west", "north-west", "north", "north-east")
+_CORNER_WORDS = ("north-east", "south-east", "south-west", "north-west")
 _SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
 
@@ -71,10 +76,12 @@ def place_name(ruleset: Ruleset, tile: int, rotation: int, segment: int) -> str:
     player reads at a glance: ``city (north, east)``, ``road (south to north)``, ``road
     (dead end, south)``, ``field (north-west)`` (the compass point of the half-sides it
     touches), ``field (all round)``, ``cloister`` (a port-less segment, numbered as in
-    :func:`format_follower` when the tile has several).  Board orientation, after turning.
+    :func:`format_follower` when the tile has several), ``field (north-east corner)`` (a corner spot).  Board orientation, after turning.
     """
     tile_type = ruleset.tiles[tile]
-    kind = ruleset.kinds[tile_type.segments[segment].kind]
+    kind = ruleset.kinds[tile_type.segments[tile_type.spot_segment(segment)].kind]
+    if segment >= len(tile_type.segments):
+        return f"{kind.name} ({_CORNER_WORDS[(segment - len(tile_type.segments) + rotation) % 4]} corner)"
     ports = tile_type.orientations[rotation].segment_ports[segment]
     if not ports:
         return format_follower(ruleset, tile, rotation, segment)
@@ -138,13 +145,20 @@ def parse_follower(ruleset: Ruleset, tile: int, rotation: int, text: str) -> int
             raise ValueError(f"tile {tile_type.id} has {len(portless)} {kind.name} segments: "
                              f"name one as {kind.name}#1 … {kind.name}#{len(portless)}")
         return portless[number - 1]
+    if port in CORNERS:
+        corner = (CORNERS.index(port) - rotation) % 4
+        if tile_type.corners[corner] not in candidates:
+            raise ValueError(f"the {port} corner of tile {tile_type.id} (rotation {rotation}) is not {kind.name} "
+                             "all round")
+        return len(tile_type.segments) + corner
     if port in SIDES:
         side = SIDES.index(port)
         wanted = {3 * side, 3 * side + 1, 3 * side + 2}
     elif port in PORT_INDEX:
         wanted = {PORT_INDEX[port]}
     else:
-        raise ValueError(f"'{port}' is not a side (N E S W) or half-side (NL NR EL ER SL SR WL WR)")
+        raise ValueError(f"'{port}' is not a side (N E S W), half-side (NL NR EL ER SL SR WL WR) or corner "
+                         "(NE SE SW NW)")
     found = [j for j in candidates if wanted & set(orientation.segment_ports[j])]
     if not found:
         raise ValueError(f"no {kind.name} of tile {tile_type.id} (rotation {rotation}) touches {port}")

@@ -8,7 +8,12 @@ pig as none; or a formula over the feature it stands on: the mayor counts as its
 city's ``pennants``), the kinds it may go on, ``needs``: types of which the same
 player must already have a follower on the feature (the builder and the pig),
 and ``extra_turn``: extending a feature holding one gives its owner one more
-tile (the builder).
+tile (the builder).  Deploy rules and payout (the barn): ``spot: corner`` puts it
+where four tiles' corners of its kind meet instead of on a segment; ``join`` lets
+it go on a feature other players' pieces hold; ``keeps_out`` refuses every piece
+a feature holding one; ``pays: owner`` takes it out of the majority and pays each
+owner with one on a scored feature, ``score`` points (a formula over the feature;
+default the kind's own).
 """
 
 from __future__ import annotations
@@ -45,6 +50,16 @@ class FollowerType:
     #: (:func:`engine.core.strength.feature_weights`); ``strength`` is then 1, what the type counts
     #: as where no feature is at hand (``needs: [any]``, pictures).
     strength_of: Score | None = None
+    #: ``segment`` (default) or ``corner``: where four tiles' corners of one of its kinds meet.
+    spot: str = "segment"
+    #: It may go on a feature other players' pieces hold (``rules.deploy`` does not apply to it).
+    join: bool = False
+    #: No piece is deployed on a feature holding one.
+    keeps_out: bool = False
+    #: ``pays: owner``: out of the majority; each seat with one on a scored feature is paid ``score``.
+    pays_owner: bool = False
+    #: What it pays its owner (``pays: owner``), over the feature's inputs; None: the kind's formula.
+    score: Score | None = None
 
 
 def compile_follower_types(doc: Document, kinds: list[FeatureKind], problems: Problems) -> tuple[FollowerType, ...]:
@@ -96,7 +111,7 @@ def compile_follower_types(doc: Document, kinds: list[FeatureKind], problems: Pr
             problems.at(at + ("strength",), f"strength {strength} is outside 0-{MAX_STRENGTH}", "follower-type")
             continue
         if isinstance(strength, str):  # a formula; previous: the strength it replaces
-            inputs = _strength_inputs(data, listed if "kinds" in spec else [kinds[k].name for k in sorted(on)])
+            inputs = piece_formula_inputs(data, listed if "kinds" in spec else [kinds[k].name for k in sorted(on)])
             score = compile_score(doc, at + ("strength",), strength, inputs, problems)
             if score is None:
                 continue
@@ -108,18 +123,48 @@ def compile_follower_types(doc: Document, kinds: list[FeatureKind], problems: Pr
                     continue
             else:
                 strength, strength_of = 1, score
-        found.append(FollowerType(name, index, spec["count"], strength, on, tuple(needs),
-                                  bool(spec.get("extra_turn", False)), strength_of))
+        payout = _payout(doc, at, spec, listed if "kinds" in spec else [kinds[k].name for k in sorted(on)],
+                         [kinds[k] for k in sorted(on)], problems)
+        if payout is None:
+            continue
+        pays_owner, score = payout
+        found.append(FollowerType(name, index, spec["count"], 0 if pays_owner else strength, on, tuple(needs),
+                                  bool(spec.get("extra_turn", False)), None if pays_owner else strength_of,
+                                  spec.get("spot", "segment"), bool(spec.get("join", False)),
+                                  bool(spec.get("keeps_out", False)), pays_owner, score))
     counting = tuple(t.index for t in found if t.strength > 0)
     return tuple(replace(t, needs=tuple(dict.fromkeys(n2 for n in t.needs for n2 in ((n,) if n >= 0 else counting)
                                                      if n2 != t.index)))
                  for t in found)
 
 
-def _strength_inputs(data: dict, kinds: list[str]) -> dict[str, type]:
-    """What a strength formula may read: the constants, and the inputs that every kind the type
-    may go on gives its features (``tiles``, ``segments``, ``complete``, shared attributes such as a
-    city's ``pennants``), since the strength is worked out on the feature the follower stands on."""
+def _payout(doc: Document, at: tuple, spec: dict, kind_names: list[str], on: list[FeatureKind],
+            problems: Problems) -> tuple[bool, Score | None] | None:
+    """``(pays its owner, what it pays)`` of a type; None after a problem (``follower-type``): a
+    ``score`` without ``pays: owner``, a corner ``spot`` on a kind whose ports are not half-sides
+    (only a half-side kind's segment can hold a tile's corner), a formula that does not compile."""
+    owner = spec.get("pays", "majority") == "owner"
+    if spec.get("spot") == "corner":
+        whole = sorted(k.name for k in on if k.ports != "half")
+        if whole:
+            problems.at(at + ("spot",), f"a corner lies on a kind whose ports are half-sides (fields); "
+                        f"{', '.join(whole)} {'is' if len(whole) == 1 else 'are'} not", "follower-type")
+            return None
+    if "score" not in spec:
+        return owner, None
+    if not owner:
+        problems.at(at + ("score",), "score is what a piece pays its owner: give it with 'pays: owner'",
+                    "follower-type", key=True)
+        return None
+    score = compile_score(doc, at + ("score",), spec["score"], piece_formula_inputs(doc.data, kind_names), problems)
+    return (owner, score) if score is not None else None
+
+
+def piece_formula_inputs(data: dict, kinds: list[str]) -> dict[str, type]:
+    """What a formula worked out on the feature a piece stands on may read (a strength, a
+    ``score``, a score trigger's): the constants, and the inputs that every kind of ``kinds``
+    (those the type may go on) gives its features (``tiles``, ``segments``, ``complete``, shared
+    attributes such as a city's ``pennants``, a field's ``completed_cities``)."""
     inputs = shared_inputs([data["features"][name] for name in kinds])
     inputs.update({c: int for c in data.get("constants", {})})
     return inputs

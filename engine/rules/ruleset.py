@@ -25,7 +25,7 @@ from .problems import Problems, diagnostic_order
 from .resolve import resolved
 from .source import Document, own_refusal
 from .tiles import CENTRE_KIND, SIDE, EdgeCodes, TileType, compile_tile
-from .triggers import compile_movers
+from .triggers import ScoreTrigger, compile_triggers
 from .unreachable import warn_unreachable
 from .validate import check
 
@@ -88,6 +88,12 @@ class Ruleset:
     #: ``(type index, within)`` of the follower types that may move on after their feature scores
     #: (a ``when: scored, effect: move`` trigger: the wagon; :mod:`engine.rules.triggers`).
     movers: tuple[tuple[int, int], ...] = ()
+    #: The ``effect: score`` triggers (the barn's), in document order (:mod:`engine.rules.triggers`).
+    scorers: tuple[ScoreTrigger, ...] = ()
+    #: Indices of the follower types that pay their owner, majority or not (``pays: owner``: the barn).
+    owner_types: tuple[int, ...] = ()
+    #: Indices of the follower types that go on a tile's corner (``spot: corner``: the barn).
+    corner_types: tuple[int, ...] = ()
     #: ``(type index, strength formula)`` of the follower types whose strength reads the feature
     #: they stand on (the mayor's ``pennants``).
     feature_strengths: tuple[tuple[int, Score], ...] = ()
@@ -275,7 +281,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
     constraints = _compile_constraints(data.get("constraints", {}), kinds, tile_ids, problems)
     bonuses = compile_bonuses(doc, kinds, problems)
     follower_types = compile_follower_types(doc, kinds, problems)
-    movers = compile_movers(doc, follower_types, kinds, problems)
+    movers, scorers = compile_triggers(doc, follower_types, kinds, problems)
     warn_unreachable(tiles, codes.mirror, codes.wild, kinds, follower_types, bonuses,
                      {start: fixed_starts} if fixed_starts else {}, tile_ids.get(personal_tile or "", -1), problems)
     if problems.found:
@@ -297,7 +303,9 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         personal_tile=tile_ids.get(personal_tile, -1) if personal_tile is not None else -1,
         personal_count=personal_count,
         bonuses=bonuses, tokens=token_names(kinds), follower_types=follower_types,
-        extra_turn_types=tuple(t.index for t in follower_types if t.extra_turn), movers=movers,
+        extra_turn_types=tuple(t.index for t in follower_types if t.extra_turn), movers=movers, scorers=scorers,
+        corner_types=tuple(t.index for t in follower_types if t.spot == "corner"),
+        owner_types=tuple(t.index for t in follower_types if t.pays_owner),
         feature_strengths=tuple((t.index, t.strength_of) for t in follower_types if t.strength_of is not None),
         constraints=tuple(tuple(c for c in constraints if c.applies_to(t)) for t in tiles),
         edge_mirror=tuple(codes.mirror), edge_base=codes.base, edge_wild=codes.wild,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import Diagnostic
-from ..geometry import CENTRE, PORT_INDEX, SIDES, facing_port, rotate_port
+from ..geometry import CENTRE, CORNER_PORTS, PORT_INDEX, SIDES, facing_port, rotate_port
 
 if TYPE_CHECKING:
     from .kinds import FeatureKind
@@ -87,6 +87,15 @@ class TileType:
     group: str = "base"
     #: The kind index of each segment, in order (the engine keeps one per placed segment).
     kinds: tuple[int, ...] = ()
+    #: Per corner (``NE SE SW NW``, canonical orientation), the segment holding both half-sides
+    #: that meet there, or -1: where a ``spot: corner`` piece may stand (the barn, on a field).
+    corners: tuple[int, int, int, int] = (-1, -1, -1, -1)
+
+    def spot_segment(self, spot: int) -> int:
+        """The segment a piece at ``spot`` stands on: a segment index is its own; spot
+        ``len(segments) + c`` is corner ``c`` (``NE SE SW NW``, canonical orientation)."""
+        n = len(self.segments)
+        return spot if spot < n else self.corners[spot - n]
 
 
 class EdgeCodes:
@@ -291,4 +300,6 @@ def compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind],
         closing=tuple(i for i, s in enumerate(segs) if kinds[s.kind].completion == "closed"),
         group=spec.get("group", "base"),
         kinds=tuple(seg.kind for seg in segs),
+        corners=tuple(next((j for j, seg in enumerate(segs) if set(CORNER_PORTS[c]) <= set(seg.ports)), -1)
+                      for c in range(4)),
     )

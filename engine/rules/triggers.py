@@ -1,7 +1,7 @@
 """Triggers: at a named moment, an effect on the pieces it concerns (docs/rulesets.md, "Triggers").
 
-One moment and one effect so far: ``when: scored`` (a feature completes and is
-scored during the game) with ``effect: move``: each follower of the named type
+``when: scored`` (a feature completes and is scored during the game) with
+``effect: move``: each follower of the named type
 on the scored feature may, by its owner's choice, move on to a feature that is
 not complete and holds no follower, of a kind the type may go on, with a
 segment on a tile within ``within`` tiles (a king's move) of the tile it stood
@@ -9,37 +9,84 @@ on, instead of going home (Abbey & Mayor's wagon, as Wikicarpedia restates the
 new edition's rule: "a feature on the same tile as the wagon or on a tile
 orthogonally or diagonally adjacent to it").  The engine's side is
 :mod:`engine.core.moving`.
+
+``when: deployed`` (a piece of the type is deployed) or ``when: placed`` (a tile
+is placed, after its deployment) with ``effect: score``: a feature that holds a
+piece of the type and pieces of other types is scored at once with the
+trigger's ``score``, for the majority of those other pieces, which go home
+(Abbey & Mayor's barn: placed on a field with farmers, they score 3 points a
+completed city; a tile that joins farmers' field to a barn's, 1 point).  The
+engine's side is :mod:`engine.core.triggered`.
 """
 
 from __future__ import annotations
 
-from .follower_types import FollowerType
-from .kinds import FeatureKind
+from dataclasses import dataclass
+
+from .follower_types import FollowerType, piece_formula_inputs
+from .kinds import FeatureKind, Score, compile_score
 from .problems import Problems
 from .source import Document
 
+#: The moment each effect may be set off at.
+MOMENTS = {"move": ("scored",), "score": ("deployed", "placed")}
 
-def compile_movers(doc: Document, follower_types: tuple[FollowerType, ...], kinds: list[FeatureKind],
-                   problems: Problems) -> tuple[tuple[int, int], ...]:
-    """``(follower type index, within)`` of each ``when: scored, effect: move`` trigger, in type
-    order; problems (``trigger``): an unknown follower type, a type named by two such triggers;
-    warnings (``trigger-never-fires``): a type no player has, or one that goes only on kinds that
-    never complete during the game (fields), so nothing of it is ever scored to move on."""
+
+@dataclass(frozen=True, slots=True)
+class ScoreTrigger:
+    """``effect: score``: at ``when`` (``deployed`` or ``placed``), a feature holding a piece of
+    type ``follower`` (an index) and pieces of other types scores ``score`` for their majority."""
+
+    name: str
+    when: str
+    follower: int
+    score: Score
+
+
+def compile_triggers(doc: Document, follower_types: tuple[FollowerType, ...], kinds: list[FeatureKind],
+                     problems: Problems) -> tuple[tuple[tuple[int, int], ...], tuple[ScoreTrigger, ...]]:
+    """``(movers, scorers)``: ``(follower type index, within)`` of each ``when: scored, effect:
+    move`` trigger, in type order, and each ``effect: score`` trigger in document order.
+    Problems (``trigger``): an unknown follower type, a type moved by two triggers, an effect at a
+    moment it cannot have, ``within`` on a score or ``score`` missing from one, a formula that
+    does not compile; warnings (``trigger-never-fires``): a type no player has, or one that goes
+    only on kinds that never complete during the game (fields), so nothing of it is ever scored
+    to move on."""
     by_name = {t.name: t.index for t in follower_types}
-    found: dict[int, int] = {}
+    movers: dict[int, int] = {}
+    scorers = []
     for name, spec in doc.data.get("triggers", {}).items():
         at = ("triggers", name)
         index = by_name.get(spec["follower"])
-        if index is None:
+        effect, when = spec["effect"], spec["when"]
+        if when not in MOMENTS[effect]:
+            problems.at(at + ("when",), f"effect {effect} happens when {' or '.join(MOMENTS[effect])}, not when "
+                        f"{when}", "trigger")
+        elif effect == "score" and "score" not in spec:
+            problems.at(at, "effect score needs 'score': the points the other pieces' majority scores", "trigger",
+                        key=True)
+        elif effect == "score" and "within" in spec:
+            problems.at(at + ("within",), "'within' is how far a piece moves on (effect move)", "trigger", key=True)
+        elif effect == "move" and "score" in spec:
+            problems.at(at + ("score",), "'score' is what effect score pays", "trigger", key=True)
+        elif index is None:
             known = ", ".join(by_name)
             problems.at(at + ("follower",), f"'{spec['follower']}' is not a follower type (the types: {known})",
                         "trigger")
-        elif index in found:
+        elif effect == "score":
+            on = [kinds[k].name for k in sorted(follower_types[index].kinds)]
+            score = compile_score(doc, at + ("score",), spec["score"], piece_formula_inputs(doc.data, on), problems)
+            if score is not None:
+                scorers.append(ScoreTrigger(name, when, index, score))
+            if not follower_types[index].count:
+                problems.warn(at + ("follower",), f"no player has a {spec['follower']} (count 0), so this trigger "
+                              "never fires", "trigger-never-fires")
+        elif index in movers:
             problems.at(at + ("follower",), f"{spec['follower']} already moves by another trigger", "trigger")
         else:
-            found[index] = spec.get("within", 1)
+            movers[index] = spec.get("within", 1)
             _never_fires(follower_types[index], kinds, at + ("follower",), problems)
-    return tuple(sorted(found.items()))
+    return tuple(sorted(movers.items())), tuple(scorers)
 
 
 def _never_fires(follower_type: FollowerType, kinds: list[FeatureKind], at: tuple, problems: Problems) -> None:

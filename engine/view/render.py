@@ -20,6 +20,7 @@ from typing import Any, Iterable
 
 from ..core.game import Game
 from ..errors import UserError
+from ..geometry import CORNER_POINTS
 from ..rules.ruleset import Ruleset
 from ..rules.source import Document
 from ..rules.tiles import HALF
@@ -206,12 +207,13 @@ def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60
                     f'y="{svg_num(oy + y * size + width / 2)}" width="{svg_num(size - width)}" '
                     f'height="{svg_num(size - width)}" fill="none" stroke="{LAST_MARK}" stroke-width="{svg_num(width)}"/>')
     # Followers last, so no neighbouring tile covers them.
-    for segment, seat, type_index in game.on_board:
+    for segment, seat, type_index, corner in game.on_board:
         pos = game.seg_pos[segment]
         orientation, base, tile_index = game.board[pos]
         m, x, y = game.local(pos)
         kind = ruleset.kinds[ruleset.tiles[tile_index].segments[segment - base].kind]
-        ax, ay = segment_anchor(ruleset, tile_index, orientation.rotation, segment - base, size)
+        ax, ay = segment_anchor(ruleset, tile_index, orientation.rotation, segment - base, size) if corner < 0 \
+            else (CORNER_POINTS[corner][0] * size, CORNER_POINTS[corner][1] * size)
         ox, oy = origins[m]
         colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
         follower_type = ruleset.follower_types[type_index]

@@ -16,7 +16,7 @@ from ..core.game import Game
 from ..files.notation import follower_phrase
 from ..files.record import replay_start
 from ..files.turn_entries import play_turn
-from ..geometry import PORTS
+from ..geometry import CORNER_POINTS, PORTS
 from ..rules.ruleset import Ruleset, load_ruleset
 from ..rules.source import Document
 from .markup import script_json, xml_text
@@ -65,10 +65,10 @@ def replay_html(doc: Document) -> str:
                 title += " (an extra turn)"
             if game.turn in game.personal_turns:
                 title += " (their own tile, instead of a draw)"
-        for segment, owner, kind in game.on_board:
+        for segment, owner, kind, corner in game.on_board:
             stay = stays.get((segment, owner, kind))  # a segment takes a follower only on its own turn: one stay
             if stay is None:
-                stays[(segment, owner, kind)] = [i, i, *_follower_spot(game, segment)]
+                stays[(segment, owner, kind)] = [i, i, *_follower_spot(game, segment, corner)]
             else:
                 stay[1] = i
         steps.append({"title": f"Turn {i}: {title}", "scores": list(game.scores),
@@ -87,13 +87,16 @@ def replay_html(doc: Document) -> str:
     return _page(ruleset, names, placed, list(stays.items()), steps, data["ruleset"])
 
 
-def _follower_spot(game: Game, segment: int) -> tuple[int, float, float, bool]:
-    """``(map, x, y, lying)`` of a follower: the middle of its segment's ports, in tiles."""
+def _follower_spot(game: Game, segment: int, corner: int = -1) -> tuple[int, float, float, bool]:
+    """``(map, x, y, lying)`` of a follower: the middle of its segment's ports, in tiles, or the
+    tile's board corner ``corner`` (0-3 from NE) for a piece standing there (the barn)."""
     orientation, base, tile_index = game.board[game.seg_pos[segment]]
     m, x, y = game.local(game.seg_pos[segment])
     ports = orientation.segment_ports[segment - base]
     kind = game.ruleset.kinds[game.tiles[tile_index].segments[segment - base].kind]
-    if ports:
+    if corner >= 0:
+        px, py = CORNER_POINTS[corner]
+    elif ports:
         px = sum(_PORT_XY[PORTS[p]][0] for p in ports) / len(ports)
         py = sum(_PORT_XY[PORTS[p]][1] for p in ports) / len(ports)
         px, py = 0.5 + (px - 0.5) * 0.7, 0.5 + (py - 0.5) * 0.7

@@ -45,7 +45,7 @@ def test_whole_games_keep_followers_and_every_move_on_is_within_reach(seed: int,
                 assert max(abs(x - ox), abs(y - oy)) <= 1 and move.rotation == MOVE_ON and move.type == WAGON
         game.play(bots[game.player].choose(game))
         for p in range(players):
-            on_board = [kind for _, owner, kind in game.on_board if owner == p]
+            on_board = [kind for _, owner, kind, _ in game.on_board if owner == p]
             assert on_board.count(0) + game.reserve[p][0] == RULESET.followers
             assert on_board.count(WAGON) + game.reserve[p][WAGON] == 1
     in_game = list(game.scores)
@@ -86,7 +86,7 @@ def test_moving_on_deploys_it_and_a_copy_decides_alone() -> None:
     copy = game.copy()
     target = destinations(game)[0]
     game.play(target)
-    assert game.reserve[0][WAGON] == 0 and (game.board[target.pos][1] + target.follower, 0, WAGON) in game.on_board
+    assert game.reserve[0][WAGON] == 0 and (game.board[target.pos][1] + target.follower, 0, WAGON, -1) in game.on_board
     assert copy.movers and copy.reserve[0][WAGON] == 1  # the copy still has the choice to make
 
 

@@ -43,7 +43,7 @@ def check_game(ref: str, seed: int, kinds: list[str]) -> dict:
 
     def on_turn(game, seat, tile, move, events) -> None:
         for p in range(game.players):
-            on_board = sum(1 for _, owner, _ in game.on_board if owner == p)
+            on_board = sum(1 for _, owner, _, _ in game.on_board if owner == p)
             assert on_board + game.supply[p] == sum(t.count for t in ruleset.follower_types)
         assert all(now >= before for now, before in zip(game.scores, previous))
         previous[:] = game.scores

@@ -128,7 +128,7 @@ def test_whole_games_keep_the_invariants_and_replay_from_their_records(seed: int
     assert all(0 <= held <= 1 for held in game.personal)
     assert sum(game.personal) + len(game.personal_turns) == players
     for p in range(players):
-        on_board = sum(1 for _, owner, _ in game.on_board if owner == p)
+        on_board = sum(1 for _, owner, _, _ in game.on_board if owner == p)
         assert on_board + game.supply[p] == RULESET.followers
     wild = RULESET.edge_wild
     for pos, (orientation, _, tile) in game.board.items():

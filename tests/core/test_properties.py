@@ -35,7 +35,7 @@ def test_random_game_invariants(seed: int) -> None:
     while game.tile is not None:
         game.play(bots[game.player].choose(game))  # checked: every bot move must be legal
         for p in range(2):
-            on_board = sum(1 for _, owner, _ in game.on_board if owner == p)
+            on_board = sum(1 for _, owner, _, _ in game.on_board if owner == p)
             assert on_board + game.supply[p] == BASIC.followers
         assert all(now >= before for now, before in zip(game.scores, previous))
         previous = list(game.scores)

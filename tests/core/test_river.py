@@ -36,7 +36,7 @@ def test_a_thousand_river_games() -> None:
         for tile, move in game.history:
             if move is not None and move.follower is not None:
                 assert RIVER.tiles[tile].segments[move.follower].kind != RIVER_KIND
-        for segment, _, _ in game.on_board:
+        for segment, _, _, _ in game.on_board:
             assert game.tiles[game.board[game.seg_pos[segment]][2]].segments[
                 segment - game.board[game.seg_pos[segment]][1]].kind != RIVER_KIND
         # The river never turns back: no river tile touches an earlier one other than its predecessor

@@ -269,6 +269,7 @@ READS: dict[str, tuple[str, ...] | None] = {
     "bonuses": None, "tokens": None,  # game-end bonuses and the tokens completed features hand out
     "follower_types": None, "extra_turn_types": None,  # who may deploy what where; who plays the next tile
     "feature_strengths": None,  # who holds a majority (the mayor): scores, not what is drawn or placed
+    "scorers": None, "corner_types": None,  # scores set off and pieces sent home; where a piece may stand
     "kinds": None,  # deployable kinds and kind names in refusals
     "ref": None,  # the error message for a wrong player count
 }

@@ -62,7 +62,7 @@ def mayors_weigh_their_pennants(game) -> bool:
             members = replay.members[root]
             shields = sum(segment_type(replay, m).attrs[pennants] for m in members)
             expected = [0] * game.players
-            for segment, seat, kind in replay.on_board:
+            for segment, seat, kind, _ in replay.on_board:
                 if replay.find(segment) == root:
                     expected[seat] += shields if kind else 1
                     weighed += kind

@@ -455,7 +455,7 @@ def test_a_follower_of_another_type_carries_the_start_of_its_name() -> None:
     svg = "<svg/>"
     for turn in range(1, len(played.game.history) + 1):  # the first board with a mayor on it
         game = board_after(played.record, mayor, turn)
-        if any(kind for _, _, kind in game.on_board):
+        if any(kind for _, _, kind, _ in game.on_board):
             svg = board_svg(game, ["A", "B"])
             break
     followers = [g for g in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "follower"]

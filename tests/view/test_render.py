@@ -80,7 +80,7 @@ def test_board_has_every_placed_segment_and_every_follower(played) -> None:
     assert len(_classed(root, "segment")) == sum(len(game.tiles[t].segments) for _, _, t in game.board.values())
     followers = _classed(root, "follower")
     assert len(followers) == len(game.on_board)
-    assert sorted(int(f.get("data-player")) for f in followers) == sorted(seat for _, seat, _ in game.on_board)
+    assert sorted(int(f.get("data-player")) for f in followers) == sorted(seat for _, seat, _, _ in game.on_board)
     rows = _classed(root, "score")
     assert [("".join(r.itertext())) for r in rows] == [f"random-1{game.scores[0]}", f"greedy-2{game.scores[1]}"]
 

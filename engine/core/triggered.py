@@ -1,0 +1,69 @@
+"""Score triggers as they go off (``triggers`` with ``effect: score``; :mod:`engine.rules.triggers`).
+
+``when: deployed``: the piece just deployed is of the trigger's type; ``when:
+placed``: after the tile's deployment, each feature the placed tile is part of.
+Either way, a feature that holds a piece of the trigger's type and pieces of
+other types is scored now with the trigger's ``score`` for the majority of those
+other pieces (each counted at its strength), and they go home; the trigger's
+pieces stay.  Abbey & Mayor's barn (Wikicarpedia, Abbey_and_the_Mayor;
+papageek.com car/Barn.htm): a barn placed on a field with farmers scores them 3
+points a completed city "just as it would be at the end of the game"; a tile
+that joins a field with farmers to a barn's scores them 1 point a completed city;
+either way the farmers go home.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .completion import pay
+from .followers import types_mask
+from .scoring import ScoreEvent, Scored, check_totals, explained, feature_inputs, majority, paid_only
+
+if TYPE_CHECKING:
+    from ..rules.triggers import ScoreTrigger
+    from .game import Game
+
+
+def on_deployed(game: "Game", segment: int, kind: int) -> list[Scored]:
+    """Set off the ``when: deployed`` triggers of follower type ``kind``, just deployed on placed
+    segment ``segment``; returns the score events (applied)."""
+    found: list[Scored] = []
+    for trigger in game.ruleset.scorers:
+        if trigger.when == "deployed" and trigger.follower == kind:
+            found.extend(score_others(game, game.find(segment), trigger))
+    return found
+
+
+def on_placed(game: "Game", tile_index: int, base: int) -> list[Scored]:
+    """Set off the ``when: placed`` triggers on each feature of the tile just placed (tile type
+    ``tile_index``, segments from ``base``), in segment order; returns the score events (applied)."""
+    found: list[Scored] = []
+    roots = dict.fromkeys(game.find(base + j) for j in range(len(game.tiles[tile_index].segments)))
+    for trigger in game.ruleset.scorers:
+        if trigger.when == "placed":
+            for root in roots:
+                found.extend(score_others(game, game.find(root), trigger))
+    return found
+
+
+def score_others(game: "Game", root: int, trigger: "ScoreTrigger") -> list[Scored]:
+    """If the feature at ``root`` holds a piece of ``trigger``'s type and pieces of other types:
+    score it for the majority of the others with the trigger's ``score`` (rule: the trigger's
+    name), pay it, and send the others home.  Returns the events (none when it does not apply)."""
+    packed = game.fol[root]
+    own = types_mask([trigger.follower], game.players)
+    if not packed & own or not packed & ~own:
+        return []
+    kind = game.ruleset.kinds[game.seg_kind[root]]
+    weights = tuple(0 if t.index == trigger.follower else t.strength for t in game.ruleset.follower_types)
+    followers = game.weighed(root, weights)
+    make = explained if game.explain else paid_only
+    event = make(game, kind, trigger.name, trigger.score, feature_inputs(game, root, kind), followers,
+                 majority(followers), root, "in_game")
+    check_totals(game, [event], list(game.scores))
+    pay(game, [event])
+    if isinstance(event, ScoreEvent):
+        game.events.append(event)
+    game.return_others(root, trigger.follower)
+    return [event]
