@@ -7,9 +7,10 @@ positions run over a square of side ``2·reach + 1`` per map.  An action is
     ((((map · side + y + reach) · side + x + reach) · 4 + rotation) · slots + slot)
 
 with ``slot`` 0 for no follower and ``1 + j · types + t`` for a follower of
-type ``t`` on segment ``j`` (``slots`` = 1 + the most segments any tile type
+type ``t`` on spot ``j`` (``slots`` = 1 + the most segments any tile type
 has, times the ruleset's follower types: 1 + segments when there is only the
-normal follower, so ``j + 1``); the last four actions
+normal follower, so ``j + 1``; a ruleset with a ``spot: corner`` type, the barn,
+has 4 spots more, past each tile's segments, for its corners); the last four actions
 turn a start tile drawn from the stack (``deck.start_rule: drawn``) 0–3
 quarter turns.  Under ``deck.personal`` one more action, the last, declines a
 personal tile offered (:data:`~engine.core.moves.DRAW`), and the personal tiles
@@ -44,10 +45,11 @@ class ActionCodec:
 
     @classmethod
     def for_ruleset(cls, ruleset: Ruleset) -> ActionCodec:
-        """The encoding of ``ruleset``: its maps, tile count and largest tile."""
+        """The encoding of ``ruleset``: its maps, tile count, largest tile and corner spots."""
         tiles = sum(t.count for t in ruleset.tiles) + ruleset.personal_count * ruleset.max_players
         types = len(ruleset.follower_types)
-        return cls(ruleset.maps, tiles, 1 + max(len(t.segments) for t in ruleset.tiles) * types, types,
+        spots = max(len(t.segments) for t in ruleset.tiles) + (4 if ruleset.corner_types else 0)
+        return cls(ruleset.maps, tiles, 1 + spots * types, types,
                    ruleset.personal_tile >= 0, bool(ruleset.movers))
 
     @property

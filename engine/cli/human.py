@@ -264,7 +264,8 @@ class HumanPlayer:
                         out.append("—")
                         continue
                     spot = choice.text.split(" ", 2)[2]
-                    if ruleset.kinds[ruleset.tiles[tile].segments[move.follower].kind].ports == "half":
+                    held = ruleset.tiles[tile].spot_segment(move.follower)
+                    if ruleset.kinds[ruleset.tiles[tile].segments[held].kind].ports == "half":
                         spot += " " + place_name(ruleset, tile, move.rotation, move.follower).split(" ", 1)[1]
                     out.append(f"+{spot}", style=self._spot_style(game, move))
                 out.append("\n")
@@ -272,7 +273,8 @@ class HumanPlayer:
         return out
 
     def _spot_style(self, game: Game, move: Move) -> str:
-        segment = game.ruleset.tiles[game.tile].segments[move.follower]
+        tile = game.ruleset.tiles[game.tile]
+        segment = tile.segments[tile.spot_segment(move.follower)]
         return kind_style(game.ruleset, segment.kind)
 
     def _scores(self, game: Game) -> Text:

@@ -146,7 +146,7 @@ def deploy_choices(game: Game, pos: int, rotation: int) -> list[tuple[int, int]]
     group, packed = _joined(game, tile, pos, rotation)
     mask = game.deploy_masks[player]
     kept_out = types_mask([t.index for t in types if t.keeps_out], game.players)
-    found = []
+    found: list[tuple[int, int]] = []
     for j, seg in enumerate(tile.segments):
         here = packed[_local_find(group, j)]
         if not here & kept_out:

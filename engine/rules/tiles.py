@@ -300,6 +300,10 @@ def compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind],
         closing=tuple(i for i, s in enumerate(segs) if kinds[s.kind].completion == "closed"),
         group=spec.get("group", "base"),
         kinds=tuple(seg.kind for seg in segs),
-        corners=tuple(next((j for j, seg in enumerate(segs) if set(CORNER_PORTS[c]) <= set(seg.ports)), -1)
-                      for c in range(4)),
+        corners=(_corner(segs, 0), _corner(segs, 1), _corner(segs, 2), _corner(segs, 3)),
     )
+
+
+def _corner(segments: tuple[SegmentType, ...], corner: int) -> int:
+    """The segment holding both half-sides that meet at ``corner`` (0-3 from NE), or -1."""
+    return next((j for j, seg in enumerate(segments) if set(CORNER_PORTS[corner]) <= set(seg.ports)), -1)

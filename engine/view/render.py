@@ -212,8 +212,10 @@ def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60
         orientation, base, tile_index = game.board[pos]
         m, x, y = game.local(pos)
         kind = ruleset.kinds[ruleset.tiles[tile_index].segments[segment - base].kind]
-        ax, ay = segment_anchor(ruleset, tile_index, orientation.rotation, segment - base, size) if corner < 0 \
-            else (CORNER_POINTS[corner][0] * size, CORNER_POINTS[corner][1] * size)
+        if corner < 0:
+            ax, ay = segment_anchor(ruleset, tile_index, orientation.rotation, segment - base, size)
+        else:  # on the corner where four tiles meet (the barn)
+            ax, ay = CORNER_POINTS[corner][0] * size, CORNER_POINTS[corner][1] * size
         ox, oy = origins[m]
         colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
         follower_type = ruleset.follower_types[type_index]

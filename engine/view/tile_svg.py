@@ -46,6 +46,7 @@ import hashlib
 import math
 from typing import Sequence
 
+from ..geometry import CORNER_POINTS
 from ..rules.ruleset import Ruleset
 from ..rules.tiles import CENTRE_KIND, HALF, NONE, SIDE
 from .markup import pts, svg_num, xml_text
@@ -305,6 +306,17 @@ def segment_anchor(ruleset: Ruleset, tile: int, rotation: int, segment: int, siz
     tile ``tile`` turned ``rotation`` stands, in a ``size`` square at the origin."""
     x, y = _shapes(ruleset, tile, rotation)[segment].anchor()
     return x * size, y * size
+
+
+def spot_anchor(ruleset: Ruleset, tile: int, rotation: int, spot: int, size: float = 60, inset: float = 0) -> Point:
+    """Where a piece on spot ``spot`` of tile ``tile`` turned ``rotation`` stands, in a ``size``
+    square at the origin: a segment's anchor (:func:`segment_anchor`), or for a corner spot (past
+    the segments: the barn) the corner itself, moved ``inset`` of the side towards the centre."""
+    n = len(ruleset.tiles[tile].segments)
+    if spot < n:
+        return segment_anchor(ruleset, tile, rotation, spot, size)
+    cx, cy = CORNER_POINTS[(spot - n + rotation) % 4]
+    return (cx + inset * (1 - 2 * cx)) * size, (cy + inset * (1 - 2 * cy)) * size
 
 
 def tile_group(ruleset: Ruleset, tile: int, rotation: int = 0, size: float = 60) -> str:

@@ -27,7 +27,7 @@ from ..files.output import write_json
 from ..files.record import build_record, history_seats
 from ..rules.ruleset import Ruleset
 from ..view.render import PLAYER_COLOURS, board_svg
-from ..view.tile_svg import segment_anchor, tile_group
+from ..view.tile_svg import spot_anchor, tile_group
 
 #: Units of a tile in the board picture the page shows (SVG units, as :func:`board_svg` draws).
 TILE = 60
@@ -294,8 +294,8 @@ class Table:
             cell = cells.setdefault((m, x, y), {"map": m, "x": x, "y": y, "rotations": {}})
             spots = []
             for segment, kind_of_follower in game.deploy_choices(pos, rotation):
-                kind = ruleset.kinds[ruleset.tiles[tile].segments[segment].kind]
-                ax, ay = segment_anchor(ruleset, tile, rotation, segment, 1.0)
+                kind = ruleset.kinds[ruleset.tiles[tile].segments[ruleset.tiles[tile].spot_segment(segment)].kind]
+                ax, ay = spot_anchor(ruleset, tile, rotation, segment, 1.0, inset=0.12)  # a corner's in its cell
                 typed = ruleset.follower_types[kind_of_follower].name + " " if kind_of_follower else ""
                 spots.append({"segment": segment, "type": kind_of_follower,
                               "notation": format_follower(ruleset, tile, rotation, segment, kind_of_follower),
@@ -332,7 +332,7 @@ class Table:
             where = f"map {m} " if ruleset.maps > 1 else ""
             follower = ""
             if move.follower is not None:
-                kind = ruleset.kinds[ruleset.tiles[tile].segments[move.follower].kind]
+                kind = ruleset.kinds[ruleset.tiles[tile].segments[ruleset.tiles[tile].spot_segment(move.follower)].kind]
                 who = follower_name(ruleset, move.type, kind.follower)
                 follower = f", {who} on {place_name(ruleset, tile, move.rotation, move.follower)}"
             lines.append(f"{self.names[seat]} placed {tile_id} at {where}({x},{y}) turned {move.rotation * 90}°{follower}")

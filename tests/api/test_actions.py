@@ -36,7 +36,8 @@ def test_each_follower_type_has_a_slot_of_its_own():
                                  str(SCENARIO_RULESETS / "helper-follower.yaml"),
                                  str(SCENARIO_RULESETS / "large-follower.yaml"),
                                  str(SCENARIO_RULESETS / "abbey-supply.yaml"),
-                                 str(SCENARIO_RULESETS / "wagon.yaml")])
+                                 str(SCENARIO_RULESETS / "wagon.yaml"),
+                                 str(SCENARIO_RULESETS / "barn.yaml")])
 def test_every_legal_move_of_a_game_round_trips(ref):
     ruleset = load_ruleset(ref)
     codec = ActionCodec.for_ruleset(ruleset)

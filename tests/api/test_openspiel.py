@@ -20,9 +20,10 @@ SHIPPED = [s.name for s in shipped() if s.kind == "ruleset"] + [
     for s in shipped() if s.kind == "option"]
 
 
-#: Test rulesets of the turn structures beyond placing a drawn tile: a tile of one's own, a follower moving on.
+#: Test rulesets of the turn structures beyond placing a drawn tile: a tile of one's own, a follower moving on,
+#: a piece on a corner whose deployment scores others.
 STRUCTURES = [str(Path(__file__).parents[1] / "scenarios" / "rulesets" / name) for name in ("abbey-supply.yaml",
-                                                                                           "wagon.yaml")]
+                                                                                           "wagon.yaml", "barn.yaml")]
 
 
 @pytest.mark.parametrize("ref", SHIPPED + STRUCTURES)

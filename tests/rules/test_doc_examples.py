@@ -97,10 +97,23 @@ def wagons_move_within_reach(game) -> bool:
     return not decisions and replay.scores == game.scores
 
 
+def barns_pay_their_owners(game) -> bool:
+    """Every barn left on the board pays its owner 4 a completed city of its field at the end, in
+    an event of its own; a barn's field holds no other piece then."""
+    barn = next(t.index for t in game.ruleset.follower_types if t.name == "barn")
+    paid = [e for e in game.events if e.rule == "final, barn"]
+    barns = [(game.find(segment), seat) for segment, seat, kind, _ in game.on_board if kind == barn]
+    alone = all(kind == barn for root, _ in barns
+                for segment, _, kind, _ in game.on_board if game.find(segment) == root)
+    return alone and sorted(seat for _, seat in barns) == sorted(p for e in paid for p in e.players) and all(
+        e.points == 4 * e.inputs["completed_cities"] for e in paid)
+
+
 #: What each example is for, checked on a played game.
 PURPOSE = {"forty-tiles.yaml": drew_forty, "cloister-farms.yaml": farms_count_cloisters,
            "longest-road.yaml": longest_road_paid, "wine.yaml": wine_goes_to_completers,
-           "mayor.yaml": mayors_weigh_their_pennants, "wagon.yaml": wagons_move_within_reach}
+           "mayor.yaml": mayors_weigh_their_pennants, "wagon.yaml": wagons_move_within_reach,
+           "barn.yaml": barns_pay_their_owners}
 
 
 def test_every_example_has_a_purpose_checked() -> None:
