@@ -74,7 +74,10 @@ def compile_triggers(doc: Document, follower_types: tuple[FollowerType, ...], ki
             problems.at(at + ("follower",), f"'{spec['follower']}' is not a follower type (the types: {known})",
                         "trigger")
         elif effect == "score":
-            on = [kinds[k].name for k in sorted(follower_types[index].kinds)]
+            # The kinds it is written for, taking followers or not (no-farmers: a warning elsewhere).
+            listed = doc.data.get("follower_types", {}).get(spec["follower"], {}).get("kinds")
+            on = [k.name for k in kinds if k.name in listed] if listed else \
+                [kinds[k].name for k in sorted(follower_types[index].kinds)]
             score = compile_score(doc, at + ("score",), spec["score"], piece_formula_inputs(doc.data, on), problems)
             if score is not None:
                 scorers.append(ScoreTrigger(name, when, index, score))

@@ -79,10 +79,12 @@ def kinds_never_scored(kinds: list[FeatureKind], bonuses: tuple[Bonus, ...], pro
 def types_never_scoring(kinds: list[FeatureKind], follower_types: tuple[FollowerType, ...],
                         problems: Problems) -> None:
     """``follower-never-scores``: a follower type of strength 0 (never in a majority) that no
-    formula reads as ``own_T`` and that earns no extra turn: it never changes a score."""
+    formula reads as ``own_T``, that earns no extra turn and does not pay its owner (``pays:
+    owner``): it never changes a score."""
     read = {index for kind in kinds for _, index in kind.own}
     for follower_type in follower_types:
-        if follower_type.strength or follower_type.strength_of is not None or follower_type.extra_turn:
+        if follower_type.strength or follower_type.strength_of is not None or follower_type.extra_turn \
+                or follower_type.pays_owner:
             continue
         if follower_type.index in read:
             continue

@@ -1,6 +1,6 @@
 """Invariants over whole games under every edition with each option of issue 15 (and all at
-once, with and without the River), and under rulesets with goods, with follower types (a mayor
-among them) and with wild sides:
+once, with and without the River; Abbey & Mayor among them), and under rulesets with goods, with
+follower types (a mayor, a wagon, a barn among them) and with wild sides:
 hypothesis picks the ruleset and the seed.
 
 Followers are conserved, scores never go down, every placed tile matches its
@@ -24,12 +24,13 @@ from engine.rules.ruleset import load_ruleset
 from engine.sim.play import play_game
 
 EDITIONS = ["basic", "first-edition", "second-edition"]
-OPTIONS = ["short-game", "farms-pay-cloisters", "longest-road-bonus", "inns-and-cathedrals", "traders-and-builders"]
+OPTIONS = ["short-game", "farms-pay-cloisters", "longest-road-bonus", "inns-and-cathedrals", "traders-and-builders",
+           "abbey-and-mayor"]
 TEST_RULESETS = Path(__file__).parents[1] / "scenarios" / "rulesets"
 GOODS = str(TEST_RULESETS / "goods.yaml")
 TYPED = [str(TEST_RULESETS / name) for name in ("large-follower.yaml", "helper-follower.yaml", "mayor.yaml",
                                                "zero-strength-own.yaml", "abbey-tiles.yaml", "abbey-supply.yaml",
-                                               "wagon.yaml")]
+                                               "wagon.yaml", "barn.yaml")]
 REFS = sorted({f"{edition}{river}+{option}" for edition in EDITIONS for river in ("", "+river") for option in OPTIONS}
               | {f"{edition}{river}+{'+'.join(OPTIONS)}" for edition in EDITIONS for river in ("", "+river")}
               | {GOODS, f"{GOODS}+longest-road-bonus+farms-pay-cloisters"}

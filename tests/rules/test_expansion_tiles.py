@@ -102,3 +102,51 @@ def test_traders_and_builders_fields_border_the_cities_jcloisterzone_says(tile_i
     tile = TB.tiles[TB.tile_ids[tile_id]]
     assert [sum(1 for a in s.adjacent if tile.segments[a].kind == city) for s in tile.segments
             if s.kind == field] == borders
+
+
+AM = load_ruleset("basic+abbey-and-mayor")
+AM_TILES = [t for t in AM.tiles if t.id.startswith("AM_") and t.id != "AM_Abbey"]
+
+
+def test_abbey_and_mayor_totals_agree_with_both_sources() -> None:
+    """Wikicarpedia (Abbey_and_the_Mayor): 12 land tiles; JCloisterZone (abbey_and_mayor.xml): one
+    of each, 6 pennants (two on the four-sided city), one cloister (four roads ending at it)."""
+    assert len(AM_TILES) == 12 and sum(t.count for t in AM_TILES) == 12
+    assert total(AM, AM_TILES, "pennants") == 6
+    cloister = AM.kind("cloister").index
+    assert [t.id for t in AM_TILES if any(s.kind == cloister for s in t.segments)] == ["AM_LRRRR"]
+    abbey = AM.tiles[AM.tile_ids["AM_Abbey"]]
+    assert abbey.count == 0 and abbey.edges == "****" and AM.personal_tile == abbey.index
+    assert [t.name for t in AM.follower_types] == ["normal", "mayor", "wagon", "barn"]
+
+
+def test_abbey_and_mayor_fields_border_the_cities_jcloisterzone_says() -> None:
+    city, field = AM.kind("city").index, AM.kind("field").index
+    expected = {  # tile: bordered cities of each field, in segment order (JCloisterZone's city="…")
+        "AM_CCcP": [2], "AM_CCRR": [1, 1, 2], "AM_LRRRR": [0, 0, 0, 0], "AM_RC": [1, 1],
+        "AM_CRr": [1, 1, 0], "AM_RrC": [1, 1, 0], "AM_C3P": [1, 1, 1], "AM_R": [0], "AM_RRR": [0, 0, 0],
+        "AM_CRcrP": [1, 1, 1],
+    }
+    for tile_id, borders in expected.items():
+        tile = AM.tiles[AM.tile_ids[tile_id]]
+        found = [sum(1 for a in s.adjacent if tile.segments[a].kind == city) for s in tile.segments if s.kind == field]
+        assert found == borders, tile_id
+
+
+@pytest.mark.parametrize("tile_id, cities, roads", [("AM_CPP", 1, 0), ("AM_CCccP", 2, 0), ("AM_CCcP", 2, 0),
+                                                    ("AM_CCRR", 2, 2), ("AM_LRRRR", 0, 4), ("AM_RRR", 0, 1),
+                                                    ("AM_CRcrP", 1, 1)])
+def test_abbey_and_mayor_separate_features(tile_id: str, cities: int, roads: int) -> None:
+    """Crossing cities stay two (CCcc+), the tunnel road is one road under one city (CRcr+), the
+    branching road is one road (RRR: Wikicarpedia, "it branches into 3 directions")."""
+    tile = AM.tiles[AM.tile_ids[tile_id]]
+    kinds = Counter(AM.kinds[s.kind].name for s in tile.segments)
+    assert (kinds["city"], kinds["road"]) == (cities, roads)
+
+
+def test_the_tunnel_road_splits_the_field_on_one_side_only() -> None:
+    """Wikicarpedia: "The top part of the road separates two fields, the lower part does not"
+    (its picture turned half round from JCloisterZone's, whose north field is whole)."""
+    tile = AM.tiles[AM.tile_ids["AM_CRcrP"]]
+    fields = [sorted(s.ports) for s in tile.segments if AM.kinds[s.kind].name == "field"]
+    assert fields == [[0, 2], [6], [8]]  # NL NR together; SL and SR apart
