@@ -20,7 +20,7 @@ from ..geometry import CORNER_POINTS, PORTS
 from ..rules.ruleset import Ruleset, load_ruleset
 from ..rules.source import Document
 from .markup import script_json, xml_text
-from .render import LAST_MARK, PLAYER_COLOURS, follower_mark, follower_scale, meeple_svg
+from .render import LAST_MARK, PLAYER_COLOURS, building_svg, follower_mark, follower_scale, meeple_svg
 from .tile_svg import tile_group
 
 CELL = 60  # pixels per tile
@@ -42,7 +42,7 @@ def replay_html(doc: Document) -> str:
     names = [p["name"] for p in data["players"]]
     game = Game(ruleset, len(names), data["seed"], draw_order=[], start=replay_start(ruleset, doc))
     placed = [(0, tile, rotation, m, 0, 0) for m, (tile, rotation) in enumerate(game.starts)]
-    # (segment, seat, follower type) -> [first turn, last turn, map, x, y, lying]
+    # (segment, seat, follower type) -> [first turn, last turn, map, x, y, lying, at a corner]
     stays: dict[tuple[int, int, int], list] = {}
     steps = [{"title": "Start", "scores": list(game.scores), "events": []}]
     seen = 0
@@ -87,9 +87,9 @@ def replay_html(doc: Document) -> str:
     return _page(ruleset, names, placed, list(stays.items()), steps, data["ruleset"])
 
 
-def _follower_spot(game: Game, segment: int, corner: int = -1) -> tuple[int, float, float, bool]:
-    """``(map, x, y, lying)`` of a follower: the middle of its segment's ports, in tiles, or the
-    tile's board corner ``corner`` (0-3 from NE) for a piece standing there (the barn)."""
+def _follower_spot(game: Game, segment: int, corner: int = -1) -> tuple[int, float, float, bool, bool]:
+    """``(map, x, y, lying, at a corner)`` of a follower: the middle of its segment's ports, in
+    tiles, or the tile's board corner ``corner`` (0-3 from NE) for a piece standing there (the barn)."""
     orientation, base, tile_index = game.board[game.seg_pos[segment]]
     m, x, y = game.local(game.seg_pos[segment])
     ports = orientation.segment_ports[segment - base]
@@ -102,7 +102,7 @@ def _follower_spot(game: Game, segment: int, corner: int = -1) -> tuple[int, flo
         px, py = 0.5 + (px - 0.5) * 0.7, 0.5 + (py - 0.5) * 0.7
     else:
         px = py = 0.5
-    return m, x + px, y + py, kind.ports == "half"
+    return m, x + px, y + py, kind.ports == "half", corner >= 0
 
 
 def _page(ruleset: Ruleset, names: list[str], placed, stays, steps, ref: str) -> str:
@@ -125,10 +125,12 @@ def _page(ruleset: Ruleset, names: list[str], placed, stays, steps, ref: str) ->
                    f'x="{(x + offsets[m]) * CELL}" y="{(y - top) * CELL}" width="{CELL}" height="{CELL}"/>'
                    for turn, tile, rotation, m, x, y in placed)
     marks = []
-    for (_, seat, kind), (first, last, m, x, y, lying) in stays:
+    for (_, seat, kind), (first, last, m, x, y, lying, at_corner) in stays:
         cx, cy = (x + offsets[m]) * CELL, (y - top) * CELL
-        shape = meeple_svg(cx, cy, CELL, PLAYER_COLOURS[seat % len(PLAYER_COLOURS)], lying,  # as render draws them
-                           follower_scale(ruleset.follower_types[kind].strength), follower_mark(ruleset, kind))
+        colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+        shape = building_svg(cx, cy, CELL, colour, follower_mark(ruleset, kind)) if at_corner else \
+            meeple_svg(cx, cy, CELL, colour, lying,  # as render draws them
+                       follower_scale(ruleset.follower_types[kind].strength), follower_mark(ruleset, kind))
         marks.append(f'<g class="follower" data-from="{first}" data-to="{last}" data-player="{seat}">{shape}</g>')
     legend = "".join(f'<span class="who" style="color:{PLAYER_COLOURS[p % len(PLAYER_COLOURS)]}">■</span> '
                      f"{xml_text(n)} " for p, n in enumerate(names))

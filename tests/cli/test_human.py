@@ -457,3 +457,36 @@ def test_the_news_tells_of_a_wagon_moving_on_and_the_board_names_its_owner() -> 
     watcher.choose(game)
     screen = text(out)
     assert "P1's wagon moved on to 1,0 road@" in screen and "W at 1,0 is P1's wagon" in screen
+
+
+# -- a piece on a corner (the barn) ---------------------------------------------------
+
+BARNS = load_ruleset(str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "barn.yaml"))
+
+
+def barn_to_place() -> Game:
+    """Scenario 88's board up to B's turn 4: B at (1,1) closes a junction of four field corners."""
+    ids = BARNS.tile_ids
+    game = Game(BARNS, 2, draw_order=[ids["E"], ids["E"], ids["U"], ids["B"]])
+    from engine.files.notation import parse_deployment
+
+    game.play(Move(pack(0, 1), 2, *parse_deployment(BARNS, ids["E"], 2, "field@N")))  # A's farmer
+    game.play(Move(pack(0, 2), 0))
+    game.play(Move(pack(1, 0), 1))
+    return game
+
+
+def test_a_barn_is_listed_on_its_corner_and_typed_by_it() -> None:
+    from engine.files.notation import format_follower
+
+    game = barn_to_place()
+    player, out, _ = human(["?", "1,1 r0 barn:field@NW"])
+    move = player.choose(game)
+    screen = text(out)
+    assert "+barn:field@NW (north-west corner)" in screen  # the list names the corner in words
+    assert move in game.legal_moves() and format_follower(BARNS, BARNS.tile_ids["B"], 0, move.follower, move.type) \
+        == "barn:field@NW"
+    game.play(move)
+    assert game.scores == [3, 0]  # A's farmer scored at once (scenario 88)
+    board = board_text(game, max_width=120).plain
+    assert "B at 1,1 is P2's barn" in board

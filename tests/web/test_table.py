@@ -219,3 +219,30 @@ def test_a_human_moves_a_wagon_on_and_the_record_replays() -> None:
     assert any("'s wagon moves on to the" in line for line in state["log"])
     game, problems = replay(Document(table.record(), "<record>", {}))
     assert problems == [] and game.scores == [p["score"] for p in state["players"]]
+
+
+BARNS = Path(__file__).parents[1] / "scenarios" / "rulesets" / "barn.yaml"
+
+
+def test_a_human_places_a_barn_on_a_corner_and_the_record_replays() -> None:
+    """The table offers a barn on the corners where four tiles meet, anchored inside the cell
+    near that corner; placed, the log names the corner and the record replays."""
+    ruleset = load_ruleset(str(BARNS))
+    table = Table(ruleset, str(BARNS), ["human", "random"], 4)
+    placed = None
+    while not (state := table.state())["finished"]:
+        corners = [(option, rotation, spot) for option in state["options"]
+                   for rotation, spots in option["rotations"].items() for spot in spots if spot["type"] == 1]
+        if corners and placed is None:
+            option, rotation, spot = corners[0]
+            assert spot["notation"].startswith("barn:field@") and spot["name"].endswith("corner)")
+            ax, ay = spot["anchor"]
+            assert {round(ax, 2), round(ay, 2)} <= {0.12, 0.88}  # near a corner, inside the cell
+            table.place(state["turn"], option["map"], option["x"], option["y"], int(rotation), spot["segment"], 1)
+            placed = spot["name"]
+            continue
+        table.place(**_first_move(state, follower=False))
+    assert placed is not None
+    assert any(f"barn on {placed}" in line for line in state["log"])
+    game, problems = replay(Document(table.record(), "<record>", {}))
+    assert problems == [] and game.scores == [p["score"] for p in state["players"]]
