@@ -14,7 +14,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from ..core.game import Game
-from ..geometry import PORTS
+from ..geometry import CORNERS, PORTS
 from ..rules.ruleset import Ruleset
 from ..view.render import PLAYER_COLOURS
 
@@ -205,11 +205,12 @@ def board_text(game: Game, *, max_width: int = 120) -> Text:
     if note:
         out.append(note + "\n", style="dim")
     typed = []
-    for segment, seat, type_index, _ in game.on_board:
+    for segment, seat, type_index, corner in game.on_board:
         pm, x, y = game.local(game.seg_pos[segment])
         if type_index and pm == m:
             name = game.ruleset.follower_types[type_index].name
-            typed.append(f"{name[0].upper()} at {x},{y} is P{seat + 1}'s {name}")
+            at = f"{x},{y}" + (f" {CORNERS[corner]}" if corner >= 0 else "")  # a barn: the tile's corner
+            typed.append(f"{name[0].upper()} at {at} is P{seat + 1}'s {name}")
     if typed:  # a type's initial says what it is; its owner shows in colour only, so say it
         out.append("; ".join(typed) + "\n", style="dim")
     return out

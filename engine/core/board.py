@@ -219,16 +219,16 @@ class Board:
         self.on_board = kept
         self.fol[root] = 0
 
-    def return_others(self, root: int, kind: int) -> None:
-        """Send the pieces on the feature at ``root`` of every type but ``kind`` back to their
-        owners' supplies; those of type ``kind`` stay (the barn, when farmers score by it)."""
+    def return_others(self, root: int, kinds: list[int]) -> None:
+        """Send the pieces on the feature at ``root`` of every type but ``kinds`` back to their
+        owners' supplies; those of the types ``kinds`` stay (the barn, when farmers score by it)."""
         find, kept, staying = self.find, [], 0
         for entry in self.on_board:
             if find(entry[0]) != root:
                 kept.append(entry)
-            elif entry[2] == kind:
+            elif entry[2] in kinds:
                 kept.append(entry)
-                staying += one_follower(entry[1], kind, self.players)
+                staying += one_follower(entry[1], entry[2], self.players)
             else:
                 self.supply[entry[1]] += 1
                 self.reserve[entry[1]][entry[2]] += 1

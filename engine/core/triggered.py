@@ -5,7 +5,7 @@ placed``: after the tile's deployment, each feature the placed tile is part of.
 Either way, a feature that holds a piece of the trigger's type and pieces of
 other types is scored now with the trigger's ``score`` for the majority of those
 other pieces (each counted at its strength), and they go home; the trigger's
-pieces stay.  Abbey & Mayor's barn (Wikicarpedia, Abbey_and_the_Mayor;
+pieces stay, and so do pieces that pay their owner (``pays: owner``).  Abbey & Mayor's barn (Wikicarpedia, Abbey_and_the_Mayor;
 papageek.com car/Barn.htm): a barn placed on a field with farmers scores them 3
 points a completed city "just as it would be at the end of the game"; a tile
 that joins a field with farmers to a barn's scores them 1 point a completed city;
@@ -48,15 +48,17 @@ def on_placed(game: "Game", tile_index: int, base: int) -> list[Scored]:
 
 
 def score_others(game: "Game", root: int, trigger: "ScoreTrigger") -> list[Scored]:
-    """If the feature at ``root`` holds a piece of ``trigger``'s type and pieces of other types:
-    score it for the majority of the others with the trigger's ``score`` (rule: the trigger's
-    name), pay it, and send the others home.  Returns the events (none when it does not apply)."""
-    packed = game.fol[root]
-    own = types_mask([trigger.follower], game.players)
-    if not packed & own or not packed & ~own:
+    """If the feature at ``root`` holds a piece of ``trigger``'s type and pieces of other types
+    (those that pay their owner aside: another barn-like piece is not a farmer): score it for
+    the majority of the others with the trigger's ``score`` (rule: the trigger's name), pay it,
+    and send the others home.  Returns the events (none when it does not apply)."""
+    packed, ruleset = game.fol[root], game.ruleset
+    others = types_mask([t.index for t in ruleset.follower_types
+                         if t.index != trigger.follower and not t.pays_owner], game.players)
+    if not packed & types_mask([trigger.follower], game.players) or not packed & others:
         return []
-    kind = game.ruleset.kinds[game.seg_kind[root]]
-    weights = tuple(0 if t.index == trigger.follower else t.strength for t in game.ruleset.follower_types)
+    kind = ruleset.kinds[game.seg_kind[root]]
+    weights = tuple(0 if t.index == trigger.follower else t.strength for t in ruleset.follower_types)
     followers = game.weighed(root, weights)
     make = explained if game.explain else paid_only
     event = make(game, kind, trigger.name, trigger.score, feature_inputs(game, root, kind), followers,
@@ -65,5 +67,5 @@ def score_others(game: "Game", root: int, trigger: "ScoreTrigger") -> list[Score
     pay(game, [event])
     if isinstance(event, ScoreEvent):
         game.events.append(event)
-    game.return_others(root, trigger.follower)
+    game.return_others(root, [trigger.follower, *ruleset.owner_types])
     return [event]

@@ -109,7 +109,11 @@ def parse_deployment(ruleset: Ruleset, tile: int, rotation: int, text: str) -> t
     names = [t.name for t in ruleset.follower_types]
     if type_name not in names:
         raise ValueError(f"unknown follower type '{type_name}' (types: {', '.join(names)})")
-    return parse_follower(ruleset, tile, rotation, rest), names.index(type_name)
+    index = names.index(type_name)
+    if ruleset.follower_types[index].spot == "corner" and rest.partition("@")[2] not in CORNERS:
+        raise ValueError(f"a {type_name} stands on a corner of the tile: name it {rest.partition('@')[0]}@NE, SE, "
+                         "SW or NW")
+    return parse_follower(ruleset, tile, rotation, rest), index
 
 
 def parse_follower(ruleset: Ruleset, tile: int, rotation: int, text: str) -> int:

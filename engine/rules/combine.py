@@ -177,6 +177,8 @@ def clashes(before: Document, after: Document, name: str, option: Document, chan
             old, new = value_at(before.data, deeper, _GONE), value_at(after.data, deeper, _GONE)
             if old is _GONE and deeper != other_path:
                 continue  # a key added to a mapping the other option set: nothing of its is lost
+            if deeper != other_path and value_at(other_doc.data, ("patch", *deeper), _GONE) is _GONE:
+                continue  # the other option brought the mapping, not this key: a third added it
             if builds and old is _GONE:
                 errors.append(_clash(other, other_doc, other_path, name, option, path, deleted=True))
             elif builds:

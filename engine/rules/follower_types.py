@@ -141,9 +141,14 @@ def compile_follower_types(doc: Document, kinds: list[FeatureKind], problems: Pr
 def _payout(doc: Document, at: tuple, spec: dict, kind_names: list[str], on: list[FeatureKind],
             problems: Problems) -> tuple[bool, Score | None] | None:
     """``(pays its owner, what it pays)`` of a type; None after a problem (``follower-type``): a
-    ``score`` without ``pays: owner``, a corner ``spot`` on a kind whose ports are not half-sides
-    (only a half-side kind's segment can hold a tile's corner), a formula that does not compile."""
+    ``score`` without ``pays: owner``, a ``strength`` with it (it weighs in no majority), a corner
+    ``spot`` on a kind whose ports are not half-sides (only a half-side kind's segment can hold a
+    tile's corner), a formula that does not compile."""
     owner = spec.get("pays", "majority") == "owner"
+    if owner and "strength" in spec:
+        problems.at(at + ("strength",), "a piece that pays its owner stays out of every majority, so a strength "
+                    "has nothing to weigh: leave it out, or pay the majority (pays: majority)", "follower-type")
+        return None
     if spec.get("spot") == "corner":
         whole = sorted(k.name for k in on if k.ports != "half")
         if whole:

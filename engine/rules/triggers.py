@@ -69,6 +69,8 @@ def compile_triggers(doc: Document, follower_types: tuple[FollowerType, ...], ki
             problems.at(at + ("within",), "'within' is how far a piece moves on (effect move)", "trigger", key=True)
         elif effect == "move" and "score" in spec:
             problems.at(at + ("score",), "'score' is what effect score pays", "trigger", key=True)
+        elif index is None and spec["follower"] in doc.data.get("follower_types", {}):
+            continue  # a type with a problem of its own, reported there
         elif index is None:
             known = ", ".join(by_name)
             problems.at(at + ("follower",), f"'{spec['follower']}' is not a follower type (the types: {known})",

@@ -489,4 +489,4 @@ def test_a_barn_is_listed_on_its_corner_and_typed_by_it() -> None:
     game.play(move)
     assert game.scores == [3, 0]  # A's farmer scored at once (scenario 88)
     board = board_text(game, max_width=120).plain
-    assert "B at 1,1 is P2's barn" in board
+    assert "B at 1,1 NW is P2's barn" in board

@@ -115,3 +115,27 @@ def test_random_games_place_barns_and_their_triggers_fire() -> None:
         fired += sum(1 for e in game.events if e.rule in ("barn-scores-farmers", "farmers-join-a-barn"))
     assert placed >= 6 and fired >= 1, (placed, fired)
 
+
+
+def test_a_score_trigger_leaves_pieces_that_pay_their_owner(tmp_path: Path) -> None:
+    """A barn placed on a field holding only another piece that pays its owner scores nobody and
+    sends nothing home: such a piece is not a farmer (a newcomer's ruleset had the barn's
+    trigger send a 'spy' home, 88 points "for nobody")."""
+    from engine.core.moves import Move
+    from engine.geometry import pack
+
+    spies = tmp_path / "spies.yaml"
+    spies.write_text(BARNS.read_text().replace("triggers:", "  spy: {count: 1, kinds: [field], join: true, "
+                                                                  "pays: owner, score: tiles}\ntriggers:", 1))
+    ruleset = load_ruleset(str(spies))
+    ids, spy = ruleset.tile_ids, 2
+    game = Game(ruleset, 2, draw_order=[ids["E"], ids["E"], ids["U"], ids["B"]])
+    game.play(Move(pack(0, 1), 2, *parse_deployment(ruleset, ids["E"], 2, "spy:field@N")))  # A's spy
+    game.play(Move(pack(0, 2), 0))
+    game.play(Move(pack(1, 0), 1))
+    game.play(Move(pack(1, 1), 0, *parse_deployment(ruleset, ids["B"], 0, "barn:field@NW")))  # B's barn joins it
+    assert game.scores == [0, 0] and not game.events
+    assert sorted(kind for _, _, kind, _ in game.on_board) == [BARN, spy]
+    game.finish()  # each pays its owner on the one field: tiles 4 for A's spy, 4 x 1 city for B's barn
+    assert game.scores == [4, 4]
+

@@ -97,6 +97,22 @@ def test_a_replacement_applies_before_the_changes_that_build_on_it(tmp_path: Pat
         assert city.complete({**CITY, "cathedrals": 1}) == 3 * 5 + 3 * 1  # the cathedral's, kept
 
 
+def test_an_option_that_adds_a_mapping_owns_only_the_keys_it_wrote(tmp_path: Path) -> None:
+    """An option that brings a mapping the ruleset lacked (basic has no constraints) set that
+    mapping's keys, not the keys another option adds to it later: a third option may change one of
+    those (abbey-and-mayor's constraint, then the River's, then river-immediate-u-turn's change to
+    the River's was refused as a clash with abbey-and-mayor)."""
+    option(tmp_path, "first", "  constants: {mine: 1}\n  constraints:\n    holes: {rule: hole, tiles: [B]}\n")
+    option(tmp_path, "second", "  constraints:\n    more: {rule: hole, tiles: [A], neighbors: 4}\n")
+    option(tmp_path, "third", "  constraints:\n    more: {neighbors: 3}\n", "requires: [second]\n")
+    for ref in ("basic+first.yaml+second.yaml+third.yaml", "basic+second.yaml+first.yaml+third.yaml"):
+        assert load_ruleset(ref, tmp_path).data["constraints"]["more"]["neighbors"] == 3
+    assert load_ruleset("basic+river+abbey-and-mayor+river-immediate-u-turn").data["constraints"][
+        "river-no-u-turn"]["look"] == "immediate"
+    option(tmp_path, "rival", "  constraints:\n    holes: {tiles: [A]}\n")  # what first wrote: a clash
+    assert codes("basic+first.yaml+rival.yaml", tmp_path) == ["option-clash"]
+
+
 def test_two_options_setting_one_key_clash_at_load_time(tmp_path: Path) -> None:
     option(tmp_path, "four", "  players: {max: 4}\n")
     for ref in ("basic+inns-and-cathedrals+four.yaml", "basic+four.yaml+inns-and-cathedrals"):

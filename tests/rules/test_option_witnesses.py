@@ -38,10 +38,10 @@ def start_tile_drawn(ruleset: Ruleset) -> str | None:
 
 
 def deck_size(ruleset: Ruleset) -> str | None:
-    """short-game: a game deals 40 tiles from the stack (a fixed start tile is not dealt), the
-    rest stay in the box."""
+    """short-game: a game deals 40 tiles from the stack (a fixed start tile is not dealt, nor is a
+    tile of a player's own: deck.personal), the rest stay in the box."""
     game = play_game(ruleset, ["random", "random"], 5).game
-    placed = sum(1 for _, move in game.history if move is not None) + len(game.starts)
+    placed = sum(1 for _, move in game.history if move is not None) + len(game.starts) - len(game.personal_turns)
     discarded = sum(1 for _, move in game.history if move is None) - game.returned
     dealt = placed + discarded - (0 if ruleset.start_drawn else ruleset.maps)
     return None if dealt == 40 else f"{dealt} tiles dealt, not 40"
