@@ -66,7 +66,7 @@ def _mid_game(ref: str, seed: int, turns: int) -> Game:
     return game
 
 
-@pytest.mark.parametrize("ref", ["basic", "basic+river", "basic+two-maps"])
+@pytest.mark.parametrize("ref", ["basic", "basic+river", "basic+two-maps", "basic+abbey-and-mayor"])
 def test_the_choice_does_not_depend_on_the_hidden_order(ref):
     """Two games alike in all a player can see, but with their stacks in another order:
     a search that peeked at the order would choose differently (it does, 20 iterations in)."""

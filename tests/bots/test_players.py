@@ -25,7 +25,7 @@ def test_unknown_kind_names_the_known_ones() -> None:
         make_player("gredy", 1, 0)
 
 
-@pytest.mark.parametrize("ref", ["basic", "first-edition", "basic+river"])
+@pytest.mark.parametrize("ref", ["basic", "first-edition", "basic+river", "basic+abbey-and-mayor"])
 @pytest.mark.parametrize("kind", sorted(PLAYER_KINDS))
 @settings(max_examples=2, deadline=None)
 @given(seed=SEEDS)
