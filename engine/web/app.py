@@ -14,8 +14,8 @@ Routes (``{id}`` is a table's id):
   ``{"turn", "map", "x", "y", "segment"}`` (``"segment": null``: home) → the new state;
 * ``GET /api/tables/{id}/record`` — the record as a download;
 * ``GET /rulesets``, ``GET /rulesets/atlas?ref=REF`` — shipped rulesets and options, a ruleset's tiles;
-* ``GET /replay``, ``GET /replay/{name}``, ``POST /api/replay`` (a record's text) — replay
-  viewer pages for the saved records and for any record uploaded.
+* ``GET /replay``, ``GET /replay/{name}``, ``POST /api/replay`` (a record's text, sent as
+  ``application/json``) — replay viewer pages for the saved records and for any record uploaded.
 
 Every error is JSON ``{"error": message}`` with a 4xx status (a bad ruleset or record
 gives its ``file:line:col: error: …`` lines); an unexpected one is 500 with no traceback.
@@ -93,14 +93,29 @@ def _error(message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-async def _json_body(request: Request) -> dict[str, Any]:
-    # JSON only: another site's page cannot send that to this server without a preflight,
-    # which the server does not answer, so it cannot play or open tables behind the user's back.
+async def _limited_body(request: Request, what: str = "the request") -> bytes:
+    """The request's body, read as it streams in and refused (413) as soon as it passes
+    :data:`MAX_BODY` (at once when its ``Content-Length`` says so), so a huge post never sits in
+    memory whole.  Only JSON is taken: another site's page cannot send that to this server
+    without a preflight, which the server does not answer, so it cannot play, open tables or
+    upload records behind the user's back (415 otherwise)."""
     if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
         raise Refused("send the request body as JSON (Content-Type: application/json)", 415)
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise Refused(f"the request is over {MAX_BODY // 2**20} MiB", 413)
+    too_big = Refused(f"{what} is over {MAX_BODY // 2**20} MiB", 413)
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise too_big
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise too_big
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    body = await _limited_body(request)
     try:
         data = json.loads(body.decode("utf-8") or "null")
     except UnicodeDecodeError:
@@ -239,9 +254,7 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
         return HTMLResponse(_checked_viewer(load_record(found)))
 
     async def replay_upload(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > MAX_BODY:
-            raise Refused(f"the record is over {MAX_BODY // 2**20} MiB", 413)
+        body = await _limited_body(request, "the record")
         name = request.query_params.get("name", "upload.json")
         try:
             text = body.decode("utf-8")

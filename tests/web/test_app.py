@@ -18,6 +18,8 @@ from engine.rules.inspect import shipped  # noqa: E402
 from engine.sim.play import play_game  # noqa: E402
 from engine.rules.ruleset import load_ruleset  # noqa: E402
 from engine.web.app import MAX_BODY, Tables, create_app  # noqa: E402
+
+JSON = {"Content-Type": "application/json"}
 from engine.web.table import Table  # noqa: E402
 
 
@@ -134,7 +136,40 @@ def test_other_host_names_are_refused(client: TestClient) -> None:
 
 
 def test_an_oversized_body_is_refused(client: TestClient) -> None:
-    assert "MiB" in _error(client.post("/api/replay", content=b" " * (MAX_BODY + 1)), 413)
+    assert "MiB" in _error(client.post("/api/replay", content=b" " * (MAX_BODY + 1), headers=JSON), 413)
+
+
+def test_an_oversized_body_is_refused_while_it_streams_in(records: Path) -> None:
+    """Found by a reviewer: a 500 MB post was read whole before the 16 MiB check (about 1 GB
+    of memory).  A body without a length is now read chunk by chunk and refused once past it:
+    the app, called as the server calls it, stops asking for chunks just past the limit."""
+    import asyncio
+
+    app = create_app(Tables(records))
+    asked, started = [], []
+
+    async def receive() -> dict:
+        asked.append(1)
+        return {"type": "http.request", "body": b" " * 2**20, "more_body": len(asked) < 64}  # 64 MiB on offer
+
+    async def send(message: dict) -> None:
+        if message["type"] == "http.response.start":
+            started.append(message["status"])
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": "/api/tables", "raw_path": b"/api/tables", "query_string": b"", "root_path": "",
+             "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/json")],
+             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 8000)}
+    asyncio.run(app(scope, receive, send))
+    assert started == [413] and len(asked) <= MAX_BODY // 2**20 + 2
+
+
+def test_a_record_upload_must_be_json_so_no_other_site_can_post_one(client: TestClient) -> None:
+    """Found by a reviewer: /api/replay took text/plain posts, which any page may send without
+    asking first.  It now takes JSON only, as every other state-changing endpoint does."""
+    record = play_game(load_ruleset("basic"), ["random", "random"], 1).record
+    assert "Content-Type" in _error(client.post("/api/replay", content=json.dumps(record),
+                                                headers={"Content-Type": "text/plain"}), 415)
 
 
 def test_an_unexpected_error_is_a_500_without_traceback(client: TestClient, monkeypatch) -> None:
@@ -165,7 +200,7 @@ def test_replay_pages_for_saved_and_uploaded_records(client: TestClient, records
     assert 'href="/replay/mine.json"' in listing
     saved = client.get("/replay/mine.json")
     assert saved.status_code == 200 and "Carcassonne replay" in saved.text
-    uploaded = client.post("/api/replay", params={"name": "x.json"}, content=json.dumps(record))
+    uploaded = client.post("/api/replay", params={"name": "x.json"}, content=json.dumps(record), headers=JSON)
     assert uploaded.status_code == 200 and "Carcassonne replay" in uploaded.text
 
 
@@ -175,11 +210,12 @@ def test_replay_pages_for_saved_and_uploaded_records(client: TestClient, records
     ('{"format": "carcassonne-record", "ruleset": "nope", "turns": []}', "x.json:1:"),
 ])
 def test_a_bad_uploaded_record_is_named_with_its_place(client: TestClient, text: str, says: str) -> None:
-    assert says in _error(client.post("/api/replay", params={"name": "x.json"}, content=text), 400)
+    assert says in _error(client.post("/api/replay", params={"name": "x.json"}, content=text, headers=JSON), 400)
 
 
 def test_a_record_that_is_not_utf8_is_refused(client: TestClient) -> None:
-    assert "not UTF-8" in _error(client.post("/api/replay", params={"name": "x.json"}, content=b"\xff\xfe{"), 400)
+    assert "not UTF-8" in _error(client.post("/api/replay", params={"name": "x.json"}, content=b"\xff\xfe{",
+                                             headers=JSON), 400)
 
 
 def test_a_very_long_ruleset_name_is_an_unknown_ruleset(client: TestClient) -> None:
@@ -204,10 +240,11 @@ def test_a_record_is_checked_before_it_is_shown(client: TestClient) -> None:
     """Found by the newcomer try: the page showed records that ``carcassonne replay`` refuses."""
     record = play_game(load_ruleset("basic"), ["random", "greedy"], 4).record
     edited = record | {"scores": record["scores"] | {"final": [500, 1]}}
-    says = _error(client.post("/api/replay", params={"name": "x.json"}, content=json.dumps(edited)), 422)
+    says = _error(client.post("/api/replay", params={"name": "x.json"}, content=json.dumps(edited), headers=JSON), 422)
     assert "x.json: the record disagrees with its ruleset: final scores" in says and "[500, 1]" in says
     cut = record | {"turns": record["turns"][:10]}  # still says it finished, with tiles left to draw
-    assert "x.json:" in _error(client.post("/api/replay", params={"name": "x.json"}, content=json.dumps(cut)), 400)
+    assert "x.json:" in _error(client.post("/api/replay", params={"name": "x.json"}, content=json.dumps(cut), headers=JSON),
+                                  400)
 
 
 def test_a_body_that_is_not_utf8_is_refused(client: TestClient) -> None:
