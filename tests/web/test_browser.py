@@ -48,6 +48,7 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 from engine.files.record import replay  # noqa: E402
 from engine.rules.ruleset import load_ruleset  # noqa: E402
 from engine.rules.source import Document  # noqa: E402
+from engine.sim.play import play_game  # noqa: E402
 from engine.view.render import LAST_MARK  # noqa: E402
 from engine.web.app import Tables, create_app  # noqa: E402
 
@@ -339,3 +340,15 @@ def test_keeping_an_own_tile_in_the_browser(server, browser) -> None:
     assert driver.find_element(By.ID, "error").text == ""
     after = json.load(urllib.request.urlopen(f"{server}/api/tables/{table_id}"))
     assert after["turn"] == state["turn"] and after["players"][0]["personal"] == 1
+
+
+def test_uploading_a_record_on_the_replay_page(server, browser, tmp_path) -> None:
+    """The replay page sends the chosen file as JSON (the server takes no other body, so no other
+    site can post one) and shows the viewer it returns."""
+    record = tmp_path / "upload.json"
+    record.write_text(json.dumps(play_game(load_ruleset("basic"), ["random", "greedy"], 3).record))
+    driver = browser
+    driver.get(f"{server}/replay")
+    driver.find_element(By.ID, "record-file").send_keys(str(record))
+    WebDriverWait(driver, 60).until(lambda d: "Carcassonne replay" in d.title or d.find_element(By.ID, "error").text)
+    assert "Carcassonne replay" in driver.title
