@@ -74,7 +74,7 @@ def table_page(table_id: str) -> str:
 <p id="error" class="error" role="alert"></p>
 <p id="links"></p>
 <h2>Scores</h2><ol id="events" reversed></ol>
-<h2>Turns</h2><ol id="log" reversed></ol>
+<h2>Turns</h2><ul id="log"></ul>
 </aside>
 </div>"""
     return _page("Carcassonne", body, script="table.js", data=f' data-table="{xml_text(table_id)}"')

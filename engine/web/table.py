@@ -318,7 +318,9 @@ class Table:
         return found
 
     def _log(self) -> list[str]:
-        """A line per history entry: who placed what where, with the follower, or a discard."""
+        """A line per history entry: ``turn N: who placed what where``, with the follower (N as the
+        score list numbers turns: placements only), or an unnumbered discard; a line per follower
+        that moved on after its turn."""
         game, ruleset, lines, turn = self.game, self.ruleset, [], 0
         for (tile, move), seat in zip(game.history, history_seats(game)):
             tile_id = ruleset.tiles[tile].id
@@ -335,7 +337,8 @@ class Table:
                 kind = ruleset.kinds[ruleset.tiles[tile].segments[ruleset.tiles[tile].spot_segment(move.follower)].kind]
                 who = follower_name(ruleset, move.type, kind.follower)
                 follower = f", {who} on {place_name(ruleset, tile, move.rotation, move.follower)}"
-            lines.append(f"{self.names[seat]} placed {tile_id} at {where}({x},{y}) turned {move.rotation * 90}°{follower}")
+            lines.append(f"turn {turn}: {self.names[seat]} placed {tile_id} at {where}({x},{y}) turned "
+                         f"{move.rotation * 90}°{follower}")
             lines.extend(self._moved_on(turn))
         return lines
 

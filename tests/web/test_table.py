@@ -180,7 +180,7 @@ def test_a_human_keeps_an_own_tile_until_the_last_round_and_the_record_replays()
         table.place(**_first_move(state, follower=False))
     # Seed 11 leaves a hole at the end: the human places the abbey kept all game in the last round.
     assert kept and placed_own == 1 and state["players"][0]["personal"] == 0
-    assert any(line.startswith("human-1 placed AB (their own tile)") for line in state["log"])
+    assert any("human-1 placed AB (their own tile)" in line for line in state["log"])
     game, problems = replay(Document(table.record(), "<record>", {}))
     assert problems == [] and game.scores == [p["score"] for p in state["players"]]
 
@@ -246,3 +246,17 @@ def test_a_human_places_a_barn_on_a_corner_and_the_record_replays() -> None:
     assert any(f"barn on {placed}" in line for line in state["log"])
     game, problems = replay(Document(table.record(), "<record>", {}))
     assert problems == [] and game.scores == [p["score"] for p in state["players"]]
+
+
+def test_the_turn_log_numbers_turns_as_the_score_list_does() -> None:
+    """Found by a reviewer: after a set-aside tile the page's Turns list (numbered by position)
+    ran one ahead of the Scores list's turn numbers.  Placements are numbered as the score events
+    number them; a discard is not a turn."""
+    ruleset = load_ruleset("first-edition+abbey-and-mayor")
+    table = Table(ruleset, "first-edition+abbey-and-mayor", ["greedy", "random", "random"], 3)
+    state = table.state()
+    numbered = [int(line.split(":")[0].removeprefix("turn ")) for line in state["log"] if line.startswith("turn ")]
+    assert any("fits nowhere" in line for line in state["log"])  # the game has a set-aside tile
+    assert numbered == list(range(1, len(numbered) + 1))
+    placed = {e["turn"] for e in state["events"] if e["phase"] != "final"}
+    assert placed <= set(numbered) and max(numbered) == table.game.turn
