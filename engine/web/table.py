@@ -95,7 +95,7 @@ class Table:
         failed while a move was scored; or None), ``to_play`` (the seat to answer, or None), ``maps`` and ``map``
         (how many maps, and the one in play, from 0), ``tile_size``, ``board`` (the SVG
         of :func:`board_svg` with coordinates and, on a human's turn, the legal cells as
-        spots), ``log`` (a line per turn), ``events`` (every score: text, turn, phase,
+        spots), ``log`` (a line per turn, ``turn N: …``), ``events`` (every score: text, turn, phase,
         kind, points, players, map, tiles), ``saved_as`` (the record's file name, or
         None) and ``save_error`` (why the last save failed, or None).  On a human's
         turn also ``tile`` (id and its SVG in each rotation) with ``options`` (per legal
