@@ -90,7 +90,7 @@ class Table:
         """Everything the page shows, as JSON-ready data: never the order of the stack.
 
         Keys: ``ruleset``, ``seed``, ``players`` (name, spec, human, colour, score,
-        followers left), ``turn`` (turns played), ``remaining`` (tiles left to draw),
+        followers left, ``pieces``: left of each follower type by name), ``turn`` (turns played), ``remaining`` (tiles left to draw),
         ``finished``, ``stopped`` (why the game stopped before its end: a rule of the ruleset
         failed while a move was scored; or None), ``to_play`` (the seat to answer, or None), ``maps`` and ``map``
         (how many maps, and the one in play, from 0), ``tile_size``, ``board`` (the SVG
@@ -262,6 +262,7 @@ class Table:
             "finished": game.finished, "to_play": seat, "maps": ruleset.maps, "map": game.map, "tile_size": TILE,
             "players": [{"name": s.name, "spec": s.spec, "human": s.human, "colour": PLAYER_COLOURS[i % len(PLAYER_COLOURS)],
                          "score": game.scores[i], "followers": game.supply[i],
+                         "pieces": {t.name: game.reserve[i][t.index] for t in ruleset.follower_types},
                          "tokens": dict(zip(ruleset.tokens, game.tokens[i])),
                          **({"personal": game.personal[i]} if ruleset.personal_tile >= 0 else {})}
                         for i, s in enumerate(self.seats)],

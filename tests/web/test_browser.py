@@ -360,3 +360,13 @@ def test_uploading_a_record_on_the_replay_page(server, browser, tmp_path) -> Non
 
     WebDriverWait(driver, 60, ignored_exceptions=(StaleElementReferenceException,)).until(shown)
     assert shown(driver) == "viewer"
+
+
+def test_the_players_pieces_left_by_type_in_the_browser(server, browser) -> None:
+    request = urllib.request.Request(server + "/api/tables", json.dumps(
+        {"ruleset": "basic+abbey-and-mayor", "players": "human,random", "seed": "2"}).encode(),
+        {"Content-Type": "application/json"})
+    table_id = json.load(urllib.request.urlopen(request))["id"]
+    browser.get(f"{server}/table/{table_id}")
+    _wait_for_turn(browser)
+    assert "7 followers, 1 mayor, 1 wagon, 1 barn left" in browser.find_element(By.ID, "players").text

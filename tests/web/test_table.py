@@ -260,3 +260,10 @@ def test_the_turn_log_numbers_turns_as_the_score_list_does() -> None:
     assert numbered == list(range(1, len(numbered) + 1))
     placed = {e["turn"] for e in state["events"] if e["phase"] != "final"}
     assert placed <= set(numbered) and max(numbered) == table.game.turn
+
+
+def test_the_players_pieces_are_counted_by_type() -> None:
+    """Found by a reviewer: "10 followers left" lumped every piece type together."""
+    table = Table(load_ruleset("basic+abbey-and-mayor"), "basic+abbey-and-mayor", ["human", "random"], 5)
+    first = table.state()["players"][0]
+    assert first["pieces"] == {"normal": 7, "mayor": 1, "wagon": 1, "barn": 1} and first["followers"] == 10

@@ -89,6 +89,14 @@ function draw() {
   drawLinks();
 }
 
+// "7 followers, 1 mayor, 1 barn": the pieces left by type (normal ones as followers), or the
+// count alone under a ruleset with one type.
+function pieces(p) {
+  const byType = Object.entries(p.pieces || {});
+  if (byType.length <= 1) return `${p.followers} follower${p.followers === 1 ? "" : "s"}`;
+  return byType.map(([name, n]) => name === "normal" ? `${n} follower${n === 1 ? "" : "s"}` : `${n} ${name}`).join(", ");
+}
+
 function drawPlayers() {
   $("players").replaceChildren(...state.players.map((p, seat) => {
     const row = element("div", undefined, {"data-player": seat});
@@ -97,7 +105,7 @@ function drawPlayers() {
     swatch.style.background = p.colour;
     let goods = Object.entries(p.tokens || {}).map(([name, n]) => `, ${n} ${name}`).join("");
     if (p.personal !== undefined) goods += `, ${p.personal} own tile${p.personal === 1 ? "" : "s"} held`;
-    row.append(swatch, ` ${p.name}: ${p.score} points, ${p.followers} follower${p.followers === 1 ? "" : "s"} left${goods}`);
+    row.append(swatch, ` ${p.name}: ${p.score} points, ${pieces(p)} left${goods}`);
     return row;
   }));
 }
