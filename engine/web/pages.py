@@ -60,6 +60,7 @@ def table_page(table_id: str) -> str:
 <p id="about" class="hint"></p>
 <div id="status" role="status"></div>
 <div id="players"></div>
+<table id="breakdown" hidden></table>
 <div id="hand">
 <div id="tile-preview"></div>
 <div id="controls">

@@ -90,7 +90,8 @@ class Table:
         """Everything the page shows, as JSON-ready data: never the order of the stack.
 
         Keys: ``ruleset``, ``seed``, ``players`` (name, spec, human, colour, score,
-        followers left, ``pieces``: left of each follower type by name), ``turn`` (turns played), ``remaining`` (tiles left to draw),
+        followers left, ``pieces``: left of each follower type by name, ``by_kind``: points each
+        feature kind and bonus paid so far, ``in_game``: the score before final scoring), ``turn`` (turns played), ``remaining`` (tiles left to draw),
         ``finished``, ``stopped`` (why the game stopped before its end: a rule of the ruleset
         failed while a move was scored; or None), ``to_play`` (the seat to answer, or None), ``maps`` and ``map``
         (how many maps, and the one in play, from 0), ``tile_size``, ``board`` (the SVG
@@ -263,6 +264,8 @@ class Table:
             "players": [{"name": s.name, "spec": s.spec, "human": s.human, "colour": PLAYER_COLOURS[i % len(PLAYER_COLOURS)],
                          "score": game.scores[i], "followers": game.supply[i],
                          "pieces": {t.name: game.reserve[i][t.index] for t in ruleset.follower_types},
+                         "by_kind": dict(game.kind_points[i]),
+                         "in_game": (self.in_game or game.scores)[i],
                          "tokens": dict(zip(ruleset.tokens, game.tokens[i])),
                          **({"personal": game.personal[i]} if ruleset.personal_tile >= 0 else {})}
                         for i, s in enumerate(self.seats)],

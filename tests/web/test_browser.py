@@ -289,6 +289,12 @@ def test_a_whole_game_in_the_browser(server, browser, ref: str) -> None:
     newest = state["events"][-1]
     ActionChains(driver).move_to_element(events[0]).perform()
     assert len(driver.find_elements(By.CSS_SELECTOR, "#board rect.highlight")) == len(newest["tiles"])
+    # The end-of-game table: a row a player, its last column the final score, the points by
+    # category adding up to it (issue 30: the end was one line with no breakdown).
+    rows = [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, "td")]
+            for row in driver.find_elements(By.CSS_SELECTOR, "#breakdown tr[data-player]")]
+    assert [int(row[-1]) for row in rows] == [p["score"] for p in state["players"]]
+    assert all(sum(map(int, row[1:-2])) == int(row[-1]) for row in rows)
     # The record the page offers replays with every score agreeing.
     record = json.load(urllib.request.urlopen(f"{server}/api/tables/{table_id}/record"))
     game, problems = replay(Document(record, "<record>", {}))

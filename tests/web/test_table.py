@@ -267,3 +267,11 @@ def test_the_players_pieces_are_counted_by_type() -> None:
     table = Table(load_ruleset("basic+abbey-and-mayor"), "basic+abbey-and-mayor", ["human", "random"], 5)
     first = table.state()["players"][0]
     assert first["pieces"] == {"normal": 7, "mayor": 1, "wagon": 1, "barn": 1} and first["followers"] == 10
+
+
+def test_a_finished_table_breaks_the_scores_down_by_category(basic) -> None:
+    table = Table(basic, "basic", ["greedy", "random"], 6)
+    state = table.state()
+    assert state["finished"]
+    for player in state["players"]:
+        assert sum(player["by_kind"].values()) == player["score"] and player["in_game"] <= player["score"]

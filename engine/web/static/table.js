@@ -82,6 +82,7 @@ function draw() {
   const svg = $("board").querySelector("svg");
   for (const side of ["width", "height"]) svg.setAttribute(side, Number(svg.getAttribute(side)) * zoom);
   drawPlayers();
+  drawBreakdown();
   drawStatus();
   drawHand();
   drawEvents();
@@ -108,6 +109,24 @@ function drawPlayers() {
     row.append(swatch, ` ${p.name}: ${p.score} points, ${pieces(p)} left${goods}`);
     return row;
   }));
+}
+
+// At the end, the points by category as the terminal prints them: a column per feature kind and
+// bonus that paid anyone, then the score before final scoring and the final score.
+function drawBreakdown() {
+  const table = $("breakdown");
+  table.hidden = !state.finished;
+  if (!state.finished) return table.replaceChildren();
+  const kinds = Object.keys(state.players[0].by_kind).filter((k) => state.players.some((p) => p.by_kind[k]));
+  const head = element("tr");
+  head.append(...["player", ...kinds, "in game", "final"].map((name) => element("th", name)));
+  const rows = state.players.map((p, seat) => {
+    const row = element("tr", undefined, {"data-player": String(seat)});
+    row.append(element("td", p.name), ...kinds.map((k) => element("td", String(p.by_kind[k]))),
+               element("td", String(p.in_game)), element("td", String(p.score)));
+    return row;
+  });
+  table.replaceChildren(head, ...rows);
 }
 
 function drawStatus() {
