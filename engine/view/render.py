@@ -153,7 +153,7 @@ def follower_scale(strength: int) -> float:
 
 
 def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60, coordinates: bool = False,
-              spots: Iterable[tuple[int, int, int]] = ()) -> str:
+              spots: Iterable[tuple[int, int, int]] = (), recent: Iterable[int] = ()) -> str:
     """A complete SVG document of ``game``'s board, followers and scores.
 
     Every placed tile is drawn with :func:`tile_group` at ``game.local(pos)`` (x east,
@@ -167,6 +167,9 @@ def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60
     x above and its rows with their y on the left, as the log names positions.
     ``spots`` are extra ``(map, x, y)`` cells (a page's legal placements): each is a
     ``<rect class="spot" data-map data-x data-y>`` and the panel grows to hold it.
+    ``recent`` are packed positions of tiles placed since a player last looked (the other
+    seats' moves since their turn): each has a thin dashed ``<rect class="recent">`` outline in
+    :data:`LAST_MARK`, the last one the thick one besides.
     Followers are ``<g class="follower" data-player="SEAT" data-kind="KIND">`` meeples
     in the seat's colour at the anchor of their segment (a farmer, on a ``half`` kind,
     lies down).  To the right, a score table: one ``<text class="score">`` row per seat
@@ -219,6 +222,15 @@ def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60
         body.append(f'<rect class="spot" data-map="{m}" data-x="{x}" data-y="{y}" x="{svg_num(ox + x * size)}" '
                     f'y="{svg_num(oy + y * size)}" width="{svg_num(size)}" height="{svg_num(size)}" '
                     f'fill="#fff6b3" fill-opacity="0.6" stroke="#8a6d00" stroke-width="{svg_num(size * 0.03)}"/>')
+    for pos in recent:
+        m, x, y = game.local(pos)
+        ox, oy = origins[m]
+        inset = size * 0.16
+        body.append(f'<rect class="recent" data-map="{m}" data-x="{x}" data-y="{y}" '
+                    f'x="{svg_num(ox + x * size + inset)}" y="{svg_num(oy + y * size + inset)}" '
+                    f'width="{svg_num(size - 2 * inset)}" height="{svg_num(size - 2 * inset)}" fill="none" '
+                    f'stroke="{LAST_MARK}" stroke-width="{svg_num(size * 0.03)}" '
+                    f'stroke-dasharray="{svg_num(size * 0.08)} {svg_num(size * 0.05)}"/>')
     last = next((move.pos for _, move in reversed(game.history) if move is not None), None)
     if last is not None:
         m, x, y = game.local(last)

@@ -269,7 +269,8 @@ class Table:
                          "tokens": dict(zip(ruleset.tokens, game.tokens[i])),
                          **({"personal": game.personal[i]} if ruleset.personal_tile >= 0 else {})}
                         for i, s in enumerate(self.seats)],
-            "board": board_svg(game, self.names, size=TILE, coordinates=True, spots=spots),
+            "board": board_svg(game, self.names, size=TILE, coordinates=True, spots=spots,
+                               recent=self._since_last_turn(seat)),
             "log": self._log(), "events": self._events(), "saved_as": self.save.name if self.save else None,
             "save_error": self.save_error, "stopped": self.stopped,
         }
@@ -345,6 +346,19 @@ class Table:
                          f"{move.rotation * 90}°{follower}")
             lines.extend(self._moved_on(turn))
         return lines
+
+    def _since_last_turn(self, seat: int | None) -> list[int]:
+        """Where the tiles placed since human seat ``seat`` last placed one lie (all of them before
+        its first turn), so the page can mark every move made meanwhile; none when no human is to
+        play."""
+        if seat is None or not self.seats[seat].human:
+            return []
+        found: list[int] = []
+        for (_, move), who in zip(self.game.history, history_seats(self.game)):
+            if move is None:
+                continue
+            found = [] if who == seat else found + [move.pos]
+        return found
 
     def _moved_on(self, turn: int) -> list[str]:
         """A line per follower that moved on (or went home) after turn ``turn``'s scoring."""

@@ -266,6 +266,8 @@ def test_a_whole_game_in_the_browser(server, browser, ref: str) -> None:
             driver.refresh()  # clears the refusal the old tab shows
             _wait_for_turn(driver)
         if turns == 10:
+            # The bot's tile since this human's turn is marked (every move since, with more bots).
+            assert driver.find_elements(By.CSS_SELECTOR, "#board rect.recent")
             _check_screenshot(driver, f"{ref}-turn-10")
             before = (_placed_tiles(driver), _log(driver))
             driver.refresh()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import random
 from pathlib import Path
 
@@ -275,3 +276,16 @@ def test_a_finished_table_breaks_the_scores_down_by_category(basic) -> None:
     assert state["finished"]
     for player in state["players"]:
         assert sum(player["by_kind"].values()) == player["score"] and player["in_game"] <= player["score"]
+
+
+def test_every_tile_placed_since_the_humans_last_turn_is_marked(basic) -> None:
+    """Found by a reviewer: with three bots only the very last tile was outlined, so two of
+    their moves went unmarked.  Every placement since the human's last one is marked."""
+    table = Table(basic, "basic", ["human", "random", "random", "random"], 3)
+    for _ in range(2):
+        table.place(**_first_move(table.state(), follower=False))
+    state = table.state()
+    marked = re.findall(r'<rect class="recent" data-map="0" data-x="(-?\d+)" data-y="(-?\d+)"', state["board"])
+    game = table.game
+    bots = [game.local(move.pos)[1:] for move in [m for _, m in game.history if m is not None][-3:]]
+    assert sorted((int(x), int(y)) for x, y in marked) == sorted(bots) and len(marked) == 3
