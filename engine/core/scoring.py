@@ -87,6 +87,31 @@ class ScoreEvent:
             return f"{subject} (complete; tiles {len(self.tiles)}): {given} → to {who}"
         return f"{subject} ({self.rule}; {facts}): {parts} → {self.points} for {who}"
 
+    def words(self, names: list[str] | None = None) -> str:
+        """The score in words, for a person following the game (the formula is :meth:`explain`'s):
+        ``A +14: completed city (6 tiles, 1 pennant)``, ``B +4: field at the end, barn (9 tiles,
+        1 completed city)``, ``nobody: unfinished road (3 tiles)``, an input of 0 left out; a bonus
+        ``A +5: longest-road bonus (value 7)``."""
+        who = ", ".join(names[p] if names else str(p) for p in self.players)
+        paid = f"{who} {self.points:+d}" if who else "nobody"
+        if self.rule == "bonus":
+            mine = self.values[self.players[0]] if self.players and self.values else 0
+            return f"{paid}: {self.kind} bonus (value {mine})"
+        if self.rule == "reward":
+            return f"{who or 'nobody'} took {', '.join(f'{n} {name}' for name, n in self.tokens.items())} " \
+                   f"for completing the {self.kind}"
+        moment, _, rest = self.rule.partition(", ")
+        said = {"complete": f"completed {self.kind}", "incomplete": f"unfinished {self.kind}",
+                "final": f"{self.kind} at the end"}.get(moment, f"{self.kind}, {moment}")
+        if self.target:  # paid per adjacent feature (1st-edition farms): the facts are that feature's
+            said += f", for a completed {self.target}"
+        elif rest:
+            said += f", {rest}"
+        facts = [_counted(n, name) for name, n in self.inputs.items()
+                 if name != "segments" and name not in self.constants and not isinstance(n, bool)
+                 and not name.startswith("own_") and (n or name == "tiles")]
+        return f"{paid}: {said}" + (f" ({', '.join(facts)})" if facts else "")
+
     def to_json(self) -> dict:
         """The event as a JSON-ready dict (the game record's ``events`` items)."""
         return {
@@ -98,6 +123,15 @@ class ScoreEvent:
             {"target": self.target} if self.target else {}) | (
             {"tokens": dict(self.tokens)} if self.tokens else {}) | (
             {"values": list(self.values)} if self.values else {})
+
+
+def _counted(n: int, name: str) -> str:
+    """``6 tiles``, ``1 pennant``, ``2 completed cities``, ``1 completed city``: an input's value
+    and its name in words, singular for 1 (names are plural English: ``cities``, ``pennants``)."""
+    words = name.replace("_", " ")
+    if n == 1:
+        words = words[:-3] + "y" if words.endswith("ies") else words[:-1] if words.endswith("s") else words
+    return f"{n} {words}"
 
 
 class Paid(NamedTuple):

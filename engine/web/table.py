@@ -366,7 +366,7 @@ class Table:
                 for when, seat, kind, move in self.game.decisions if when == turn]
 
     def _events(self) -> list[dict[str, Any]]:
-        return [{"text": e.explain(self.names), "turn": e.turn, "phase": e.phase, "kind": e.kind, "points": e.points,
+        return [{"text": e.explain(self.names), "words": e.words(self.names), "turn": e.turn, "phase": e.phase, "kind": e.kind, "points": e.points,
                  "players": list(e.players), "map": e.map or 0, "tiles": [list(t) for t in e.tiles]}
                 for e in self.game.events]
 

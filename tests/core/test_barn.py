@@ -139,3 +139,21 @@ def test_a_score_trigger_leaves_pieces_that_pay_their_owner(tmp_path: Path) -> N
     game.finish()  # each pays its owner on the one field: tiles 4 for A's spy, 4 x 1 city for B's barn
     assert game.scores == [4, 4]
 
+
+
+def test_score_events_in_words() -> None:
+    """Scenario 88's first four turns, then the end, in words as the web table lists them: the
+    barn's trigger and its pay at the end name the rule; the facts in words, singular for one."""
+    from engine.core.moves import Move
+    from engine.geometry import pack
+
+    ids = RULESET.tile_ids
+    game = Game(RULESET, 2, draw_order=[ids["E"], ids["E"], ids["U"], ids["B"]])
+    game.play(Move(pack(0, 1), 2, *parse_deployment(RULESET, ids["E"], 2, "field@N")))
+    game.play(Move(pack(0, 2), 0))
+    game.play(Move(pack(1, 0), 1))
+    game.play(Move(pack(1, 1), 0, *parse_deployment(RULESET, ids["B"], 0, "barn:field@NW")))
+    game.finish()
+    assert [e.words(["A", "B"]) for e in game.events] == [
+        "A +3: field, barn-scores-farmers (4 tiles, 1 completed city)",
+        "B +4: field at the end, barn (4 tiles, 1 completed city)"]

@@ -287,6 +287,10 @@ def test_a_whole_game_in_the_browser(server, browser, ref: str) -> None:
     # Every score is explained on the board: hovering an event outlines its feature's tiles.
     events = driver.find_elements(By.CSS_SELECTOR, "#events li")
     assert events and "(final)" in events[0].text
+    # In words, the formula a click away (issue 30: score lines were raw formulas).
+    assert "→" not in events[0].text and "→" in events[0].get_attribute("title")
+    events[0].click()
+    assert "→" in events[0].text
     state = json.load(urllib.request.urlopen(f"{server}/api/tables/{table_id}"))
     newest = state["events"][-1]
     ActionChains(driver).move_to_element(events[0]).perform()

@@ -279,7 +279,11 @@ function confirm() {
 
 function drawEvents() {
   const items = state.events.map((e) => {
-    const li = element("li", `turn ${e.turn}${e.phase === "final" ? " (final)" : ""}: ${e.text}`);
+    // In words; the formula that paid it on hover (title) and a click away (it toggles in).
+    const li = element("li", `turn ${e.turn}${e.phase === "final" ? " (final)" : ""}: ${e.words}`, {title: e.text});
+    li.addEventListener("click", () => {
+      li.textContent = li.textContent.endsWith(e.text) ? li.textContent.split(" — ")[0] : `${li.textContent} — ${e.text}`;
+    });
     li.addEventListener("mouseenter", () => highlight(e));
     li.addEventListener("mouseleave", () => highlight(null));
     return li;
