@@ -27,7 +27,7 @@ from mypy_extensions import mypyc_attr
 
 from ..geometry import FACING, SIDE_STEP
 from ..rules.ruleset import Ruleset
-from .followers import one_follower, strengths, unpack_followers
+from .followers import one_follower, strengths, types_mask, unpack_followers
 
 if TYPE_CHECKING:
     from ..rules.tiles import Orientation
@@ -66,6 +66,9 @@ class Board:
         #: Per seat, followers left of each type (``ruleset.follower_types`` order) and in all.
         self.reserve: list[list[int]] = [[t.count for t in ruleset.follower_types] for _ in range(seats)]
         self.supply: list[int] = [sum(counts) for counts in self.reserve]
+        #: Every seat's counts of the ``keeps_out`` types (the barn): ``packed & kept_out`` is truthy
+        #: when nothing more may be deployed on a feature.
+        self.kept_out = types_mask([t.index for t in ruleset.follower_types if t.keeps_out], seats)
         #: Per type, what one follower counts for in a majority (None: every type counts 1, one type).
         self.weights: tuple[int, ...] | None = tuple(t.strength for t in ruleset.follower_types) \
             if len(ruleset.follower_types) > 1 else None
@@ -96,7 +99,7 @@ class Board:
         other.on_board = self.on_board.copy()
         other.supply = self.supply.copy()
         other.reserve = [counts.copy() for counts in self.reserve]
-        other.weights = self.weights
+        other.weights, other.kept_out = self.weights, self.kept_out
         other.edge_pow = self.edge_pow
         other.frontiers = [frontier.copy() for frontier in self.frontiers]
         other.map = self.map

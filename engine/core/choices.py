@@ -145,13 +145,14 @@ def deploy_choices(game: Game, pos: int, rotation: int) -> list[tuple[int, int]]
     tile = game.tiles[_current(game)]
     group, packed = _joined(game, tile, pos, rotation)
     mask = game.deploy_masks[player]
-    kept_out = types_mask([t.index for t in types if t.keeps_out], game.players)
+    kept_out = game.kept_out
     found: list[tuple[int, int]] = []
     for j, seg in enumerate(tile.segments):
         here = packed[_local_find(group, j)]
         if not here & kept_out:
             found.extend((j, t.index) for t in types if t.spot == "segment" and _may_go(game, t, seg.kind, here, mask))
-    if game.ruleset.corner_types:
+    reserve = game.reserve[player]
+    if any(reserve[t] for t in game.ruleset.corner_types):  # none left (a barn each): no junction to look for
         n = len(tile.segments)
         for c, j in enumerate(tile.corners):
             if j < 0 or not corner_meets(game, tile, pos, rotation, c):

@@ -42,8 +42,8 @@ def on_placed(game: "Game", tile_index: int, base: int) -> list[Scored]:
     roots = dict.fromkeys(game.find(base + j) for j in range(len(game.tiles[tile_index].segments)))
     for trigger in game.ruleset.scorers:
         if trigger.when == "placed":
-            for root in roots:
-                found.extend(score_others(game, game.find(root), trigger))
+            for root in roots:  # still roots: a trigger merges nothing
+                found.extend(score_others(game, root, trigger))
     return found
 
 
@@ -53,6 +53,8 @@ def score_others(game: "Game", root: int, trigger: "ScoreTrigger") -> list[Score
     the majority of the others with the trigger's ``score`` (rule: the trigger's name), pay it,
     and send the others home.  Returns the events (none when it does not apply)."""
     packed, ruleset = game.fol[root], game.ruleset
+    if not packed:  # most features a tile is part of hold nobody
+        return []
     others = types_mask([t.index for t in ruleset.follower_types
                          if t.index != trigger.follower and not t.pays_owner], game.players)
     if not packed & types_mask([trigger.follower], game.players) or not packed & others:
