@@ -154,8 +154,11 @@ def check_seats(specs: list[str], min_players: int, max_players: int, ref: str) 
         raise UserError(f"{ref} is for {seats} players, not {len(specs)} ({','.join(specs)})", code="players")
 
 
-def make_player(spec: str, seed: int | None, seat: int) -> Player:
+def make_player(spec: str, seed: int | None, seat: int, *, resumed_at: int = 0) -> Player:
     """A bot for ``spec`` (:func:`parse_spec`) at ``seat``, seeded from the game seed;
-    ``ValueError`` if the spec is wrong."""
+    ``ValueError`` if the spec is wrong.  A bot joining a game resumed from its record at turn
+    ``resumed_at`` (not 0) is seeded from that turn too: its random choices from there on are
+    the same each time the record is resumed, though not those it would have made had the game
+    gone on unbroken (the bot's earlier draws are not recorded)."""
     kind, settings = parse_spec(spec)
-    return PLAYER_KINDS[kind](f"{seed}:{seat}", **settings)
+    return PLAYER_KINDS[kind](f"{seed}:{seat}" + (f"@{resumed_at}" if resumed_at else ""), **settings)

@@ -187,12 +187,7 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
     ruleset = load_ruleset_for(doc, ("ruleset",))
     problems: list[str] = []
     check_players(ruleset, doc)
-    if ruleset.sha256 != data["ruleset_sha256"]:
-        # Its moves would be checked against other rules than they were played under.
-        raise UserError(f"the game was played under a ruleset with sha256 {data['ruleset_sha256'][:12]}…, but "
-                        f"'{data['ruleset']}' now has {ruleset.sha256[:12]}…: the ruleset has changed since, so "
-                        "the record cannot be checked against it", code="ruleset-changed",
-                        **doc.where(("ruleset_sha256",)))
+    check_ruleset_unchanged(ruleset, doc)
     game = Game(ruleset, len(data["players"]), data["seed"], draw_order=[], start=replay_start(ruleset, doc))
     supply = TileSupply(ruleset, doc)
     for m, (tile, _) in enumerate(game.starts):
@@ -256,6 +251,17 @@ def _first_difference(mine: list, recorded: list) -> str:
         if a != b:
             return f"; first at event {i}: replay {a} vs record {b}"
     return ""
+
+
+def check_ruleset_unchanged(ruleset: Ruleset, doc: Document) -> None:
+    """:class:`UserError` at ``$.ruleset_sha256`` unless ``ruleset`` (the record's, loaded now) is
+    the one the game was played under: its moves would be checked against other rules."""
+    data = doc.data
+    if ruleset.sha256 != data["ruleset_sha256"]:
+        raise UserError(f"the game was played under a ruleset with sha256 {data['ruleset_sha256'][:12]}…, but "
+                        f"'{data['ruleset']}' now has {ruleset.sha256[:12]}…: the ruleset has changed since, so "
+                        "the record cannot be checked against it", code="ruleset-changed",
+                        **doc.where(("ruleset_sha256",)))
 
 
 def check_players(ruleset: Ruleset, doc: Document) -> None:

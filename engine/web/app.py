@@ -48,45 +48,12 @@ from ..rules.ruleset import load_ruleset
 from ..view.render import atlas_svg
 from ..view.viewer import replay_html
 from . import pages
-from .table import Refused, Table
+from .table import Refused
+from .tables import Gone, Tables
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: The largest request body taken (a record upload; moves are a few bytes).
 MAX_BODY = 16 * 2**20
-
-
-class Tables:
-    """The tables of one server, by id, and the folder their records are saved in."""
-
-    def __init__(self, records: Path | None) -> None:
-        self.records = records
-        self.by_id: dict[str, Table] = {}
-
-    def open(self, ref: str, specs: list[str], seed: int) -> str:
-        """A new table's id; :class:`UserError` for a bad ruleset reference or players."""
-        ruleset = load_ruleset(ref)
-        table_id = secrets.token_hex(4)
-        save = self.records / f"table-{table_id}.json" if self.records is not None else None
-        self.by_id[table_id] = Table(ruleset, ref, specs, seed, save=save)
-        return table_id
-
-    def get(self, table_id: str) -> Table:
-        table = self.by_id.get(table_id)
-        if table is None:
-            raise HTTPException(404, f"no table '{table_id}' (the server keeps its tables until it stops)")
-        return table
-
-    def saved(self) -> list[Path]:
-        """The records in the records folder, newest first."""
-        if self.records is None or not self.records.is_dir():
-            return []
-        found = []
-        for path in self.records.glob("*.json"):
-            try:  # a dangling link, or a file removed since the listing, is no record
-                found.append((path.stat().st_mtime, path))
-            except OSError:
-                continue
-        return [path for _, path in sorted(found, key=lambda pair: (-pair[0], pair[1].name))]
 
 
 def _error(message: str, status: int) -> JSONResponse:
@@ -167,11 +134,14 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
     form = {"ruleset": "basic", "players": "human,greedy"} | (defaults or {})
 
     async def index(request: Request) -> Response:
-        return HTMLResponse(pages.index_page(form, tables.by_id))
+        return HTMLResponse(await _in_thread(lambda: pages.index_page(form, tables.listing())))
 
     async def table_page(request: Request) -> Response:
         table_id = request.path_params["id"]
-        tables.get(table_id)
+        try:
+            await _in_thread(tables.get, table_id)  # a table saved before a restart is resumed here
+        except Gone as gone:  # a page, not JSON: this is what a reload of a lost table shows
+            return HTMLResponse(pages.gone_page(table_id, str(gone), gone.record), status_code=gone.status)
         return HTMLResponse(pages.table_page(table_id))
 
     async def open_table(request: Request) -> Response:
@@ -194,7 +164,7 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
         return JSONResponse(tables.get(request.path_params["id"]).state())
 
     async def move(request: Request) -> Response:
-        table = tables.get(request.path_params["id"])
+        table = await _in_thread(tables.get, request.path_params["id"])
         data = await _json_body(request)
         args = (_whole(data, "turn", low=0), _whole(data, "map", low=0, high=64), _whole(data, "x"), _whole(data, "y"),
                 _whole(data, "rotation", low=0, high=3), _whole(data, "follower", low=0, high=10**4, none=True),
@@ -203,19 +173,19 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
         return JSONResponse(await _in_thread(table.state))
 
     async def start(request: Request) -> Response:
-        table = tables.get(request.path_params["id"])
+        table = await _in_thread(tables.get, request.path_params["id"])
         data = await _json_body(request)
         await _in_thread(table.turn_start, _whole(data, "turn", low=0), _whole(data, "rotation", low=0, high=3))
         return JSONResponse(await _in_thread(table.state))
 
     async def keep(request: Request) -> Response:
-        table = tables.get(request.path_params["id"])
+        table = await _in_thread(tables.get, request.path_params["id"])
         data = await _json_body(request)
         await _in_thread(table.keep, _whole(data, "turn", low=0))
         return JSONResponse(await _in_thread(table.state))
 
     async def move_on(request: Request) -> Response:
-        table = tables.get(request.path_params["id"])
+        table = await _in_thread(tables.get, request.path_params["id"])
         data = await _json_body(request)
         await _in_thread(table.move_on, _whole(data, "turn", low=0), _whole(data, "map", low=0, high=64, none=True),
                          _whole(data, "x") if "x" in data else 0, _whole(data, "y") if "y" in data else 0,

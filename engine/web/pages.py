@@ -14,7 +14,7 @@ from ..rules.inspect import shipped
 from ..view.markup import xml_text
 
 if TYPE_CHECKING:
-    from .table import Table
+    from .tables import Listed
 
 _NAV = ('<nav><a href="/">new game</a> · <a href="/rulesets">rulesets</a> · '
         '<a href="/replay">replays</a></nav>')
@@ -28,14 +28,13 @@ def _page(title: str, body: str, *, script: str = "", data: str = "") -> str:
             f'<body{data}>{_NAV}<h1>{xml_text(title)}</h1>\n{body}\n</body></html>\n')
 
 
-def index_page(form: dict[str, str], tables: dict[str, Table]) -> str:
+def index_page(form: dict[str, str], tables: list[Listed]) -> str:
     """The start page: a form for a new game (``form`` pre-fills ruleset and players) and
-    links to the tables in progress."""
+    links to the tables, those in progress before a restart included."""
     names = [s.name for s in shipped()]
     options = "".join(f'<option value="{xml_text(n)}">' for n in names)
-    rows = "".join(f'<li><a href="/table/{xml_text(i)}">table {xml_text(i)}: {xml_text(t.ref)}, seed {t.seed}, '
-                   f'{xml_text(", ".join(t.names))}</a>{" (over)" if t.game.finished else f" (turn {t.game.turn})"}'
-                   f"</li>" for i, t in tables.items())
+    rows = "".join(f'<li><a href="/table/{xml_text(t.id)}">table {xml_text(t.id)}: {xml_text(t.ref)}, seed {t.seed}, '
+                   f'{xml_text(", ".join(t.names))}</a> ({xml_text(t.progress)})</li>' for t in tables)
     body = f"""<form id="new-game">
 <label>Ruleset <input name="ruleset" list="shipped" value="{xml_text(form['ruleset'])}" size="40"></label>
 <datalist id="shipped">{options}</datalist>
@@ -81,6 +80,16 @@ def table_page(table_id: str) -> str:
     return _page("Carcassonne", body, script="table.js", data=f' data-table="{xml_text(table_id)}"')
 
 
+def gone_page(table_id: str, why: str, record: str | None) -> str:
+    """What the address of a table that cannot be shown gives: why (none by that id, or a record
+    that cannot be resumed), and its saved record's replay if there is one."""
+    replay = (f'<p>Its record is saved: <a href="/replay/{xml_text(record)}">replay it</a>.</p>'
+              if record else "")
+    body = f"""<p class="error">{xml_text(why)}</p>{replay}
+<p><a href="/">Start a new game, or open another table</a>.</p>"""
+    return _page(f"Table {table_id}", body)
+
+
 def rulesets_page() -> str:
     """Every shipped ruleset and option with its description, and a form for a ruleset's atlas."""
     rows = "".join(f'<tr><td>{xml_text(s.kind)}</td><td><a href="/rulesets/atlas?'
@@ -108,4 +117,4 @@ through it: <input type="file" id="record-file" accept=".json,application/json">
     return _page("Replays", body, script="replay.js")
 
 
-__all__ = ["atlas_page", "index_page", "replay_page", "rulesets_page", "table_page"]
+__all__ = ["atlas_page", "gone_page", "index_page", "replay_page", "rulesets_page", "table_page"]

@@ -7,13 +7,19 @@ placement with its follower spots) and sends a human's move with
 :meth:`Table.place`, a drawn start tile's rotation with :meth:`Table.turn_start`, or
 the choice to keep a personal tile offered (``deck.personal``) with :meth:`Table.keep`,
 or where a follower whose feature scored moves on (``triggers``) with :meth:`Table.move_on`;
-bots then play until a human must answer again or the game is over.  Nothing
-here serves HTTP (that is :mod:`engine.web.app`); everything is plain data.
+bots then play, in a thread of the table's own, until a human must answer again or the game
+is over: a bot thinking holds up no request (it thinks on a copy of the game, so the page
+reads the game meanwhile, and is told who is thinking and for how long).  What the page sees
+is built in :mod:`engine.web.table_state`; nothing here serves HTTP (that is
+:mod:`engine.web.app`); everything is plain data.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
+import time
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,15 +28,11 @@ from ..bots.players import Player, check_seats, make_player
 from ..core.game import Game
 from ..core.moves import DRAW, HOME, MOVE_ON, IllegalMove, Move
 from ..errors import UserError
-from ..files.notation import follower_name, format_follower, moved_on_phrase, place_name
 from ..files.output import write_json
-from ..files.record import build_record, history_seats
+from ..files.record import build_record, load_record
+from ..files.resume import resume
 from ..rules.ruleset import Ruleset
-from ..view.render import PLAYER_COLOURS, board_svg
-from ..view.tile_svg import spot_anchor, tile_group
-
-#: Units of a tile in the board picture the page shows (SVG units, as :func:`board_svg` draws).
-TILE = 60
+from .table_state import TILE, build_state
 
 
 class Refused(Exception):
@@ -58,27 +60,52 @@ class Seat:
 class Table:
     """A game of ``ruleset`` (reference ``ref``, as the record names it) between ``specs``
     (bot specs or ``human``, in seat order) with ``seed``.  ``save`` is the file the record
-    is written to after every turn (``finished: false`` until final scoring), or None.
+    is written to after every move (``finished: false`` until final scoring), or None.
+    ``game`` (with ``in_game``, its scores before final scoring if it is over) is a game
+    already under way, resumed from its record (:meth:`resume`); its bots are seeded from the
+    turn it resumed at (:func:`~engine.bots.players.make_player`).
 
     Raises :class:`UserError` (code ``players``) for a wrong spec or seat count.  The
-    methods that change the game take a lock: two requests at once play one move.
+    methods that change the game take a lock: two requests at once play one move.  The bots
+    play in a thread of the table's own, started whenever one is to play (:meth:`settle`
+    waits for them).
     """
 
-    def __init__(self, ruleset: Ruleset, ref: str, specs: list[str], seed: int, *, save: Path | None = None) -> None:
+    def __init__(self, ruleset: Ruleset, ref: str, specs: list[str], seed: int, *, save: Path | None = None,
+                 game: Game | None = None, in_game: list[int] | None = None) -> None:
         check_seats(specs, ruleset.min_players, ruleset.max_players, ruleset.ref)
         self.ruleset, self.ref, self.seed, self.save = ruleset, ref, seed, save
-        self.seats = [Seat(f"{spec}-{i + 1}", spec, None if spec == "human" else make_player(spec, seed, i))
+        resumed_at = game.turn if game is not None else 0
+        self.seats = [Seat(f"{spec}-{i + 1}", spec,
+                           None if spec == "human" else make_player(spec, seed, i, resumed_at=resumed_at))
                       for i, spec in enumerate(specs)]
-        self.game = Game(ruleset, len(specs), seed)
-        self.in_game: list[int] | None = None
-        #: Why the record could not be saved after the last turn (the game goes on), or None.
+        self.game = game if game is not None else Game(ruleset, len(specs), seed)
+        self.in_game = in_game
+        #: Why the record could not be saved after the last move (the game goes on), or None.
         self.save_error: str | None = None
         #: Why the game stopped before its end, or None: a rule of the ruleset failed while a move
         #: was scored or weighed (a score or a strength out of range, located at its formula).
         self.stopped: str | None = None
+        #: The seat whose bot is thinking and since when (``time.monotonic()``), or None.
+        self.thinking: tuple[int, float] | None = None
+        #: Counts the changes to the game: the page redraws only when it moves on.
+        self.version = 0
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        self._built: tuple[int, dict[str, Any]] | None = None
+        self._runner: threading.Thread | None = None
         with self._lock:
-            self._advance()
+            self._moved()
+
+    @classmethod
+    def resume(cls, path: Path) -> Table:
+        """The table whose record was saved at ``path``, as it stood at its last move (its
+        record goes on being saved there); :class:`UserError` for a record that cannot be
+        resumed (:func:`~engine.files.resume.resume`)."""
+        doc = load_record(path)
+        ruleset, game, in_game = resume(doc)
+        specs = [player["kind"] for player in doc.data["players"]]
+        return cls(ruleset, doc.data["ruleset"], specs, doc.data["seed"], save=path, game=game, in_game=in_game)
 
     # -- what the page sees ------------------------------------------------------------
 
@@ -87,34 +114,27 @@ class Table:
         return [seat.name for seat in self.seats]
 
     def state(self) -> dict[str, Any]:
-        """Everything the page shows, as JSON-ready data: never the order of the stack.
-
-        Keys: ``ruleset``, ``seed``, ``players`` (name, spec, human, colour, score,
-        followers left, ``pieces``: left of each follower type by name, ``by_kind``: points each
-        feature kind and bonus paid so far, ``in_game``: the score before final scoring), ``turn`` (turns played), ``remaining`` (tiles left to draw),
-        ``finished``, ``stopped`` (why the game stopped before its end: a rule of the ruleset
-        failed while a move was scored; or None), ``to_play`` (the seat to answer, or None), ``maps`` and ``map``
-        (how many maps, and the one in play, from 0), ``tile_size``, ``board`` (the SVG
-        of :func:`board_svg` with coordinates and, on a human's turn, the legal cells as
-        spots), ``log`` (a line per turn, ``turn N: …``), ``events`` (every score: text, turn, phase,
-        kind, points, players, map, tiles), ``saved_as`` (the record's file name, or
-        None) and ``save_error`` (why the last save failed, or None).  On a human's
-        turn also ``tile`` (id and its SVG in each rotation) with ``options`` (per legal
-        cell: map, x, y, and per legal rotation the follower spots: segment index,
-        notation, name, follower word, anchor in tile units), or ``start`` (the drawn
-        start tile to turn).  Under ``deck.personal`` each player has ``personal`` (own
-        tiles held), and a tile of one's own offered instead of a draw has ``own``: what
-        keeping it does, ``draw`` or (once the stacks are used up) ``pass``.  When a human's
-        follower may move on after its feature scored, ``moving`` replaces ``tile``: the
-        follower type's name and ``options`` (map, x, y, segment, notation, name) besides home.
-        """
+        """Everything the page shows (:func:`~engine.web.table_state.build_state`, built once a
+        change), with ``version`` (it changes when the game does) and ``thinking`` (None, or
+        ``{seat, name, seconds}``: the bot thinking and for how long).  Never waits for a bot."""
         with self._lock:
-            return self._state()
+            if self._built is None or self._built[0] != self.version:
+                self._built = (self.version, build_state(self))
+            built, thinking = self._built[1], self.thinking
+        about = None if thinking is None else {"seat": thinking[0], "name": self.seats[thinking[0]].name,
+                                               "seconds": round(time.monotonic() - thinking[1], 1)}
+        return {**built, "version": self.version, "thinking": about}
 
     def record(self) -> dict[str, Any]:
         """The game's record as far as it has gone (``finished: false`` until the end)."""
         with self._lock:
             return self._record()
+
+    def settle(self, timeout: float | None = None) -> bool:
+        """Wait until no bot is to play (a human must answer, or the game is over or stopped);
+        False if ``timeout`` seconds passed first."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self._runner is None, timeout)
 
     # -- what the page sends -----------------------------------------------------------
 
@@ -132,15 +152,8 @@ class Table:
             local = self.game.local
             match = [pos for pos, r in self.game.placements() if local(pos) == (map_index, x, y) and r == rotation]
             if not match:
-                raise Refused(f"tile {self._tile_id()} does not fit at map {map_index} ({x},{y}) turned {rotation * 90}°")
-            try:
-                self.game.play(Move(match[0], rotation, follower, kind))
-            except IllegalMove as error:
-                raise Refused(str(error)) from None
-            except UserError as error:  # the move was placed, then a rule failed scoring it
-                self._stop(error)
-                return
-            self._advance()
+                raise Refused(f"tile {self.tile_id()} does not fit at map {map_index} ({x},{y}) turned {rotation * 90}°")
+            self._play(Move(match[0], rotation, follower, kind))
 
     def keep(self, turn: int) -> None:
         """Keep the personal tile offered for turn ``turn`` and draw instead (or pass, once the
@@ -149,9 +162,8 @@ class Table:
         with self._lock:
             self._expect_human(turn)
             if not self.game.personal_turn:
-                raise Refused(f"tile {self._tile_id()} was drawn: only a tile of your own may be kept instead", 409)
-            self.game.play(DRAW)
-            self._advance()
+                raise Refused(f"tile {self.tile_id()} was drawn: only a tile of your own may be kept instead", 409)
+            self._play(DRAW)
 
     def move_on(self, turn: int, map_index: int | None = None, x: int = 0, y: int = 0,
                 segment: int | None = None) -> None:
@@ -170,11 +182,7 @@ class Table:
                 if pos is None:
                     raise Refused(f"no tile lies at ({x},{y})")
                 move = Move(pos, MOVE_ON, segment, game.movers[0][1])
-            try:
-                game.play(move)
-            except IllegalMove as error:
-                raise Refused(str(error)) from None
-            self._advance()
+            self._play(move)
 
     def turn_start(self, turn: int, rotation: int) -> None:
         """Turn the drawn start tile ``rotation`` quarter turns and place it (a human in seat
@@ -184,58 +192,113 @@ class Table:
             if self.game.start_tile is None:
                 raise Refused("there is no start tile to turn", 409)
             self.game.place_start(rotation)
-            self._advance()
+            self._moved()
 
     # -- the game ----------------------------------------------------------------------
 
-    def _seat_to_answer(self) -> int | None:
+    def seat_to_answer(self) -> int | None:
+        """The seat whose answer the game awaits (the first player turns a drawn start tile), or
+        None once it is over or stopped."""
         game = self.game
         if game.finished or self.stopped is not None:
             return None
         return 0 if game.start_tile is not None else game.player
 
+    def tile_id(self) -> str:
+        """The drawn tile's type id, or ``—`` when none is drawn."""
+        return self.ruleset.tiles[self.game.tile].id if self.game.tile is not None else "—"
+
     def _expect_human(self, turn: int) -> None:
-        seat = self._seat_to_answer()
+        seat = self.seat_to_answer()
         if seat is None:
             raise Refused(f"the game stopped: {self.stopped}" if self.stopped else "the game is over", 409)
         if not self.seats[seat].human:
             raise Refused(f"it is {self.seats[seat].name}'s turn", 409)
         if turn != self.game.turn:
-            raise Refused(f"that move was for turn {turn + 1}, but turn {self.game.turn + 1} is being played "
-                          "(reload the page)", 409)
+            raise Refused(f"that move was for turn {turn + 1}, but turn {self.game.turn + 1} is being played",
+                          409)
 
-    def _advance(self) -> None:
-        """Let the bots play until a human must answer or the tiles run out; then final scoring.
-        A rule that fails meanwhile (:class:`UserError`) stops the game (:meth:`_stop`)."""
+    def _play(self, move: Move) -> None:
+        """Play a human's ``move`` (lock held): :class:`Refused` if the rules refuse it; a rule that
+        fails scoring it stops the game (:meth:`_stop`)."""
         try:
-            self._play_bots()
-        except UserError as error:
+            self.game.play(move)
+        except IllegalMove as error:
+            raise Refused(str(error)) from None
+        except UserError as error:  # the move was placed, then a rule failed scoring it
             self._stop(error)
             return
+        self._moved()
+
+    def _moved(self) -> None:
+        """After a move (lock held): final scoring once the tiles have run out, the record saved,
+        and the bots' thread started if a bot is to play and none runs."""
+        game = self.game
+        if not game.finished and self.stopped is None and game.start_tile is None and game.tile is None:
+            self.in_game = list(game.scores)
+            try:
+                game.finish()
+            except UserError as error:
+                self._stop(error)
+                return
+        self.version += 1
         self._save()
+        self._changed.notify_all()
+        if self._runner is None and self._bot_to_play() is not None:
+            self._runner = threading.Thread(target=self._run_bots, name=f"bots of {self.save or self.ref}",
+                                            daemon=True)
+            self._runner.start()
+
+    def _bot_to_play(self) -> int | None:
+        seat = self.seat_to_answer()
+        return seat if seat is not None and not self.seats[seat].human else None
+
+    def _run_bots(self) -> None:
+        """The bots' thread: each bot to play thinks on a copy of the game, without the lock (the
+        page reads the game, and is told who thinks), then its move is played under the lock; until
+        a human must answer or the game is over.  A rule that fails meanwhile stops the game; so
+        does anything unexpected, its traceback on the server's standard error."""
+        while True:
+            with self._lock:
+                seat = self._bot_to_play()
+                if seat is None:
+                    self._runner = None
+                    self._changed.notify_all()
+                    return
+                view, start = self.game.copy(), self.game.start_tile is not None
+                self.thinking = (seat, time.monotonic())
+            bot = self.seats[seat].bot
+            assert bot is not None
+            try:
+                choice = bot.choose_start(view) if start else bot.choose(view)
+                with self._lock:
+                    self.thinking = None
+                    if start:
+                        self.game.place_start(choice)  # type: ignore[arg-type]
+                    else:
+                        self.game.play(choice, checked=True)  # type: ignore[arg-type]
+                    self._moved()
+            except UserError as error:
+                with self._lock:
+                    self._stop(error)
+            except Exception as error:  # noqa: BLE001 - a bug must stop the game, not the thread unseen
+                traceback.print_exception(error, file=sys.stderr)
+                with self._lock:
+                    self.stopped = f"internal error: {type(error).__name__} (the server's log has the details)"
+                    self._stop_changed()
 
     def _stop(self, error: UserError) -> None:
-        """End the game where it stands, saying why: the page shows it and takes no more moves
-        (a half-scored move cannot be taken back); the record so far is saved as unfinished."""
+        """End the game where it stands, saying why (lock held): the page shows it and takes no
+        more moves (a half-scored move cannot be taken back); the record so far is saved as
+        unfinished."""
         self.stopped = error.render()
-        self._save()
+        self._stop_changed()
 
-    def _play_bots(self) -> None:
-        game = self.game
-        while not game.finished:
-            if game.start_tile is not None:
-                if self.seats[0].human:
-                    break
-                game.place_start(self.seats[0].bot.choose_start(game))  # type: ignore[union-attr]
-                continue
-            if game.tile is None:
-                self.in_game = list(game.scores)
-                game.finish()
-                break
-            seat = self.seats[game.player]
-            if seat.human:
-                break
-            game.play(seat.bot.choose(game), checked=True)  # type: ignore[union-attr]
+    def _stop_changed(self) -> None:
+        self.thinking = None
+        self.version += 1
+        self._save()
+        self._changed.notify_all()
 
     def _save(self) -> None:
         if self.save is not None:
@@ -248,127 +311,6 @@ class Table:
     def _record(self) -> dict[str, Any]:
         players = [{"name": seat.name, "kind": seat.spec} for seat in self.seats]
         return build_record(self.game, self.ref, players, self.in_game or list(self.game.scores))
-
-    def _tile_id(self) -> str:
-        return self.ruleset.tiles[self.game.tile].id if self.game.tile is not None else "—"
-
-    def _state(self) -> dict[str, Any]:
-        game, ruleset = self.game, self.ruleset
-        seat = self._seat_to_answer()
-        human_turn = seat is not None and self.seats[seat].human
-        options = self._options() if human_turn and game.start_tile is None and not game.movers else []
-        spots = [(o["map"], o["x"], o["y"]) for o in options]
-        state: dict[str, Any] = {
-            "ruleset": self.ref, "seed": self.seed, "turn": game.turn, "remaining": game.remaining,
-            "finished": game.finished, "to_play": seat, "maps": ruleset.maps, "map": game.map, "tile_size": TILE,
-            "players": [{"name": s.name, "spec": s.spec, "human": s.human, "colour": PLAYER_COLOURS[i % len(PLAYER_COLOURS)],
-                         "score": game.scores[i], "followers": game.supply[i],
-                         "pieces": {t.name: game.reserve[i][t.index] for t in ruleset.follower_types},
-                         "by_kind": dict(game.kind_points[i]),
-                         "in_game": (self.in_game or game.scores)[i],
-                         "tokens": dict(zip(ruleset.tokens, game.tokens[i])),
-                         **({"personal": game.personal[i]} if ruleset.personal_tile >= 0 else {})}
-                        for i, s in enumerate(self.seats)],
-            "board": board_svg(game, self.names, size=TILE, coordinates=True, spots=spots,
-                               recent=self._since_last_turn(seat)),
-            "log": self._log(), "events": self._events(), "saved_as": self.save.name if self.save else None,
-            "save_error": self.save_error, "stopped": self.stopped,
-        }
-        if human_turn and game.start_tile is not None:
-            tile = game.start_tile
-            state["start"] = {"tile": ruleset.tiles[tile].id,
-                              "svg": [tile_group(ruleset, tile, r, TILE) for r in range(4)]}
-        elif human_turn and game.movers:
-            state["moving"] = {"follower": ruleset.follower_types[game.movers[0][1]].name,
-                               "options": self._destinations()}
-        elif human_turn and game.tile is not None:
-            tile = game.tile
-            state["tile"] = {"id": ruleset.tiles[tile].id, "svg": [tile_group(ruleset, tile, r, TILE) for r in range(4)]}
-            if game.personal_turn:
-                state["tile"]["own"] = "pass" if game.last_round is not None else "draw"
-            state["options"] = options
-        return state
-
-    def _options(self) -> list[dict[str, Any]]:
-        """Per legal cell of the drawn tile, its legal rotations and their follower spots."""
-        game, ruleset, tile = self.game, self.ruleset, self.game.tile
-        assert tile is not None
-        cells: dict[tuple[int, int, int], dict[str, Any]] = {}
-        for pos, rotation in game.placements():
-            m, x, y = game.local(pos)
-            cell = cells.setdefault((m, x, y), {"map": m, "x": x, "y": y, "rotations": {}})
-            spots = []
-            for segment, kind_of_follower in game.deploy_choices(pos, rotation):
-                kind = ruleset.kinds[ruleset.tiles[tile].segments[ruleset.tiles[tile].spot_segment(segment)].kind]
-                ax, ay = spot_anchor(ruleset, tile, rotation, segment, 1.0, inset=0.12)  # a corner's in its cell
-                typed = ruleset.follower_types[kind_of_follower].name + " " if kind_of_follower else ""
-                spots.append({"segment": segment, "type": kind_of_follower,
-                              "notation": format_follower(ruleset, tile, rotation, segment, kind_of_follower),
-                              "name": place_name(ruleset, tile, rotation, segment),
-                              "follower": typed + kind.follower, "anchor": [round(ax, 3), round(ay, 3)]})
-            cell["rotations"][str(rotation)] = spots
-        return sorted(cells.values(), key=lambda c: (c["map"], c["y"], c["x"]))
-
-    def _destinations(self) -> list[dict[str, Any]]:
-        """Where the human's follower may move on: map, x, y, segment, notation and name."""
-        game, found = self.game, []
-        for move in game.legal_moves():
-            if move == HOME:
-                continue
-            orientation, _, tile = game.board[move.pos]
-            m, x, y = game.local(move.pos)
-            found.append({"map": m, "x": x, "y": y, "segment": move.follower,
-                          "notation": format_follower(self.ruleset, tile, orientation.rotation, move.follower),
-                          "name": place_name(self.ruleset, tile, orientation.rotation, move.follower)})
-        return found
-
-    def _log(self) -> list[str]:
-        """A line per history entry: ``turn N: who placed what where``, with the follower (N as the
-        score list numbers turns: placements only), or an unnumbered discard; a line per follower
-        that moved on after its turn."""
-        game, ruleset, lines, turn = self.game, self.ruleset, [], 0
-        for (tile, move), seat in zip(game.history, history_seats(game)):
-            tile_id = ruleset.tiles[tile].id
-            if move is None:
-                lines.append(f"{tile_id} fits nowhere: set aside; {self.names[seat]} draws again")
-                continue
-            turn += 1
-            if turn in game.personal_turns:
-                tile_id += " (their own tile)"
-            m, x, y = game.local(move.pos)
-            where = f"map {m} " if ruleset.maps > 1 else ""
-            follower = ""
-            if move.follower is not None:
-                kind = ruleset.kinds[ruleset.tiles[tile].segments[ruleset.tiles[tile].spot_segment(move.follower)].kind]
-                who = follower_name(ruleset, move.type, kind.follower)
-                follower = f", {who} on {place_name(ruleset, tile, move.rotation, move.follower)}"
-            lines.append(f"turn {turn}: {self.names[seat]} placed {tile_id} at {where}({x},{y}) turned "
-                         f"{move.rotation * 90}°{follower}")
-            lines.extend(self._moved_on(turn))
-        return lines
-
-    def _since_last_turn(self, seat: int | None) -> list[int]:
-        """Where the tiles placed since human seat ``seat`` last placed one lie (all of them before
-        its first turn), so the page can mark every move made meanwhile; none when no human is to
-        play."""
-        if seat is None or not self.seats[seat].human:
-            return []
-        found: list[int] = []
-        for (_, move), who in zip(self.game.history, history_seats(self.game)):
-            if move is None:
-                continue
-            found = [] if who == seat else found + [move.pos]
-        return found
-
-    def _moved_on(self, turn: int) -> list[str]:
-        """A line per follower that moved on (or went home) after turn ``turn``'s scoring."""
-        return [f"{self.names[seat]}'s {moved_on_phrase(self.game, kind, move)}"
-                for when, seat, kind, move in self.game.decisions if when == turn]
-
-    def _events(self) -> list[dict[str, Any]]:
-        return [{"text": e.explain(self.names), "words": e.words(self.names), "turn": e.turn, "phase": e.phase, "kind": e.kind, "points": e.points,
-                 "players": list(e.players), "map": e.map or 0, "tiles": [list(t) for t in e.tiles]}
-                for e in self.game.events]
 
 
 __all__ = ["Refused", "Seat", "Table", "TILE"]

@@ -4,6 +4,7 @@ request answered with a JSON error and a 4xx status, never a traceback."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from engine.rules.inspect import shipped  # noqa: E402
 from engine.sim.play import play_game  # noqa: E402
 from engine.rules.ruleset import load_ruleset  # noqa: E402
 from engine.web.app import MAX_BODY, Tables, create_app  # noqa: E402
+from engine.web.tables import KEEP_FINISHED  # noqa: E402
 
 JSON = {"Content-Type": "application/json"}
 from engine.web.table import Table  # noqa: E402
@@ -39,6 +41,18 @@ def _open(client: TestClient, **body) -> str:
     return answer.json()["id"]
 
 
+def _answered(client: TestClient, table: str) -> dict:
+    """The table's state once its bots have answered: they play in a thread of the table's own,
+    so a move's answer may come while one still thinks."""
+    deadline = time.monotonic() + 60
+    while True:
+        state = client.get(f"/api/tables/{table}").json()
+        if state["to_play"] is None or state["players"][state["to_play"]]["human"]:
+            return state
+        assert time.monotonic() < deadline, "the bots did not answer within a minute"
+        time.sleep(0.02)
+
+
 def _error(answer, status: int) -> str:
     assert answer.status_code == status, answer.text
     assert answer.headers["content-type"].startswith("application/json")
@@ -56,12 +70,14 @@ def test_a_move_through_the_api(client: TestClient, records: Path) -> None:
     moved = client.post(f"/api/tables/{table}/move", json={"turn": state["turn"], "map": cell["map"], "x": cell["x"],
                                                            "y": cell["y"], "rotation": int(rotation), "follower": None})
     assert moved.status_code == 200, moved.text
-    assert moved.json()["turn"] == state["turn"] + 2  # the human's tile and the bot's
+    assert moved.json()["turn"] >= state["turn"] + 1  # the bot answers in a thread of its own
+    after = _answered(client, table)
+    assert after["turn"] == state["turn"] + 2  # the human's tile and the bot's
     assert (records / f"table-{table}.json").is_file()
     record = client.get(f"/api/tables/{table}/record")
     assert "attachment" in record.headers["content-disposition"]
     assert len(record.json()["turns"]) == 2
-    assert client.get(f"/api/tables/{table}").json() == moved.json()  # a reload sees the same game
+    assert client.get(f"/api/tables/{table}").json() == after  # a reload sees the same game
 
 
 def test_the_start_page_and_static_files(client: TestClient) -> None:
@@ -81,7 +97,7 @@ def test_the_start_page_and_static_files(client: TestClient) -> None:
     (b'{"turn": 0, "map": 0, "x": 0.5, "y": 1, "rotation": 0}', 400, "'x' must be a whole number"),
     (b'{"turn": 0, "map": 0, "x": 0, "y": 1, "rotation": 0, "follower": "city@N"}', 400, "'follower' must be"),
     (b'{"turn": 0, "map": 0, "x": 30, "y": 30, "rotation": 0}', 400, "does not fit"),
-    (b'{"turn": 5, "map": 0, "x": 0, "y": 1, "rotation": 0}', 409, "reload the page"),
+    (b'{"turn": 5, "map": 0, "x": 0, "y": 1, "rotation": 0}', 409, "turn 1 is being played"),
     (b"[" * 100000, 400, "not JSON"),
 ])
 def test_bad_moves_get_json_errors(client: TestClient, body: bytes, status: int, says: str) -> None:
@@ -112,7 +128,9 @@ def test_a_broken_ruleset_file_is_named_with_its_line_and_column(client: TestCli
 
 def test_unknown_things_are_404_and_wrong_methods_405(client: TestClient) -> None:
     assert "no table 'nope'" in _error(client.get("/api/tables/nope"), 404)
-    assert "no table" in _error(client.get("/table/nope"), 404)
+    page = client.get("/table/nope")  # a page, as a reload of a lost table shows, never raw JSON
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert "no table &#x27;nope&#x27;" in page.text or "no table 'nope'" in page.text
     assert "no page /nowhere" in _error(client.get("/nowhere"), 404)
     _error(client.get("/api/tables"), 405)
     assert "no saved record 'elsewhere.json'" in _error(client.get("/replay/elsewhere.json"), 404)
@@ -263,8 +281,9 @@ def test_a_record_that_cannot_be_saved_leaves_the_move_played(client: TestClient
     cell = state["options"][0]
     moved = client.post(f"/api/tables/{table}/move", json={"turn": 0, "map": 0, "x": cell["x"], "y": cell["y"],
                                                            "rotation": int(min(cell["rotations"], key=int))})
-    assert moved.status_code == 200 and moved.json()["turn"] == 2
-    assert f"table-{table}.json" in moved.json()["save_error"]
+    assert moved.status_code == 200 and moved.json()["turn"] >= 1
+    after = _answered(client, table)
+    assert after["turn"] == 2 and f"table-{table}.json" in after["save_error"]
 
 
 def test_numbers_of_too_many_digits_are_refused(client: TestClient) -> None:
@@ -302,11 +321,72 @@ def test_keeping_an_own_tile_through_the_api(client: TestClient) -> None:
                                                409)
     while "own" not in state["tile"]:  # place the first legal way until the abbey is offered
         cell = state["options"][0]
-        state = client.post(f"/api/tables/{table}/move", json={
+        client.post(f"/api/tables/{table}/move", json={
             "turn": state["turn"], "map": cell["map"], "x": cell["x"], "y": cell["y"],
-            "rotation": int(min(cell["rotations"], key=int)), "follower": None}).json()
+            "rotation": int(min(cell["rotations"], key=int)), "follower": None})
+        state = _answered(client, table)
     kept = client.post(f"/api/tables/{table}/keep", json={"turn": state["turn"]})
     assert kept.status_code == 200, kept.text
     after = kept.json()
     assert after["turn"] == state["turn"] and "own" not in after["tile"] and after["players"][0]["personal"] == 1
     assert "turn" in _error(client.post(f"/api/tables/{table}/keep", json={}), 400)
+
+
+def _same_game(a: dict, b: dict) -> bool:
+    """Two states of one game alike but for the change counter and the thinking bot."""
+    drop = ("version", "thinking")
+    return {k: v for k, v in a.items() if k not in drop} == {k: v for k, v in b.items() if k not in drop}
+
+
+def test_a_restarted_server_resumes_its_tables_from_their_records(client: TestClient, records: Path) -> None:
+    table = _open(client, players="human,greedy,random", seed=21)
+    for _ in range(3):
+        state = _answered(client, table)
+        cell = state["options"][-1]
+        client.post(f"/api/tables/{table}/move", json={"turn": state["turn"], "map": cell["map"], "x": cell["x"],
+                                                       "y": cell["y"], "rotation": int(max(cell["rotations"], key=int)),
+                                                       "follower": None})
+    before = _answered(client, table)
+    assert before["turn"] == 9
+    restarted = TestClient(create_app(Tables(records)), raise_server_exceptions=False,
+                           base_url="http://127.0.0.1:8000")  # a new server on the same records folder
+    assert f"/table/{table}" in restarted.get("/").text and "(turn 9)" in restarted.get("/").text
+    page = restarted.get(f"/table/{table}")
+    assert page.status_code == 200 and f'data-table="{table}"' in page.text
+    after = restarted.get(f"/api/tables/{table}").json()
+    assert _same_game(after, before)
+    cell = after["options"][0]  # and the game goes on
+    moved = restarted.post(f"/api/tables/{table}/move", json={"turn": 9, "map": cell["map"], "x": cell["x"],
+                                                              "y": cell["y"], "rotation": int(min(cell["rotations"], key=int))})
+    assert moved.status_code == 200, moved.text
+    assert _answered(restarted, table)["turn"] == 12
+
+
+def test_a_record_that_cannot_be_resumed_gets_a_page_saying_why(client: TestClient, records: Path) -> None:
+    table = _open(client, seed=3)
+    state = _answered(client, table)
+    cell = state["options"][0]
+    client.post(f"/api/tables/{table}/move", json={"turn": 0, "map": 0, "x": cell["x"], "y": cell["y"],
+                                                   "rotation": int(min(cell["rotations"], key=int))})
+    _answered(client, table)
+    path = records / f"table-{table}.json"
+    record = json.loads(path.read_text())
+    record["seed"] = 4  # another deal: the recorded tiles are not the ones it gives
+    path.write_text(json.dumps(record))
+    restarted = TestClient(create_app(Tables(records)), raise_server_exceptions=False,
+                           base_url="http://127.0.0.1:8000")
+    page = restarted.get(f"/table/{table}")
+    assert page.status_code == 410 and "cannot be resumed" in page.text and "the seed deals" in page.text
+    assert f'href="/replay/table-{table}.json"' in page.text
+    assert "cannot be resumed" in _error(restarted.get(f"/api/tables/{table}"), 410)
+
+
+def test_finished_tables_leave_memory_and_come_back_from_their_records(client: TestClient, records: Path) -> None:
+    tables = Tables(records)
+    app = TestClient(create_app(tables), raise_server_exceptions=False, base_url="http://127.0.0.1:8000")
+    ids = [_open(app, players="random,random", seed=seed) for seed in range(KEEP_FINISHED + 2)]
+    finals = [_answered(app, i) for i in ids]
+    assert all(state["finished"] for state in finals)
+    assert len(tables.by_id) == KEEP_FINISHED  # the two used least recently are on disk only
+    first = app.get(f"/api/tables/{ids[0]}").json()  # read back from its record
+    assert _same_game(first, finals[0]) and ids[0] in tables.by_id and len(tables.by_id) == KEEP_FINISHED

@@ -16,11 +16,18 @@ from engine.rules.ruleset import load_ruleset
 from engine.rules.source import Document
 from engine.sim.play import play_game
 from engine.web.table import Refused, Table
+from engine.web.table_state import build_state
 
 
 @pytest.fixture(scope="module")
 def basic():
     return load_ruleset("basic")
+
+
+def _settled(table: Table) -> dict:
+    """The table's state once its bots have answered (they play in a thread of their own)."""
+    assert table.settle(60), "the bots did not answer within a minute"
+    return table.state()
 
 
 def _first_move(state: dict, *, follower: bool) -> dict:
@@ -36,7 +43,7 @@ def test_a_human_plays_a_whole_game_and_the_saved_record_replays(basic, tmp_path
     table = Table(basic, "basic", ["human", "greedy"], 7, save=save)
     assert json.loads(save.read_text())["finished"] is False  # saved before the first move
     moves = 0
-    while not (state := table.state())["finished"]:
+    while not (state := _settled(table))["finished"]:
         assert state["to_play"] == 0 and state["tile"]["id"] and len(state["tile"]["svg"]) == 4
         table.place(**_first_move(state, follower=moves % 3 == 0))
         moves += 1
@@ -51,7 +58,7 @@ def test_a_human_plays_a_whole_game_and_the_saved_record_replays(basic, tmp_path
 def test_a_table_of_bots_plays_the_same_game_as_play(basic) -> None:
     table = Table(basic, "basic", ["greedy", "random"], 12)
     played = play_game(basic, ["greedy", "random"], 12)
-    assert table.state()["finished"]
+    assert _settled(table)["finished"]
     assert table.record()["turns"] == played.record["turns"]
     assert table.record()["scores"] == played.record["scores"]
 
@@ -60,16 +67,17 @@ def test_the_state_shows_nothing_of_the_stack_order(basic) -> None:
     """Deal the hidden tiles again: everything the page receives stays the same."""
     table = Table(basic, "basic", ["human", "greedy"], 5)
     for _ in range(6):
-        table.place(**_first_move(table.state(), follower=False))
-    before, hidden = table.state(), repr(table.game.stacks)
+        table.place(**_first_move(_settled(table), follower=False))
+    table.settle(60)
+    before, hidden = build_state(table), repr(table.game.stacks)
     table.game = determinise(table.game, random.Random(99))
     assert repr(table.game.stacks) != hidden  # the order still to come is another one
-    assert table.state() == before
+    assert build_state(table) == before
 
 
 def test_options_name_every_follower_spot(basic) -> None:
     table = Table(basic, "basic", ["human", "greedy"], 7)
-    state = table.state()
+    state = _settled(table)
     legal = {(m, r) for m, r in table.game.placements()}
     cells = {(c["x"], c["y"]) for c in state["options"]}
     assert len(cells) == len({table.game.local(pos)[1:] for pos, _ in legal})
@@ -85,11 +93,11 @@ def test_options_name_every_follower_spot(basic) -> None:
 
 def test_refusals(basic) -> None:
     table = Table(basic, "basic", ["human", "greedy"], 7)
-    state = table.state()
+    state = _settled(table)
     move = _first_move(state, follower=False)
     with pytest.raises(Refused) as stale:
         table.place(**{**move, "turn": state["turn"] + 1})
-    assert stale.value.status == 409 and "reload" in str(stale.value)
+    assert stale.value.status == 409 and "turn 1 is being played" in str(stale.value)
     with pytest.raises(Refused) as nowhere:
         table.place(**{**move, "x": 40})
     assert nowhere.value.status == 400 and "does not fit" in str(nowhere.value)
@@ -99,7 +107,7 @@ def test_refusals(basic) -> None:
     with pytest.raises(Refused) as no_start:
         table.turn_start(state["turn"], 0)
     assert no_start.value.status == 409
-    assert table.state() == state  # nothing refused changed the game
+    assert _settled(table) == state  # nothing refused changed the game
     table.place(**move)
     with pytest.raises(Refused) as twice:
         table.place(**move)  # the same move sent again (a double click, a reload)
@@ -109,19 +117,19 @@ def test_refusals(basic) -> None:
 def test_a_finished_game_refuses_moves(basic) -> None:
     table = Table(basic, "basic", ["random", "random"], 3)
     with pytest.raises(Refused) as over:
-        table.place(turn=table.state()["turn"], map_index=0, x=0, y=1, rotation=0, follower=None)
+        table.place(turn=_settled(table)["turn"], map_index=0, x=0, y=1, rotation=0, follower=None)
     assert over.value.status == 409 and "over" in str(over.value)
 
 
 def test_a_drawn_start_tile_is_turned_by_the_human_in_seat_one() -> None:
     ruleset = load_ruleset("basic+random-start")
     table = Table(ruleset, "basic+random-start", ["human", "greedy"], 4)
-    state = table.state()
+    state = _settled(table)
     assert "start" in state and "tile" not in state and len(state["start"]["svg"]) == 4
     with pytest.raises(Refused):
         table.place(turn=0, map_index=0, x=0, y=1, rotation=0, follower=None)
     table.turn_start(state["turn"], 2)
-    assert table.game.starts[0][1] == 2 and "options" in table.state()
+    assert table.game.starts[0][1] == 2 and "options" in _settled(table)
 
 
 def test_bad_seats_are_user_errors(basic) -> None:
@@ -142,7 +150,7 @@ def test_a_rule_that_fails_mid_game_stops_the_table_and_says_why(tmp_path) -> No
     ruleset = load_ruleset(str(path), cache=False)
     save = tmp_path / "table.json"
     table = Table(ruleset, str(path), ["greedy", "greedy"], 3, save=save)
-    state = table.state()
+    state = _settled(table)
     assert state["stopped"] is not None and "[strength-range]" in state["stopped"]
     assert state["stopped"].startswith(f"{path}:4:") and state["to_play"] is None and not state["finished"]
     assert json.loads(save.read_text())["finished"] is False
@@ -154,7 +162,7 @@ def test_a_rule_that_fails_mid_game_stops_the_table_and_says_why(tmp_path) -> No
 def test_the_log_names_a_follower_by_its_type(tmp_path) -> None:
     mayor = load_ruleset(str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "mayor.yaml"))
     table = Table(mayor, "mayor", ["greedy", "greedy"], 2)
-    log = table.state()["log"]
+    log = _settled(table)["log"]
     assert any(", mayor on city" in line for line in log) and not any("mayor knight" in line for line in log)
 
 
@@ -165,7 +173,7 @@ def test_a_human_keeps_an_own_tile_until_the_last_round_and_the_record_replays()
     ruleset = load_ruleset(str(ABBEYS))
     table = Table(ruleset, str(ABBEYS), ["human", "random"], 11)
     kept = placed_own = 0
-    while not (state := table.state())["finished"]:
+    while not (state := _settled(table))["finished"]:
         assert state["players"][0]["personal"] in (0, 1)
         own = state["tile"].get("own")
         if own == "draw":  # keep it while there is anything to draw
@@ -193,7 +201,7 @@ def test_a_human_moves_a_wagon_on_and_the_record_replays() -> None:
     ruleset = load_ruleset(str(WAGONS))
     table = Table(ruleset, str(WAGONS), ["human", "random"], 3)
     moved = homes = 0
-    while not (state := table.state())["finished"]:
+    while not (state := _settled(table))["finished"]:
         if "moving" in state:
             assert "tile" not in state and state["moving"]["follower"] == "wagon"
             with pytest.raises(Refused, match="no tile lies at"):
@@ -231,7 +239,7 @@ def test_a_human_places_a_barn_on_a_corner_and_the_record_replays() -> None:
     ruleset = load_ruleset(str(BARNS))
     table = Table(ruleset, str(BARNS), ["human", "random"], 4)
     placed = None
-    while not (state := table.state())["finished"]:
+    while not (state := _settled(table))["finished"]:
         corners = [(option, rotation, spot) for option in state["options"]
                    for rotation, spots in option["rotations"].items() for spot in spots if spot["type"] == 1]
         if corners and placed is None:
@@ -255,7 +263,7 @@ def test_the_turn_log_numbers_turns_as_the_score_list_does() -> None:
     number them; a discard is not a turn."""
     ruleset = load_ruleset("first-edition+abbey-and-mayor")
     table = Table(ruleset, "first-edition+abbey-and-mayor", ["greedy", "random", "random"], 3)
-    state = table.state()
+    state = _settled(table)
     numbered = [int(line.split(":")[0].removeprefix("turn ")) for line in state["log"] if line.startswith("turn ")]
     assert any("fits nowhere" in line for line in state["log"])  # the game has a set-aside tile
     assert numbered == list(range(1, len(numbered) + 1))
@@ -266,13 +274,13 @@ def test_the_turn_log_numbers_turns_as_the_score_list_does() -> None:
 def test_the_players_pieces_are_counted_by_type() -> None:
     """Found by a reviewer: "10 followers left" lumped every piece type together."""
     table = Table(load_ruleset("basic+abbey-and-mayor"), "basic+abbey-and-mayor", ["human", "random"], 5)
-    first = table.state()["players"][0]
+    first = _settled(table)["players"][0]
     assert first["pieces"] == {"normal": 7, "mayor": 1, "wagon": 1, "barn": 1} and first["followers"] == 10
 
 
 def test_a_finished_table_breaks_the_scores_down_by_category(basic) -> None:
     table = Table(basic, "basic", ["greedy", "random"], 6)
-    state = table.state()
+    state = _settled(table)
     assert state["finished"]
     for player in state["players"]:
         assert sum(player["by_kind"].values()) == player["score"] and player["in_game"] <= player["score"]
@@ -283,8 +291,8 @@ def test_every_tile_placed_since_the_humans_last_turn_is_marked(basic) -> None:
     their moves went unmarked.  Every placement since the human's last one is marked."""
     table = Table(basic, "basic", ["human", "random", "random", "random"], 3)
     for _ in range(2):
-        table.place(**_first_move(table.state(), follower=False))
-    state = table.state()
+        table.place(**_first_move(_settled(table), follower=False))
+    state = _settled(table)
     marked = re.findall(r'<rect class="recent" data-map="0" data-x="(-?\d+)" data-y="(-?\d+)"', state["board"])
     game = table.game
     bots = [game.local(move.pos)[1:] for move in [m for _, m in game.history if m is not None][-3:]]

@@ -1,0 +1,141 @@
+"""What the web table's page may see of a :class:`~engine.web.table.Table`: its state as
+JSON-ready data (the board as SVG, scores, the log, and on a human's turn the drawn tile with
+every legal placement and follower spot), never the order of the stack."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..core.moves import HOME
+from ..files.notation import follower_name, format_follower, moved_on_phrase, place_name
+from ..files.record import history_seats
+from ..view.render import PLAYER_COLOURS, board_svg
+from ..view.tile_svg import spot_anchor, tile_group
+
+if TYPE_CHECKING:
+    from .table import Table
+
+#: Units of a tile in the board picture the page shows (SVG units, as :func:`board_svg` draws).
+TILE = 60
+
+
+def build_state(table: Table) -> dict[str, Any]:
+    game, ruleset = table.game, table.ruleset
+    seat = table.seat_to_answer()
+    human_turn = seat is not None and table.seats[seat].human
+    options = _options(table) if human_turn and game.start_tile is None and not game.movers else []
+    spots = [(o["map"], o["x"], o["y"]) for o in options]
+    state: dict[str, Any] = {
+        "ruleset": table.ref, "seed": table.seed, "turn": game.turn, "remaining": game.remaining,
+        "finished": game.finished, "to_play": seat, "maps": ruleset.maps, "map": game.map, "tile_size": TILE,
+        "players": [{"name": s.name, "spec": s.spec, "human": s.human, "colour": PLAYER_COLOURS[i % len(PLAYER_COLOURS)],
+                     "score": game.scores[i], "followers": game.supply[i],
+                     "pieces": {t.name: game.reserve[i][t.index] for t in ruleset.follower_types},
+                     "by_kind": dict(game.kind_points[i]),
+                     "in_game": (table.in_game or game.scores)[i],
+                     "tokens": dict(zip(ruleset.tokens, game.tokens[i])),
+                     **({"personal": game.personal[i]} if ruleset.personal_tile >= 0 else {})}
+                    for i, s in enumerate(table.seats)],
+        "board": board_svg(game, table.names, size=TILE, coordinates=True, spots=spots,
+                           recent=_since_last_turn(table, seat)),
+        "log": _log(table), "events": _events(table), "saved_as": table.save.name if table.save else None,
+        "save_error": table.save_error, "stopped": table.stopped,
+    }
+    if human_turn and game.start_tile is not None:
+        tile = game.start_tile
+        state["start"] = {"tile": ruleset.tiles[tile].id,
+                          "svg": [tile_group(ruleset, tile, r, TILE) for r in range(4)]}
+    elif human_turn and game.movers:
+        state["moving"] = {"follower": ruleset.follower_types[game.movers[0][1]].name,
+                           "options": _destinations(table)}
+    elif human_turn and game.tile is not None:
+        tile = game.tile
+        state["tile"] = {"id": ruleset.tiles[tile].id, "svg": [tile_group(ruleset, tile, r, TILE) for r in range(4)]}
+        if game.personal_turn:
+            state["tile"]["own"] = "pass" if game.last_round is not None else "draw"
+        state["options"] = options
+    return state
+
+def _options(table: Table) -> list[dict[str, Any]]:
+    """Per legal cell of the drawn tile, its legal rotations and their follower spots."""
+    game, ruleset, tile = table.game, table.ruleset, table.game.tile
+    assert tile is not None
+    cells: dict[tuple[int, int, int], dict[str, Any]] = {}
+    for pos, rotation in game.placements():
+        m, x, y = game.local(pos)
+        cell = cells.setdefault((m, x, y), {"map": m, "x": x, "y": y, "rotations": {}})
+        spots = []
+        for segment, kind_of_follower in game.deploy_choices(pos, rotation):
+            kind = ruleset.kinds[ruleset.tiles[tile].segments[ruleset.tiles[tile].spot_segment(segment)].kind]
+            ax, ay = spot_anchor(ruleset, tile, rotation, segment, 1.0, inset=0.12)  # a corner's in its cell
+            typed = ruleset.follower_types[kind_of_follower].name + " " if kind_of_follower else ""
+            spots.append({"segment": segment, "type": kind_of_follower,
+                          "notation": format_follower(ruleset, tile, rotation, segment, kind_of_follower),
+                          "name": place_name(ruleset, tile, rotation, segment),
+                          "follower": typed + kind.follower, "anchor": [round(ax, 3), round(ay, 3)]})
+        cell["rotations"][str(rotation)] = spots
+    return sorted(cells.values(), key=lambda c: (c["map"], c["y"], c["x"]))
+
+def _destinations(table: Table) -> list[dict[str, Any]]:
+    """Where the human's follower may move on: map, x, y, segment, notation and name."""
+    game, found = table.game, []
+    for move in game.legal_moves():
+        if move == HOME:
+            continue
+        orientation, _, tile = game.board[move.pos]
+        m, x, y = game.local(move.pos)
+        found.append({"map": m, "x": x, "y": y, "segment": move.follower,
+                      "notation": format_follower(table.ruleset, tile, orientation.rotation, move.follower),
+                      "name": place_name(table.ruleset, tile, orientation.rotation, move.follower)})
+    return found
+
+def _log(table: Table) -> list[str]:
+    """A line per history entry: ``turn N: who placed what where``, with the follower (N as the
+    score list numbers turns: placements only), or an unnumbered discard; a line per follower
+    that moved on after its turn."""
+    game, ruleset, lines, turn = table.game, table.ruleset, [], 0
+    for (tile, move), seat in zip(game.history, history_seats(game)):
+        tile_id = ruleset.tiles[tile].id
+        if move is None:
+            lines.append(f"{tile_id} fits nowhere: set aside; {table.names[seat]} draws again")
+            continue
+        turn += 1
+        if turn in game.personal_turns:
+            tile_id += " (their own tile)"
+        m, x, y = game.local(move.pos)
+        where = f"map {m} " if ruleset.maps > 1 else ""
+        follower = ""
+        if move.follower is not None:
+            kind = ruleset.kinds[ruleset.tiles[tile].segments[ruleset.tiles[tile].spot_segment(move.follower)].kind]
+            who = follower_name(ruleset, move.type, kind.follower)
+            follower = f", {who} on {place_name(ruleset, tile, move.rotation, move.follower)}"
+        lines.append(f"turn {turn}: {table.names[seat]} placed {tile_id} at {where}({x},{y}) turned "
+                     f"{move.rotation * 90}°{follower}")
+        lines.extend(_moved_on(table, turn))
+    return lines
+
+def _since_last_turn(table: Table, seat: int | None) -> list[int]:
+    """Where the tiles placed since human seat ``seat`` last placed one lie (all of them before
+    its first turn), so the page can mark every move made meanwhile; none when no human is to
+    play."""
+    if seat is None or not table.seats[seat].human:
+        return []
+    found: list[int] = []
+    for (_, move), who in zip(table.game.history, history_seats(table.game)):
+        if move is None:
+            continue
+        found = [] if who == seat else found + [move.pos]
+    return found
+
+def _moved_on(table: Table, turn: int) -> list[str]:
+    """A line per follower that moved on (or went home) after turn ``turn``'s scoring."""
+    return [f"{table.names[seat]}'s {moved_on_phrase(table.game, kind, move)}"
+            for when, seat, kind, move in table.game.decisions if when == turn]
+
+def _events(table: Table) -> list[dict[str, Any]]:
+    return [{"text": e.explain(table.names), "words": e.words(table.names), "turn": e.turn, "phase": e.phase, "kind": e.kind, "points": e.points,
+             "players": list(e.players), "map": e.map or 0, "tiles": [list(t) for t in e.tiles]}
+            for e in table.game.events]
+
+
+__all__ = ["TILE", "build_state"]

@@ -1,0 +1,146 @@
+"""The tables of one web server, by id: opened, resumed from their records, and let go once over.
+
+Each table's record is saved in the records folder after every move (``table-ID.json``,
+written atomically), so the folder *is* the server's memory across restarts: a table not in
+memory is resumed from its record the first time it is asked for
+(:meth:`~engine.web.table.Table.resume`), and a finished table leaves memory once
+:data:`KEEP_FINISHED` more recently used ones are over (it is read back if asked for again).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import UserError
+from ..rules.ruleset import load_ruleset
+from .table import Refused, Table
+
+#: How many finished tables stay in memory (the most recently used); the rest are on disk only.
+KEEP_FINISHED = 4
+#: A table id: what :meth:`Tables.open` makes (a record's name says which table it saved).
+TABLE_ID = re.compile(r"[0-9a-f]{8}")
+
+
+class Gone(Refused):
+    """A table that cannot be shown: none by that id (404), or its record cannot be resumed
+    (410: edited, or saved under a ruleset that has changed since); ``record`` is the saved
+    record's file name, if there is one."""
+
+    def __init__(self, message: str, status: int, record: str | None = None) -> None:
+        super().__init__(message, status)
+        self.record = record
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A table on the start page: its id, ruleset, seed, seats' names and how far it has got."""
+
+    id: str
+    ref: str
+    seed: int
+    names: tuple[str, ...]
+    progress: str
+
+
+class Tables:
+    """The tables of one server, by id, and the folder their records are saved in (None: kept
+    in memory only, never let go)."""
+
+    def __init__(self, records: Path | None) -> None:
+        self.records = records
+        self.by_id: OrderedDict[str, Table] = OrderedDict()  # least recently used first
+        self._lock = threading.Lock()
+
+    def open(self, ref: str, specs: list[str], seed: int) -> str:
+        """A new table's id; :class:`UserError` for a bad ruleset reference or players."""
+        ruleset = load_ruleset(ref)
+        table_id = secrets.token_hex(4)
+        table = Table(ruleset, ref, specs, seed, save=self._path(table_id))
+        with self._lock:
+            self.by_id[table_id] = table
+            self._let_go()
+        return table_id
+
+    def get(self, table_id: str) -> Table:
+        """Table ``table_id``, resumed from its record if it is not in memory; :class:`Gone`
+        when there is none, or its record cannot be resumed."""
+        with self._lock:
+            table = self.by_id.get(table_id)
+            if table is None:
+                table = self._resume(table_id)
+                self.by_id[table_id] = table
+            self.by_id.move_to_end(table_id)
+            self._let_go()
+            return table
+
+    def listing(self) -> list[Listed]:
+        """The tables in memory and those saved in the records folder, newest first."""
+        with self._lock:
+            listed = {i: Listed(i, t.ref, t.seed, tuple(t.names), _progress(t.game.finished, t.game.turn))
+                      for i, t in self.by_id.items()}
+        for path in self.saved():
+            table_id = path.stem.removeprefix("table-")
+            if table_id in listed or not path.name.startswith("table-") or not TABLE_ID.fullmatch(table_id):
+                continue
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                names = tuple(p["name"] for p in data["players"])
+                turns = sum(1 for t in data["turns"] if "at" in t)
+                listed[table_id] = Listed(table_id, data["ruleset"], data["seed"], names,
+                                          _progress(data.get("finished", True), turns))
+            except (OSError, ValueError, KeyError, TypeError):  # not one of this server's records
+                continue
+        return [listed[i] for i in _newest_first(listed, self.by_id, self.saved())]
+
+    def saved(self) -> list[Path]:
+        """The records in the records folder, newest first."""
+        if self.records is None or not self.records.is_dir():
+            return []
+        found = []
+        for path in self.records.glob("*.json"):
+            try:  # a dangling link, or a file removed since the listing, is no record
+                found.append((path.stat().st_mtime, path))
+            except OSError:
+                continue
+        return [path for _, path in sorted(found, key=lambda pair: (-pair[0], pair[1].name))]
+
+    def _path(self, table_id: str) -> Path | None:
+        return self.records / f"table-{table_id}.json" if self.records is not None else None
+
+    def _resume(self, table_id: str) -> Table:
+        path = self._path(table_id) if TABLE_ID.fullmatch(table_id) else None
+        if path is None or not path.is_file():
+            raise Gone(f"no table '{table_id}': it was never opened here, or its record is no longer in "
+                       f"{self.records or 'the records folder'}", 404)
+        try:
+            return Table.resume(path)
+        except UserError as error:
+            raise Gone(f"table '{table_id}' cannot be resumed from its record: {error.render()}", 410,
+                       path.name) from None
+
+    def _let_go(self) -> None:
+        """Drop the least recently used finished tables past :data:`KEEP_FINISHED` whose records
+        are saved (lock held): they are read back from disk if asked for again."""
+        over = [i for i, t in self.by_id.items() if t.game.finished and t.save is not None and t.save_error is None]
+        for table_id in over[:max(0, len(over) - KEEP_FINISHED)]:
+            del self.by_id[table_id]
+
+
+def _progress(finished: bool, turns: int) -> str:
+    return "over" if finished else f"turn {turns}"
+
+
+def _newest_first(listed: dict[str, Listed], in_memory: OrderedDict[str, Table], saved: list[Path]) -> list[str]:
+    """The listed ids, newest record first; a table in memory whose record is not saved last."""
+    order = [p.stem.removeprefix("table-") for p in saved]
+    known = [i for i in order if i in listed]
+    return known + [i for i in reversed(in_memory) if i not in known]
+
+
+__all__ = ["Gone", "KEEP_FINISHED", "Listed", "Tables"]
