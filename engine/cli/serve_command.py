@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import socket
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -41,9 +40,8 @@ def serve(
     from ..rules.ruleset import load_ruleset
 
     try:
-        import uvicorn
-
         from ..web.app import Tables, create_app
+        from ..web.server import port_taken, server
     except ImportError:
         raise UserError("serve needs the web extra: pip install 'carcassonne-rules[web]'", code="dependency") from None
     if records.exists() and not records.is_dir():
@@ -51,7 +49,9 @@ def serve(
     specs = [p.strip() for p in players.split(",") if p.strip()]
     loaded = load_ruleset(ruleset)  # the ruleset, the players and the port before anything is written
     check_seats(specs, loaded.min_players, loaded.max_players, loaded.ref)
-    _check_port(port)
+    why = port_taken(port)
+    if why is not None:
+        raise UserError(f"port {port} on 127.0.0.1 cannot be used ({why}): give another with --port", code="usage")
     try:
         records.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -60,17 +60,4 @@ def serve(
     first = tables.open(ruleset, specs, seed if seed is not None else random.SystemRandom().randrange(10**9))
     typer.echo(f"Open http://127.0.0.1:{port}/table/{first} in a browser to play "
                f"(start page http://127.0.0.1:{port}/; records in {records}/). Ctrl-C stops the server.")
-    uvicorn.run(create_app(tables, defaults={"ruleset": ruleset, "players": players}), host="127.0.0.1", port=port,
-                log_level="warning")
-
-
-def _check_port(port: int) -> None:
-    """:class:`UserError` now, before any work, if ``port`` on 127.0.0.1 is taken."""
-    from ..errors import UserError
-
-    with socket.socket() as probe:
-        try:
-            probe.bind(("127.0.0.1", port))
-        except OSError as error:
-            raise UserError(f"port {port} on 127.0.0.1 cannot be used ({error.strerror}): give another with --port",
-                            code="usage") from None
+    server(create_app(tables, defaults={"ruleset": ruleset, "players": players}), port).run()

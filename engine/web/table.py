@@ -120,10 +120,10 @@ class Table:
         with self._lock:
             if self._built is None or self._built[0] != self.version:
                 self._built = (self.version, build_state(self))
-            built, thinking = self._built[1], self.thinking
+            (version, built), thinking = self._built, self.thinking  # read together: one moment's
         about = None if thinking is None else {"seat": thinking[0], "name": self.seats[thinking[0]].name,
                                                "seconds": round(time.monotonic() - thinking[1], 1)}
-        return {**built, "version": self.version, "thinking": about}
+        return {**built, "version": version, "thinking": about}
 
     def record(self) -> dict[str, Any]:
         """The game's record as far as it has gone (``finished: false`` until the end)."""

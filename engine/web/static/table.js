@@ -42,6 +42,39 @@ async function load() {
   }
   pick = null;
   draw();
+  watch();
+}
+
+// While a bot is to play, ask again every POLL ms: the board is redrawn only when the game has
+// moved on (its version), the status every time (who thinks, for how long).
+const POLL = 300;
+let watching = null;
+
+function botToPlay() {
+  return !state.finished && !state.stopped && state.to_play !== null && !state.players[state.to_play].human;
+}
+
+function watch() {
+  clearTimeout(watching);
+  if (state && botToPlay()) watching = setTimeout(poll, POLL);
+}
+
+let sent = 0; // counts the moves sent: a poll answered after one was sent is out of date
+
+async function poll() {
+  if (busy) return watch();
+  const asked = sent;
+  try {
+    const now = await call(`/api/tables/${TABLE}`);
+    if (asked !== sent || busy) return;  // a move was sent meanwhile: its answer is newer
+    const moved = now.version !== state.version;
+    state = now;
+    if (moved) { pick = null; draw(); } else drawStatus();
+    $("error").textContent = saveWarning();
+  } catch (error) {
+    $("error").textContent = `${error.message} (still trying)`;
+  }
+  watch();
 }
 
 function saveWarning() {
@@ -51,19 +84,27 @@ function saveWarning() {
 async function send(path, body) {
   if (busy) return;
   busy = true;
-  $("status").textContent = "Playing your move; the bots answer…";
+  sent += 1;
+  clearTimeout(watching);
+  $("status").textContent = "Playing your move…";
   try {
     state = await call(path, body);
     pick = null;
     $("error").textContent = saveWarning();
   } catch (error) {
-    if (error.status === 409) {  // another tab (or a bot) moved on: show the game as it stands now
-      try { state = await call(`/api/tables/${TABLE}`); pick = null; } catch (again) { /* keep the old view */ }
-    }
     $("error").textContent = error.message;
+    if (error.status === 409) {  // another tab (or a bot) moved on: show the game as it stands now
+      try {
+        state = await call(`/api/tables/${TABLE}`);
+        pick = null;
+        $("error").textContent = `That move was not played: the game had moved on (${error.message}). ` +
+          "The table below is as it stands now.";
+      } catch (again) { /* keep the old view, and the first error */ }
+    }
   }
   busy = false;
   draw();
+  watch();
 }
 
 function legalRotations(cell) {
@@ -75,12 +116,27 @@ function panel(map) {
   return g && {x0: Number(g.dataset.x0), y0: Number(g.dataset.y0), size: Number(g.dataset.size)};
 }
 
+// Where map 0's cell (0, 0) lies in the scrolled board panel, in screen pixels, or null.
+function origin() {
+  const g = document.querySelector('#board g.map[data-map="0"]');
+  return g && {x: Number(g.dataset.x0) * zoom, y: Number(g.dataset.y0) * zoom};
+}
+
 function draw() {
   $("about").textContent = `${state.ruleset} · seed ${state.seed}`;
   document.title = `Carcassonne · ${state.ruleset} · turn ${state.turn}`;
+  // The board stays put: when it grows on the left or at the top, scroll by as much, so every
+  // tile stays where it was on the screen (the panel scrolls only when the play area grows
+  // past the view).
+  const before = origin();
   $("board").innerHTML = state.board;
   const svg = $("board").querySelector("svg");
   for (const side of ["width", "height"]) svg.setAttribute(side, Number(svg.getAttribute(side)) * zoom);
+  const after = origin();
+  if (before && after) {
+    $("board-panel").scrollLeft += after.x - before.x;
+    $("board-panel").scrollTop += after.y - before.y;
+  }
   drawPlayers();
   drawBreakdown();
   drawStatus();
@@ -148,8 +204,10 @@ function drawStatus() {
       `(${state.remaining} left to draw). Click a yellow cell.`;
     if (state.tile.own === "draw") text += ` ${state.tile.id} is your own tile: place it, or keep it and draw a tile instead.`;
     if (state.tile.own === "pass") text += ` The stacks are used up: place your own ${state.tile.id}, or keep it and pass.`;
+  } else if (state.thinking) {
+    text = `${state.thinking.name} is thinking… ${state.thinking.seconds.toFixed(1)} s`;
   } else {
-    text = "Waiting for the bots.";
+    text = `Waiting for ${state.players[state.to_play].name}.`;
   }
   $("status").textContent = text;
 }

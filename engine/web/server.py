@@ -1,0 +1,122 @@
+"""Serving the web table with uvicorn: deadlines on slow connections, a thread switch quick
+enough that a thinking bot holds up no request, and the port check.
+
+Bots think in threads of their tables' own (:mod:`engine.web.table`), which hold Python's
+global lock while they compute; the server's thread asks for it back at every read and
+write of a socket, and by default waits up to 5 ms each time, so one request took seconds
+while an mcts bot thought (measured: 1.3–3.0 s a read on this 2-core VM).
+:data:`SWITCH_INTERVAL` of 0.5 ms brought reads back to a few milliseconds
+(tests/web/test_server.py holds them under 100 ms at p99); it costs a thinking bot nothing
+when no request comes.
+
+uvicorn closes a connection idle *between* requests (its keep-alive timeout), but any byte
+received disarms that, and a connection that never finishes its request head (a request line
+and headers sent a byte at a time) is never closed.  :class:`TimedH11Protocol` closes a
+connection that has not sent a whole request head within :data:`HEAD_TIMEOUT` seconds of
+connecting or of its last answer, and one whose request body stops arriving for
+:data:`IDLE_TIMEOUT` seconds.  The body's size is the app's limit
+(:data:`engine.web.app.MAX_BODY`, enforced as it streams in), the head's is h11's (16 KiB).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import sys
+from typing import Any
+
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+#: Seconds a connection has to send a whole request head (request line and headers).
+HEAD_TIMEOUT = 10.0
+#: Seconds a request body may go without a byte arriving.
+IDLE_TIMEOUT = 10.0
+#: Seconds a connection may sit idle between requests (uvicorn's keep-alive timeout).
+KEEP_ALIVE = 5
+#: Seconds a thread holds Python's global lock while another waits for it (the default is 0.005).
+SWITCH_INTERVAL = 0.0005
+
+
+class TimedH11Protocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol with a deadline for each request head and for a stalled body
+    (:data:`HEAD_TIMEOUT`, :data:`IDLE_TIMEOUT`; class attributes ``head_timeout`` and
+    ``idle_timeout`` so a test can shorten them): the connection is closed when one passes."""
+
+    head_timeout = HEAD_TIMEOUT
+    idle_timeout = IDLE_TIMEOUT
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._await_head()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        answered = self.cycle is None or self.cycle.response_complete  # not a pipelined request begun
+        if answered and not self.transport.is_closing():
+            self._await_head()
+
+    def data_received(self, data: bytes) -> None:
+        waiting_for = self.cycle
+        super().data_received(data)
+        if self.cycle is not waiting_for or self._reading_body():  # a head came, or more of a body
+            self._disarm()
+            if self._reading_body():
+                self._deadline = self.loop.call_later(self.idle_timeout, self._close)
+
+    def _reading_body(self) -> bool:
+        return self.cycle is not None and not self.cycle.response_complete and self.cycle.more_body
+
+    def _await_head(self) -> None:
+        self._disarm()
+        started = self.cycle
+        self._deadline = self.loop.call_later(self.head_timeout, self._close_unless_started, started)
+
+    def _close_unless_started(self, started: Any) -> None:
+        if self.cycle is started:  # no request head has come since the deadline was set
+            self._close()
+
+    def _close(self) -> None:
+        self._deadline = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+
+def server(app: Any, port: int, *, protocol: type[H11Protocol] = TimedH11Protocol) -> uvicorn.Server:
+    """A uvicorn server of ``app`` on 127.0.0.1:``port`` with the deadlines of ``protocol`` and
+    the keep-alive of :data:`KEEP_ALIVE`; sets this process's thread switch interval to
+    :data:`SWITCH_INTERVAL`.  Run it with its ``run()`` (until Ctrl-C or ``should_exit``)."""
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", http=protocol,
+                            timeout_keep_alive=KEEP_ALIVE)
+    return uvicorn.Server(config)
+
+
+def port_taken(port: int) -> str | None:
+    """Why ``port`` on 127.0.0.1 cannot be served on, or None if it can: bound as the server
+    binds it (``SO_REUSEADDR``), so the connections of a server just stopped, which linger a
+    while, do not count as the port being taken."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+            probe.listen()
+        except OSError as error:
+            return error.strerror or str(error)
+    return None
+
+
+__all__ = ["HEAD_TIMEOUT", "IDLE_TIMEOUT", "KEEP_ALIVE", "SWITCH_INTERVAL", "TimedH11Protocol", "port_taken", "server"]

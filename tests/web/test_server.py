@@ -1,0 +1,152 @@
+"""The web table behind a real uvicorn on loopback: slow connections are cut, a thinking bot holds
+up no read, and the port check agrees with the server's own bind."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+uvicorn = pytest.importorskip("uvicorn", reason="the web table needs the web extra")
+
+from engine.web.app import Tables, create_app  # noqa: E402
+from engine.web.server import TimedH11Protocol, port_taken, server as server_of  # noqa: E402
+
+pytestmark = pytest.mark.xdist_group("timed-or-heavy")  # timings: never beside Chromium or the hostile cases
+
+
+class _Quick(TimedH11Protocol):
+    head_timeout = 0.6
+    idle_timeout = 0.6
+
+
+@pytest.fixture()
+def server(tmp_path: Path):
+    """The web table on a free port of 127.0.0.1, in a thread, with deadlines of 0.6 s; yields (port, tables)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    tables = Tables(tmp_path)
+    running = server_of(create_app(tables), port, protocol=_Quick)  # as carcassonne serve runs it
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not running.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    yield port, tables
+    running.should_exit = True
+    thread.join(10)
+
+
+def _closed_within(connection: socket.socket, seconds: float, trickle: bytes = b"") -> bool:
+    """Whether the server closes ``connection`` within ``seconds`` while ``trickle`` is sent a byte
+    at a time, one every 0.1 s (a slow client keeping the connection busy)."""
+    connection.settimeout(0.1)
+    deadline = time.monotonic() + seconds
+    sent = 0
+    while time.monotonic() < deadline:
+        try:
+            if connection.recv(1024) == b"":
+                return True
+        except socket.timeout:
+            pass
+        except ConnectionError:
+            return True
+        if sent < len(trickle):
+            try:
+                connection.sendall(trickle[sent:sent + 1])
+            except OSError:
+                return True
+            sent += 1
+    return False
+
+
+def test_a_request_head_sent_a_byte_at_a_time_is_cut_off(server) -> None:
+    port, _ = server
+    with socket.create_connection(("127.0.0.1", port)) as slow:
+        assert _closed_within(slow, 3.0, trickle=b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 200)
+
+
+def test_a_connection_that_sends_nothing_is_cut_off(server) -> None:
+    port, _ = server
+    with socket.create_connection(("127.0.0.1", port)) as silent:
+        assert _closed_within(silent, 3.0)
+
+
+def test_a_stalled_body_is_cut_off_but_a_whole_request_is_answered(server) -> None:
+    port, _ = server
+    with socket.create_connection(("127.0.0.1", port)) as stalled:
+        stalled.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        b"Content-Length: 100\r\n\r\n{\"ruleset\":")
+        assert _closed_within(stalled, 3.0)
+    answer = _get(port, "/")
+    assert answer[0] == 200  # the deadlines cut only the slow
+
+
+def _get(port: int, path: str) -> tuple[int, bytes, float]:
+    """Status, body and seconds taken of ``GET path`` on a new connection."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    began = time.perf_counter()
+    connection.request("GET", path)
+    response = connection.getresponse()
+    body = response.read()
+    connection.close()
+    return response.status, body, time.perf_counter() - began
+
+
+def _post(port: int, path: str, data: dict) -> tuple[int, dict]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("POST", path, body=json.dumps(data), headers={"Content-Type": "application/json"})
+    response = connection.getresponse()
+    answer = json.loads(response.read())
+    connection.close()
+    return response.status, answer
+
+
+def test_reads_answer_at_once_while_an_mcts_bot_thinks(server) -> None:
+    """The reviewer's case: a long mcts move stalled every read (5.2 s for another table's state).
+    Loopback only, bounded: one mcts move of 3 s, reads of both tables meanwhile."""
+    port, _ = server
+    status, other = _post(port, "/api/tables", {"ruleset": "basic", "players": "human,greedy", "seed": 1})
+    assert status == 201
+    status, opened = _post(port, "/api/tables", {"ruleset": "basic", "players": "mcts:3s,human", "seed": 2})
+    assert status == 201  # at once: the bot thinks in the background
+    times, thinking = [], []
+    deadline = time.monotonic() + 2.5
+    while time.monotonic() < deadline:
+        for table in (other["id"], opened["id"]):
+            status, body, seconds = _get(port, f"/api/tables/{table}")
+            assert status == 200
+            times.append(seconds)
+            if table == opened["id"]:
+                thinking.append(json.loads(body)["thinking"])
+    said = [t for t in thinking if t is not None]  # the page can say who thinks, and for how long
+    assert said and said[-1]["name"] == "mcts:3s-1" and said[-1]["seconds"] > said[0]["seconds"]
+    assert len(times) >= 20
+    times.sort()
+    p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+    assert p99 < 0.1, f"reads while a bot thinks: p99 {p99 * 1000:.0f} ms over {len(times)} reads"
+
+
+def test_the_port_check_binds_as_the_server_does(tmp_path: Path) -> None:
+    """The reviewer's case: restarting right after a stop failed with "port in use" while the old
+    server's connections lingered (TIME_WAIT); a port someone listens on is still refused."""
+    with socket.socket() as listener:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        assert port_taken(port) is not None  # someone listens there
+        client = socket.create_connection(("127.0.0.1", port))
+        accepted, _ = listener.accept()
+        accepted.close()  # the server's side closes first: its end lingers in TIME_WAIT
+        time.sleep(0.05)
+        client.close()
+    time.sleep(0.05)
+    assert port_taken(port) is None
