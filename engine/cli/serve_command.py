@@ -57,7 +57,10 @@ def serve(
     except OSError as error:
         raise UserError(f"cannot create the records folder {records}: {error.strerror}", code="output") from None
     tables = Tables(records)
+    waiting = sum(1 for listed in tables.listing() if listed.progress != "over")
     first = tables.open(ruleset, specs, seed if seed is not None else random.SystemRandom().randrange(10**9))
     typer.echo(f"Open http://127.0.0.1:{port}/table/{first} in a browser to play "
                f"(start page http://127.0.0.1:{port}/; records in {records}/). Ctrl-C stops the server.")
+    if waiting:
+        typer.echo(f"{waiting} game{'s' if waiting > 1 else ''} in progress saved in {records}/ go on from the start page.")
     server(create_app(tables, defaults={"ruleset": ruleset, "players": players}), port).run()

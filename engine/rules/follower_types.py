@@ -60,6 +60,9 @@ class FollowerType:
     pays_owner: bool = False
     #: What it pays its owner (``pays: owner``), over the feature's inputs; None: the kind's formula.
     score: Score | None = None
+    #: How pictures draw it (:data:`engine.view.figures.FIGURES`): ``meeple`` (default), ``barn``
+    #: (default on a corner), ``builder``, ``pig``, ``mayor`` or ``wagon``.
+    figure: str = "meeple"
 
 
 def compile_follower_types(doc: Document, kinds: list[FeatureKind], problems: Problems) -> tuple[FollowerType, ...]:
@@ -131,7 +134,8 @@ def compile_follower_types(doc: Document, kinds: list[FeatureKind], problems: Pr
         found.append(FollowerType(name, index, spec["count"], 0 if pays_owner else strength, on, tuple(needs),
                                   bool(spec.get("extra_turn", False)), None if pays_owner else strength_of,
                                   spec.get("spot", "segment"), bool(spec.get("join", False)),
-                                  bool(spec.get("keeps_out", False)), pays_owner, score))
+                                  bool(spec.get("keeps_out", False)), pays_owner, score,
+                                  spec.get("figure", "barn" if spec.get("spot") == "corner" else "meeple")))
     counting = tuple(t.index for t in found if t.strength > 0)
     return tuple(replace(t, needs=tuple(dict.fromkeys(n2 for n in t.needs for n2 in ((n,) if n >= 0 else counting)
                                                      if n2 != t.index)))

@@ -25,7 +25,7 @@ from ..rules.ruleset import Ruleset
 from ..rules.source import Document
 from ..rules.tiles import HALF
 from .markup import svg_num, xml_text
-from .symbols import labels
+from .figures import piece_svg
 from .tile_svg import segment_anchor, tile_group
 
 #: Follower colours by seat (up to six players): the Okabe–Ito colours (Okabe & Ito, "Color
@@ -34,6 +34,10 @@ from .tile_svg import segment_anchor, tile_group
 PLAYER_COLOURS: tuple[str, ...] = ("#d55e00", "#0072b2", "#f0e442", "#009e73", "#222222", "#cc79a7")
 #: The outline that marks the tile placed last: a colour no player and no feature has.
 LAST_MARK = "#ff00c8"
+#: The legal cells a page offers (``spots``): fill, its opacity over the white page, and outline —
+#: a sky blue apart from every seat colour for every colour vision (the third seat's yellow was
+#: taken for the old yellow cells; tests/view/test_pictures.py checks it).
+SPOT_FILL, SPOT_OPACITY, SPOT_STROKE = "#80dfff", 0.6, "#1d6f8c"
 
 
 def _document(width: float, height: float, body: list[str], title: str) -> str:
@@ -90,66 +94,6 @@ def atlas_svg(ruleset: Ruleset, *, size: float = 80, columns: int = 8) -> str:
     width = gap + min(columns, len(ruleset.tiles)) * cell_w
     height = top + rows * cell_h
     return _document(width, height, body, f"{ruleset.ref} tile types")
-
-
-def meeple_svg(x: float, y: float, s: float, colour: str, lying: bool, scale: float = 1.0, mark: str = "") -> str:
-    """A follower as an SVG ``<path>``, 0.26 of a tile of ``s`` units tall (times ``scale``),
-    centred on ``(x, y)``: head, arms, legs, filled with ``colour``; lying (a quarter turn, as
-    farmers are placed) when ``lying``; with ``mark`` (:func:`follower_mark`) in white on its
-    body, so types of one size (a mayor and a knight) tell apart."""
-    h = 0.26 * s * scale
-    u = h / 10  # the outline is drawn on a 10-unit grid, the figure 8 wide and 10 tall
-    outline = [(0, -5), (1.3, -4.6), (1.6, -3.2), (1.2, -2.3), (4, -1.3), (4, 0.2), (1.7, 0), (3, 5),
-               (0.8, 5), (0, 2.8), (-0.8, 5), (-3, 5), (-1.7, 0), (-4, 0.2), (-4, -1.3), (-1.2, -2.3),
-               (-1.6, -3.2), (-1.3, -4.6)]
-    if lying:
-        outline = [(-py, px) for px, py in outline]
-    d = "M" + " L".join(f"{svg_num(x + px * u)},{svg_num(y + py * u)}" for px, py in outline) + " Z"
-    figure = (f'<path d="{d}" fill="{colour}" stroke="#111111" stroke-width="{svg_num(s * 0.015)}" '
-              'stroke-linejoin="round"/>')
-    if not mark:
-        return figure
-    size = 5 * u if len(mark) == 1 else 3.6 * u  # the body is 8 units wide
-    cx, cy = (x - u, y) if lying else (x, y + u)  # the chest, turned with the figure
-    return (figure + f'<text class="follower-mark" x="{svg_num(cx)}" y="{svg_num(cy + 0.36 * size)}" '
-            f'font-size="{svg_num(size)}" font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#111111" '
-            f'stroke-width="{svg_num(0.35 * u)}" paint-order="stroke">{xml_text(mark)}</text>')
-
-
-def building_svg(x: float, y: float, s: float, colour: str, mark: str = "") -> str:
-    """A piece on a tile's corner (``spot: corner``: the barn) as an SVG ``<path>``: a barn with a
-    broken roof, wider than tall, 0.31 of a tile of ``s`` units wide, centred on ``(x, y)``, so it
-    tells apart at a glance from every follower and from a cloister's chapel; ``mark`` in white
-    on its wall."""
-    u = 0.026 * s  # a 10-unit grid, the barn 12 wide and 10.5 tall
-    outline = [(-6, 5), (-6, -1), (-4, -4), (0, -5.5), (4, -4), (6, -1), (6, 5)]
-    d = "M" + " L".join(f"{svg_num(x + px * u)},{svg_num(y + py * u)}" for px, py in outline) + " Z"
-    door = (f'<path d="M{svg_num(x - 1.5 * u)},{svg_num(y + 5 * u)} L{svg_num(x - 1.5 * u)},{svg_num(y + 1.5 * u)} '
-            f'L{svg_num(x + 1.5 * u)},{svg_num(y + 1.5 * u)} L{svg_num(x + 1.5 * u)},{svg_num(y + 5 * u)}" '
-            f'fill="none" stroke="#111111" stroke-width="{svg_num(s * 0.01)}"/>')
-    figure = (f'<path d="{d}" fill="{colour}" stroke="#111111" stroke-width="{svg_num(s * 0.015)}" '
-              f'stroke-linejoin="round"/>{door}')
-    if not mark:
-        return figure
-    size = 4.5 * u
-    return (figure + f'<text class="follower-mark" x="{svg_num(x)}" y="{svg_num(y + 0.36 * size)}" '
-            f'font-size="{svg_num(size)}" font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="#111111" '
-            f'stroke-width="{svg_num(0.35 * u)}" paint-order="stroke">{xml_text(mark)}</text>')
-
-
-def follower_mark(ruleset: Ruleset, type_index: int) -> str:
-    """What a follower of type ``type_index`` shows on its body: nothing for a normal one, else
-    the start of its type's name that tells it from the ruleset's other types (:func:`~engine.view.symbols.labels`:
-    ``M`` a mayor, ``B`` a builder, ``P`` a pig, ``L`` a large follower)."""
-    if not type_index:
-        return ""
-    return labels(t.name for t in ruleset.follower_types[1:])[ruleset.follower_types[type_index].name]
-
-
-def follower_scale(strength: int) -> float:
-    """How much bigger than a normal follower one of ``strength`` is drawn: the large
-    follower (2) a third bigger, a follower that counts for nothing (a builder, a pig) smaller."""
-    return 0.7 if strength == 0 else min(1.0 + 0.3 * (strength - 1), 1.6)
 
 
 def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60, coordinates: bool = False,
@@ -221,7 +165,8 @@ def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60
         ox, oy = origins[m]
         body.append(f'<rect class="spot" data-map="{m}" data-x="{x}" data-y="{y}" x="{svg_num(ox + x * size)}" '
                     f'y="{svg_num(oy + y * size)}" width="{svg_num(size)}" height="{svg_num(size)}" '
-                    f'fill="#fff6b3" fill-opacity="0.6" stroke="#8a6d00" stroke-width="{svg_num(size * 0.03)}"/>')
+                    f'fill="{SPOT_FILL}" fill-opacity="{SPOT_OPACITY}" stroke="{SPOT_STROKE}" '
+                    f'stroke-width="{svg_num(size * 0.03)}"/>')
     for pos in recent:
         m, x, y = game.local(pos)
         ox, oy = origins[m]
@@ -253,11 +198,9 @@ def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60
         colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
         follower_type = ruleset.follower_types[type_index]
         body.append(f'<g class="follower" data-player="{seat}" data-kind="{xml_text(kind.name)}" '
-                    f'data-type="{xml_text(follower_type.name)}">'
-                    + (building_svg(ox + x * size + ax, oy + y * size + ay, size, colour, follower_mark(ruleset, type_index))
-                       if corner >= 0 else
-                       meeple_svg(ox + x * size + ax, oy + y * size + ay, size, colour, kind.ports == HALF,
-                                  follower_scale(follower_type.strength), follower_mark(ruleset, type_index)))
+                    f'data-type="{xml_text(follower_type.name)}" data-figure="{follower_type.figure}">'
+                    + piece_svg(ruleset, type_index, ox + x * size + ax, oy + y * size + ay, size, colour,
+                                corner < 0 and kind.ports == HALF)
                     + "</g>")
     # The score table.
     tx, row = left, size * 0.4
@@ -353,5 +296,5 @@ def to_png(svg_text: str, path: str | Path, *, scale: float = 2.0) -> None:
 
 
 
-__all__ = ["LAST_MARK", "PLAYER_COLOURS", "follower_mark", "meeple_svg", "atlas_svg", "board_svg", "board_after",
+__all__ = ["LAST_MARK", "PLAYER_COLOURS", "SPOT_FILL", "SPOT_OPACITY", "SPOT_STROKE", "atlas_svg", "board_svg", "board_after",
            "png_renderer", "to_png"]

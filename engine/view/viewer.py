@@ -20,7 +20,8 @@ from ..geometry import CORNER_POINTS, PORTS
 from ..rules.ruleset import Ruleset, load_ruleset
 from ..rules.source import Document
 from .markup import script_json, xml_text
-from .render import LAST_MARK, PLAYER_COLOURS, building_svg, follower_mark, follower_scale, meeple_svg
+from .figures import piece_svg
+from .render import LAST_MARK, PLAYER_COLOURS
 from .tile_svg import tile_group
 
 CELL = 60  # pixels per tile
@@ -128,9 +129,7 @@ def _page(ruleset: Ruleset, names: list[str], placed, stays, steps, ref: str) ->
     for (_, seat, kind), (first, last, m, x, y, lying, at_corner) in stays:
         cx, cy = (x + offsets[m]) * CELL, (y - top) * CELL
         colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
-        shape = building_svg(cx, cy, CELL, colour, follower_mark(ruleset, kind)) if at_corner else \
-            meeple_svg(cx, cy, CELL, colour, lying,  # as render draws them
-                       follower_scale(ruleset.follower_types[kind].strength), follower_mark(ruleset, kind))
+        shape = piece_svg(ruleset, kind, cx, cy, CELL, colour, lying and not at_corner)  # as render draws them
         marks.append(f'<g class="follower" data-from="{first}" data-to="{last}" data-player="{seat}">{shape}</g>')
     legend = "".join(f'<span class="who" style="color:{PLAYER_COLOURS[p % len(PLAYER_COLOURS)]}">■</span> '
                      f"{xml_text(n)} " for p, n in enumerate(names))

@@ -80,14 +80,16 @@ def _destinations(table: Table) -> list[dict[str, Any]]:
     """Where the human's follower may move on: map, x, y, segment, notation and name."""
     game, found = table.game, []
     for move in game.legal_moves():
-        if move == HOME:
+        segment = move.follower
+        if move == HOME or segment is None:
             continue
         orientation, _, tile = game.board[move.pos]
         m, x, y = game.local(move.pos)
-        found.append({"map": m, "x": x, "y": y, "segment": move.follower,
-                      "notation": format_follower(table.ruleset, tile, orientation.rotation, move.follower),
-                      "name": place_name(table.ruleset, tile, orientation.rotation, move.follower)})
+        found.append({"map": m, "x": x, "y": y, "segment": segment,
+                      "notation": format_follower(table.ruleset, tile, orientation.rotation, segment),
+                      "name": place_name(table.ruleset, tile, orientation.rotation, segment)})
     return found
+
 
 def _log(table: Table) -> list[str]:
     """A line per history entry: ``turn N: who placed what where``, with the follower (N as the

@@ -16,6 +16,7 @@ import pytest
 from rich.console import Console
 
 from engine.cli.turn_log import turn_logger
+from engine.errors import UserError
 from engine.rules.inspect import shipped
 from engine.rules.ruleset import load_ruleset
 from engine.rules.tiles import CENTRE_KIND
@@ -279,7 +280,7 @@ def test_the_viewer_draws_followers_as_the_board_picture_does(river_game, tmp_pa
     import json
 
     from engine.files.record import load_record
-    from engine.view.render import meeple_svg
+    from engine.view.figures import meeple_svg
     from engine.view.viewer import replay_html
 
     path = tmp_path / "game.json"
@@ -447,7 +448,7 @@ def test_wild_sides_are_drawn_as_stone_bands_turning_with_the_tile(tmp_path: Pat
 
 
 def test_a_follower_of_another_type_carries_the_start_of_its_name() -> None:
-    from engine.view.render import follower_mark
+    from engine.view.figures import follower_mark
     ruleset = load_ruleset("basic+inns-and-cathedrals+traders-and-builders")
     assert [follower_mark(ruleset, t.index) for t in ruleset.follower_types] == ["", "L", "B", "P"]
     mayor = load_ruleset(str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "mayor.yaml"))
@@ -461,3 +462,62 @@ def test_a_follower_of_another_type_carries_the_start_of_its_name() -> None:
     followers = [g for g in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "follower"]
     marked = {g.get("data-type"): [t.text for t in g.iter("{http://www.w3.org/2000/svg}text")] for g in followers}
     assert marked["mayor"] == ["M"] and all(texts == [] for kind, texts in marked.items() if kind != "mayor")
+
+
+def test_each_piece_is_drawn_as_what_it_is() -> None:
+    """Issue 30's reviewer: a pig and a builder differed from meeples only by size.  Each follower
+    type names its figure; the shipped builder, pig, mayor, wagon and barn are each their own
+    silhouette, and a board draws them so (``data-figure``)."""
+    from engine.view.figures import FIGURES, piece_svg
+
+    drawn = {name: figure(30, 30, 60, "#0072b2", False, 1.0, "") for name, figure in FIGURES.items()}
+    assert len(set(drawn.values())) == len(FIGURES) == 6  # no two figures alike
+    for name, svg in drawn.items():
+        ET.fromstring(f'<g xmlns="http://www.w3.org/2000/svg">{svg}</g>')  # well-formed
+    ruleset = load_ruleset("basic+traders-and-builders+abbey-and-mayor+inns-and-cathedrals")
+    figures = {t.name: t.figure for t in ruleset.follower_types}
+    assert figures == {"normal": "meeple", "large": "meeple", "builder": "builder", "pig": "pig", "mayor": "mayor",
+                       "wagon": "wagon", "barn": "barn"}
+    by_type = {t.name: piece_svg(ruleset, t.index, 30, 30, 60, "#0072b2", False) for t in ruleset.follower_types}
+    assert len(set(by_type.values())) == len(by_type)  # the large meeple is bigger, with its L
+    played = play_game(ruleset, ["greedy", "greedy"], 4)
+    svg = board_svg(played.game, ["A", "B"])
+    placed = {g.get("data-type"): g.get("data-figure")
+              for g in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "follower"}
+    assert placed and all(figures[kind] == figure for kind, figure in placed.items())
+
+
+def test_a_figure_the_pictures_do_not_have_is_refused(tmp_path) -> None:
+    path = tmp_path / "unicorn.yaml"
+    path.write_text("name: unicorn\nextends: basic\nfollower_types:\n  unicorn: {count: 1, figure: unicorn}\n")
+    with pytest.raises(UserError) as refused:
+        load_ruleset(str(path), cache=False)
+    assert "figure" in refused.value.render() and "unicorn.yaml:4:" in refused.value.render()
+
+
+def test_no_seat_colour_is_near_the_legal_cell_highlight() -> None:
+    """Issue 30's reviewer: the third seat's yellow was close to the yellow legal cells.  Each seat
+    colour stands apart from the highlight as the page shows it (over white) as far as a pennant
+    does (:data:`PENNANT_APART`, for every vision), and a chromatic seat colour of about its
+    lightness (L* within 20) a hue at least 45° away; the old pale yellow fails this."""
+    from engine.view.render import SPOT_FILL, SPOT_OPACITY
+
+    def over_white(colour: str) -> str:
+        return "#" + "".join(f"{round(SPOT_OPACITY * int(colour[i:i + 2], 16) + (1 - SPOT_OPACITY) * 255):02x}"
+                             for i in (1, 3, 5))
+
+    def problems(spot: str) -> list[str]:
+        found = [f"{vision}: {seat} ~ {spot}" for vision, least in PENNANT_APART.items() for seat in PLAYER_COLOURS
+                 if _distance(seat, spot, vision) < least]
+        cell = _lab(spot, "normal")
+        for colour in PLAYER_COLOURS:
+            seat = _lab(colour, "normal")
+            if math.hypot(seat[1], seat[2]) > 20 and abs(seat[0] - cell[0]) < 20:
+                apart = abs(math.degrees(math.atan2(seat[2], seat[1]) - math.atan2(cell[2], cell[1]))) % 360
+                if min(apart, 360 - apart) < 45:
+                    found.append(f"hue: {colour} ~ {spot}")
+        return found
+
+    assert problems(over_white(SPOT_FILL)) == []
+    assert _distance(over_white(SPOT_FILL), "#ffffff", "normal") >= 20  # and it shows on the white page
+    assert f"hue: {PLAYER_COLOURS[2]} ~ #fffad1" in problems("#fffad1")  # the old highlight, as the page showed it

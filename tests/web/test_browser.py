@@ -106,7 +106,7 @@ def _wait_for_turn(driver) -> str:
     the status text."""
     def ready(d):
         text = d.find_element(By.ID, "status").text
-        return text if any(s in text for s in ("Click a yellow cell", "Game over", "Turn the start tile")) else False
+        return text if any(s in text for s in ("Click a highlighted cell", "Game over", "Turn the start tile")) else False
     return WebDriverWait(driver, 60).until(ready)
 
 

@@ -201,7 +201,7 @@ function drawStatus() {
   } else if (state.tile) {
     const where = state.maps > 1 ? ` on map ${state.map}` : "";
     text = `Turn ${state.turn + 1}: ${state.players[state.to_play].name}, place tile ${state.tile.id}${where} ` +
-      `(${state.remaining} left to draw). Click a yellow cell.`;
+      `(${state.remaining} left to draw). Click a highlighted cell.`;
     if (state.tile.own === "draw") text += ` ${state.tile.id} is your own tile: place it, or keep it and draw a tile instead.`;
     if (state.tile.own === "pass") text += ` The stacks are used up: place your own ${state.tile.id}, or keep it and pass.`;
   } else if (state.thinking) {
