@@ -211,7 +211,8 @@ def _tiles_in_screenshot(driver, name: str) -> int:
     """How many cells of the board show a tile in a screenshot of the whole board: a cell
     whose samples are all the page's white is empty."""
     driver.execute_script("const p = document.getElementById('board-panel');"
-                          "p.style.overflow = 'visible'; p.style.maxHeight = 'none';"
+                          "p.style.overflow = 'visible'; p.style.height = 'auto';"
+                          "document.getElementById('board').style.padding = '0';"
                           "document.getElementById('side').style.display = 'none'; window.scrollTo(0, 0);"
                           # the coordinate labels stand beside the cells: not to be taken for tiles
                           "document.querySelectorAll('#board g.coordinates').forEach(g => g.remove());")
@@ -454,3 +455,30 @@ def test_the_page_says_a_bot_is_thinking_and_answers_meanwhile(server, browser) 
     assert time.monotonic() - began < 2.5  # the page came back while the bot still thought
     _wait_for_turn(driver)
     assert "turn 1: mcts:3s-1 placed" in _log(driver)[0]
+
+
+def test_the_board_stays_put_as_it_grows(server, browser) -> None:
+    """The reviewer's case: the board jumped on most turns (it grows at the left or top, and the
+    legal cells come and go).  Across each round, the start tile stays where it was on the
+    screen, while the board grew at the left or the top more than once."""
+    request = urllib.request.Request(server + "/api/tables", json.dumps(
+        {"ruleset": "basic", "players": "human,greedy", "seed": "6"}).encode(), {"Content-Type": "application/json"})
+    table_id = json.load(urllib.request.urlopen(request))["id"]
+    driver = browser
+    driver.get(f"{server}/table/{table_id}")
+    where = "const r = document.querySelector('#board rect.origin').getBoundingClientRect(); return [r.left, r.top];"
+    corner = "const g = document.querySelector('#board g.map'); return [g.dataset.x0, g.dataset.y0];"
+    grew = 0
+    for turn in range(12):
+        _wait_for_turn(driver)
+        before, origin = driver.execute_script(where), driver.execute_script(corner)
+        spots = driver.find_elements(By.CSS_SELECTOR, "#board rect.spot")
+        # The leftmost (then topmost) legal cell: the board grows that way when it can.
+        pick = min(spots, key=lambda s: (float(s.get_attribute("x")), float(s.get_attribute("y"))))
+        driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", pick)
+        driver.find_element(By.ID, "confirm").click()
+        WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "status").text.startswith(f"Turn {2 * turn + 3}:"))
+        after = driver.execute_script(where)
+        assert abs(after[0] - before[0]) < 1.5 and abs(after[1] - before[1]) < 1.5, (turn, before, after)
+        grew += driver.execute_script(corner) != origin
+    assert grew >= 2

@@ -117,6 +117,8 @@ def test_reads_answer_at_once_while_an_mcts_bot_thinks(server) -> None:
     assert status == 201
     status, opened = _post(port, "/api/tables", {"ruleset": "basic", "players": "mcts:3s,human", "seed": 2})
     assert status == 201  # at once: the bot thinks in the background
+    status, body, _ = _get(port, f"/api/tables/{opened['id']}")
+    assert json.loads(body)["turn"] == 0  # the bots' game did not play inside the request that opened it
     times, thinking = [], []
     deadline = time.monotonic() + 2.5
     while time.monotonic() < deadline:

@@ -125,17 +125,22 @@ function origin() {
 function draw() {
   $("about").textContent = `${state.ruleset} · seed ${state.seed}`;
   document.title = `Carcassonne · ${state.ruleset} · turn ${state.turn}`;
-  // The board stays put: when it grows on the left or at the top, scroll by as much, so every
-  // tile stays where it was on the screen (the panel scrolls only when the play area grows
-  // past the view).
+  // The board stays put: when it grows (or shrinks) on the left or at the top, scroll by as
+  // much, so every tile stays where it was on the screen; the board's padding (table.css) leaves
+  // room to, and the view moves only when the player scrolls.
   const before = origin();
   $("board").innerHTML = state.board;
   const svg = $("board").querySelector("svg");
   for (const side of ["width", "height"]) svg.setAttribute(side, Number(svg.getAttribute(side)) * zoom);
-  const after = origin();
+  const after = origin(), boardPanel = $("board-panel");
   if (before && after) {
-    $("board-panel").scrollLeft += after.x - before.x;
-    $("board-panel").scrollTop += after.y - before.y;
+    boardPanel.scrollLeft += after.x - before.x;
+    boardPanel.scrollTop += after.y - before.y;
+  } else if (after) {  // the first drawing: the start tile in the middle of the view
+    const cell = document.querySelector("#board rect.origin").getBoundingClientRect();
+    const view = boardPanel.getBoundingClientRect();
+    boardPanel.scrollLeft += cell.left + cell.width / 2 - (view.left + view.width / 2);
+    boardPanel.scrollTop += cell.top + cell.height / 2 - (view.top + view.height / 2);
   }
   drawPlayers();
   drawBreakdown();
