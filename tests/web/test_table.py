@@ -297,3 +297,83 @@ def test_every_tile_placed_since_the_humans_last_turn_is_marked(basic) -> None:
     game = table.game
     bots = [game.local(move.pos)[1:] for move in [m for _, m in game.history if m is not None][-3:]]
     assert sorted((int(x), int(y)) for x, y in marked) == sorted(bots) and len(marked) == 3
+
+
+def _play_as_human(table: Table, moves: int) -> None:
+    """Answer for the human in seat 1 ``moves`` times (or until the end): the first legal cell and
+    rotation, a follower on the first spot every third time, a drawn start tile unturned, a
+    follower moving on sent home."""
+    for count in range(moves):
+        state = _settled(table)
+        if state["finished"] or state["stopped"]:
+            return
+        if "start" in state:
+            table.turn_start(state["turn"], 0)
+        elif "moving" in state:
+            table.move_on(state["turn"])
+        else:
+            normal_left = state["players"][0]["pieces"]["normal"] > 0
+            table.place(**_first_move(state, follower=count % 3 == 0 and normal_left))
+    table.settle(60)
+
+
+def _same_game(a: dict, b: dict) -> bool:
+    return {k: v for k, v in a.items() if k != "version"} == {k: v for k, v in b.items() if k != "version"}
+
+
+@pytest.mark.parametrize("ref", ["basic", "basic+river", "basic+random-start", "basic+two-maps",
+                                 "basic+traders-and-builders", "basic+abbey-and-mayor", "basic+unplaceable-reshuffle"])
+def test_a_table_resumed_from_its_record_is_the_game_it_saved(ref: str, tmp_path) -> None:
+    """A restarted server resumes each table from its record (engine/files/resume.py): the game
+    re-dealt from the seed with the recorded turns played on it shows the page exactly what the
+    table showed, mid-game and at the end; and it goes on."""
+    ruleset = load_ruleset(ref)
+    save = tmp_path / "table-0000abcd.json"
+    table = Table(ruleset, ref, ["human", "random", "greedy"][:ruleset.max_players], 31, save=save)
+    _play_as_human(table, 9)
+    resumed = Table.resume(save)
+    assert _same_game(build_state(resumed), build_state(table))
+    assert resumed.record() == table.record()
+    _play_as_human(resumed, 3)  # the resumed game goes on, and saves as it goes
+    assert json.loads(save.read_text())["turns"] == resumed.record()["turns"]
+    _play_as_human(table, 100)
+    (tmp_path / "after").mkdir()
+    finished = tmp_path / "after" / save.name
+    finished.write_text(json.dumps(table.record()))
+    over = Table.resume(finished)
+    assert over.game.finished and _same_game(build_state(over), build_state(table))
+
+
+@pytest.mark.parametrize("edit, says", [
+    (lambda r: r["turns"][3].update(tile="L" if r["turns"][3]["tile"] != "L" else "K"), "the seed deals"),
+    (lambda r: r.update(seed=r["seed"] + 1), "the seed deals"),
+    (lambda r: r["scores"]["in_game"].__setitem__(0, 99), "the turns give scores"),
+    (lambda r: r.update(ruleset_sha256="0" * 64), "the ruleset has changed since"),
+    (lambda r: r.update(finished=True) or r.pop("finished"), "the record says the game finished"),
+])
+def test_a_record_that_cannot_be_resumed_says_where(basic, tmp_path, edit, says) -> None:
+    save = tmp_path / "table-0000abcd.json"
+    table = Table(basic, "basic", ["human", "greedy"], 5, save=save)
+    _play_as_human(table, 4)
+    record = json.loads(save.read_text())
+    edit(record)
+    save.write_text(json.dumps(record, indent=1))
+    with pytest.raises(UserError) as refused:
+        Table.resume(save)
+    assert says in refused.value.render() and str(save) in refused.value.render()
+
+
+def test_resuming_a_record_twice_plays_on_alike(basic, tmp_path) -> None:
+    """A resumed game's bots are seeded from the game's seed and the turn it resumed at: the same
+    record resumed twice, with the same human moves, goes on the same way."""
+    table = Table(basic, "basic", ["human", "random", "random"], 12, save=tmp_path / "table-0000abcd.json")
+    _play_as_human(table, 5)
+    records = []
+    for copy in ("one", "two"):
+        (tmp_path / copy).mkdir()
+        path = tmp_path / copy / "table-0000abcd.json"
+        path.write_text(json.dumps(table.record()))
+        resumed = Table.resume(path)
+        _play_as_human(resumed, 100)
+        records.append(resumed.record())
+    assert records[0] == records[1] and "finished" not in records[0]
