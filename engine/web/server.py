@@ -25,8 +25,11 @@ import socket
 import sys
 from typing import Any
 
-import uvicorn
-from uvicorn.protocols.http.h11_impl import H11Protocol
+try:
+    import uvicorn
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+except ImportError as error:  # pragma: no cover - depends on the extra
+    raise ImportError(f"the web table needs the 'web' extra: pip install 'carcassonne-rules[web]' ({error})") from None
 
 #: Seconds a connection has to send a whole request head (request line and headers).
 HEAD_TIMEOUT = 10.0
