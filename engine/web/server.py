@@ -2,12 +2,11 @@
 enough that a thinking bot holds up no request, and the port check.
 
 Bots think in threads of their tables' own (:mod:`engine.web.table`), which hold Python's
-global lock while they compute; the server's thread asks for it back at every read and
-write of a socket, and by default waits up to 5 ms each time, so one request took seconds
-while an mcts bot thought (measured: 1.3–3.0 s a read on this 2-core VM).
-:data:`SWITCH_INTERVAL` of 0.5 ms brought reads back to a few milliseconds
-(tests/web/test_server.py holds them under 100 ms at p99); it costs a thinking bot nothing
-when no request comes.
+global lock while they compute; the server's thread gives it up at every read and write of
+a socket and by default waits up to 5 ms to have it back, so a read took a median 785 ms
+while an mcts bot thought; at :data:`SWITCH_INTERVAL`, 0.5 ms, 6.5 ms
+(benchmarks/web_thinking.py, benchmarks/results/web-thinking.json; tests/web/test_server.py
+holds reads under 100 ms at p99).  It costs a thinking bot nothing when no request comes.
 
 uvicorn closes a connection idle *between* requests (its keep-alive timeout), but any byte
 received disarms that, and a connection that never finishes its request head (a request line
