@@ -36,7 +36,7 @@ def serve(
     until Ctrl-C. Needs the web extra: pip install 'carcassonne-rules[web]'.
     """
     from ..bots.players import check_seats
-    from ..errors import UserError
+    from ..errors import UserError, printable
     from ..rules.ruleset import load_ruleset
 
     try:
@@ -57,10 +57,13 @@ def serve(
     except OSError as error:
         raise UserError(f"cannot create the records folder {records}: {error.strerror}", code="output") from None
     tables = Tables(records)
-    waiting = sum(1 for listed in tables.listing() if listed.progress != "over")
+    waiting = [listed for listed in tables.listing() if listed.progress != "over"]
     first = tables.open(ruleset, specs, seed if seed is not None else random.SystemRandom().randrange(10**9))
     typer.echo(f"Open http://127.0.0.1:{port}/table/{first} in a browser to play "
                f"(start page http://127.0.0.1:{port}/; records in {records}/). Ctrl-C stops the server.")
     if waiting:
-        typer.echo(f"{waiting} game{'s' if waiting > 1 else ''} in progress saved in {records}/ go on from the start page.")
+        typer.echo(f"Saved in {records}/, unfinished (open one to go on; all are on the start page):")
+        for listed in waiting[:5]:
+            about = printable(f"{listed.ref}, {listed.progress}, {', '.join(listed.names)}")  # text from files
+            typer.echo(f"  http://127.0.0.1:{port}/table/{listed.id}  {about}")
     server(create_app(tables, defaults={"ruleset": ruleset, "players": players}), port).run()

@@ -141,7 +141,8 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
         try:
             await _in_thread(tables.get, table_id)  # a table saved before a restart is resumed here
         except Gone as gone:  # a page, not JSON: this is what a reload of a lost table shows
-            return HTMLResponse(pages.gone_page(table_id, str(gone), gone.record), status_code=gone.status)
+            return HTMLResponse(pages.problem_page(f"Table {table_id}", str(gone), gone.record),
+                                status_code=gone.status)
         return HTMLResponse(pages.table_page(table_id))
 
     async def open_table(request: Request) -> Response:
@@ -219,9 +220,15 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
     def replay_saved(request: Request) -> Response:
         name = request.path_params["name"]
         found = next((p for p in tables.saved() if p.name == name), None)
-        if found is None:
-            raise HTTPException(404, f"no saved record '{name}'")
-        return HTMLResponse(_checked_viewer(load_record(found)))
+        try:
+            if found is None:
+                raise Refused(f"no saved record '{name}'", 404)
+            return HTMLResponse(_checked_viewer(load_record(found)))
+        except (Refused, UserError) as error:  # a page: this address is followed from other pages
+            why = error.render() if isinstance(error, UserError) else str(error)
+            status = error.status if isinstance(error, Refused) else 400
+            return HTMLResponse(pages.problem_page(f"Replay of {name}", f"cannot replay it: {why}"),
+                                status_code=status)
 
     async def replay_upload(request: Request) -> Response:
         body = await _limited_body(request, "the record")
@@ -243,6 +250,8 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
     async def http_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
         detail = f"no page {request.url.path}" if error.detail == "Not Found" else str(error.detail)
+        if request.method == "GET" and not request.url.path.startswith(("/api/", "/static/")):
+            return HTMLResponse(pages.problem_page("Not here", detail), status_code=error.status_code)
         return _error(detail, error.status_code)
 
     async def server_error(request: Request, error: Exception) -> Response:

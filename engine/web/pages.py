@@ -33,7 +33,7 @@ def index_page(form: dict[str, str], tables: list[Listed]) -> str:
     links to the tables, those in progress before a restart included."""
     names = [s.name for s in shipped()]
     options = "".join(f'<option value="{xml_text(n)}">' for n in names)
-    rows = "".join(f'<li><a href="/table/{xml_text(t.id)}">table {xml_text(t.id)}: {xml_text(t.ref)}, seed {t.seed}, '
+    rows = "".join(f'<li><a href="/table/{xml_text(t.id)}">table {xml_text(t.id)}: {xml_text(t.ref)}, seed {xml_text(str(t.seed))}, '
                    f'{xml_text(", ".join(t.names))}</a> ({xml_text(t.progress)})</li>' for t in tables)
     body = f"""<form id="new-game">
 <label>Ruleset <input name="ruleset" list="shipped" value="{xml_text(form['ruleset'])}" size="40"></label>
@@ -80,14 +80,15 @@ def table_page(table_id: str) -> str:
     return _page("Carcassonne", body, script="table.js", data=f' data-table="{xml_text(table_id)}"')
 
 
-def gone_page(table_id: str, why: str, record: str | None) -> str:
-    """What the address of a table that cannot be shown gives: why (none by that id, or a record
-    that cannot be resumed), and its saved record's replay if there is one."""
-    replay = (f'<p>Its record is saved: <a href="/replay/{xml_text(record)}">replay it</a>.</p>'
-              if record else "")
+def problem_page(title: str, why: str, record: str | None = None) -> str:
+    """What a page address that cannot be shown gives, as a page (never raw JSON): why (no table
+    or page there, a record that cannot be resumed or replayed), and the replay of the saved
+    ``record`` when there is one to look at."""
+    replay = (f'<p>Its record is saved: <a href="/replay/{xml_text(record)}">replay it</a> as far as it '
+              'goes.</p>' if record else "")
     body = f"""<p class="error">{xml_text(why)}</p>{replay}
 <p><a href="/">Start a new game, or open another table</a>.</p>"""
-    return _page(f"Table {table_id}", body)
+    return _page(title, body)
 
 
 def rulesets_page() -> str:
@@ -117,4 +118,4 @@ through it: <input type="file" id="record-file" accept=".json,application/json">
     return _page("Replays", body, script="replay.js")
 
 
-__all__ = ["atlas_page", "gone_page", "index_page", "replay_page", "rulesets_page", "table_page"]
+__all__ = ["atlas_page", "index_page", "problem_page", "replay_page", "rulesets_page", "table_page"]

@@ -13,7 +13,8 @@ received disarms that, and a connection that never finishes its request head (a 
 and headers sent a byte at a time) is never closed.  :class:`TimedH11Protocol` closes a
 connection that has not sent a whole request head within :data:`HEAD_TIMEOUT` seconds of
 connecting or of its last answer, and one whose request body stops arriving for
-:data:`IDLE_TIMEOUT` seconds.  The body's size is the app's limit
+:data:`IDLE_TIMEOUT` seconds or is not all in :data:`BODY_TIMEOUT` seconds after its head
+(a byte every few seconds must not hold a connection for ever).  The body's size is the app's limit
 (:data:`engine.web.app.MAX_BODY`, enforced as it streams in), the head's is h11's (16 KiB).
 """
 
@@ -34,6 +35,8 @@ except ImportError as error:  # pragma: no cover - depends on the extra
 HEAD_TIMEOUT = 10.0
 #: Seconds a request body may go without a byte arriving.
 IDLE_TIMEOUT = 10.0
+#: Seconds a whole request body may take (16 MiB at loopback speed takes well under one).
+BODY_TIMEOUT = 30.0
 #: Seconds a connection may sit idle between requests (uvicorn's keep-alive timeout).
 KEEP_ALIVE = 5
 #: Seconds a thread holds Python's global lock while another waits for it (the default is 0.005).
@@ -41,16 +44,19 @@ SWITCH_INTERVAL = 0.0005
 
 
 class TimedH11Protocol(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol with a deadline for each request head and for a stalled body
-    (:data:`HEAD_TIMEOUT`, :data:`IDLE_TIMEOUT`; class attributes ``head_timeout`` and
-    ``idle_timeout`` so a test can shorten them): the connection is closed when one passes."""
+    """uvicorn's HTTP/1.1 protocol with a deadline for each request head and for a stalled or
+    dripping body (:data:`HEAD_TIMEOUT`, :data:`IDLE_TIMEOUT`, :data:`BODY_TIMEOUT`; class
+    attributes ``head_timeout``, ``idle_timeout`` and ``body_timeout`` so a test can shorten
+    them): the connection is closed when one passes."""
 
     head_timeout = HEAD_TIMEOUT
     idle_timeout = IDLE_TIMEOUT
+    body_timeout = BODY_TIMEOUT
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
+        self._body_until = 0.0
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -69,10 +75,13 @@ class TimedH11Protocol(H11Protocol):
     def data_received(self, data: bytes) -> None:
         waiting_for = self.cycle
         super().data_received(data)
+        if self.cycle is not waiting_for:  # a head came: its body, if any, has body_timeout in all
+            self._body_until = self.loop.time() + self.body_timeout
         if self.cycle is not waiting_for or self._reading_body():  # a head came, or more of a body
             self._disarm()
             if self._reading_body():
-                self._deadline = self.loop.call_later(self.idle_timeout, self._close)
+                left = min(self.idle_timeout, self._body_until - self.loop.time())
+                self._deadline = self.loop.call_later(max(0.0, left), self._close)
 
     def _reading_body(self) -> bool:
         return self.cycle is not None and not self.cycle.response_complete and self.cycle.more_body
@@ -121,4 +130,4 @@ def port_taken(port: int) -> str | None:
     return None
 
 
-__all__ = ["HEAD_TIMEOUT", "IDLE_TIMEOUT", "KEEP_ALIVE", "SWITCH_INTERVAL", "TimedH11Protocol", "port_taken", "server"]
+__all__ = ["BODY_TIMEOUT", "HEAD_TIMEOUT", "IDLE_TIMEOUT", "KEEP_ALIVE", "SWITCH_INTERVAL", "TimedH11Protocol", "port_taken", "server"]

@@ -16,6 +16,7 @@ is built in :mod:`engine.web.table_state`; nothing here serves HTTP (that is
 
 from __future__ import annotations
 
+import secrets
 import sys
 import threading
 import time
@@ -31,6 +32,7 @@ from ..errors import UserError
 from ..files.output import write_json
 from ..files.record import build_record, load_record
 from ..files.resume import resume
+from ..rules.references import portable_ref
 from ..rules.ruleset import Ruleset
 from .table_state import TILE, build_state
 
@@ -72,11 +74,14 @@ class Table:
     """
 
     def __init__(self, ruleset: Ruleset, ref: str, specs: list[str], seed: int, *, save: Path | None = None,
-                 game: Game | None = None, in_game: list[int] | None = None) -> None:
+                 game: Game | None = None, in_game: list[int] | None = None, names: list[str] | None = None) -> None:
         check_seats(specs, ruleset.min_players, ruleset.max_players, ruleset.ref)
         self.ruleset, self.ref, self.seed, self.save = ruleset, ref, seed, save
+        #: The ruleset as the record names it: a path relative to the record's folder, so the
+        #: record resumes and replays from anywhere (:func:`~engine.rules.references.portable_ref`).
+        self.record_ref = ref if save is None or game is not None else portable_ref(ref, save.parent)
         resumed_at = game.turn if game is not None else 0
-        self.seats = [Seat(f"{spec}-{i + 1}", spec,
+        self.seats = [Seat(names[i] if names else f"{spec}-{i + 1}", spec,
                            None if spec == "human" else make_player(spec, seed, i, resumed_at=resumed_at))
                       for i, spec in enumerate(specs)]
         self.game = game if game is not None else Game(ruleset, len(specs), seed)
@@ -90,12 +95,14 @@ class Table:
         self.thinking: tuple[int, float] | None = None
         #: Counts the changes to the game: the page redraws only when it moves on.
         self.version = 0
+        #: Tells this table's versions from those of the same game before a restart.
+        self._epoch = secrets.token_hex(3)
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         self._built: tuple[int, dict[str, Any]] | None = None
         self._runner: threading.Thread | None = None
         with self._lock:
-            self._moved()
+            self._moved(save=game is None)  # a resumed game's record is the one it was read from
 
     @classmethod
     def resume(cls, path: Path) -> Table:
@@ -104,8 +111,12 @@ class Table:
         resumed (:func:`~engine.files.resume.resume`)."""
         doc = load_record(path)
         ruleset, game, in_game = resume(doc)
-        specs = [player["kind"] for player in doc.data["players"]]
-        return cls(ruleset, doc.data["ruleset"], specs, doc.data["seed"], save=path, game=game, in_game=in_game)
+        players = doc.data["players"]
+        try:
+            return cls(ruleset, doc.data["ruleset"], [p["kind"] for p in players], doc.data["seed"], save=path,
+                       game=game, in_game=in_game, names=[p["name"] for p in players])
+        except UserError as error:  # a seat this version cannot seat (a bot's setting out of range)
+            raise UserError(error.diagnostics[0].message, code="players", **doc.where(("players",))) from None
 
     # -- what the page sees ------------------------------------------------------------
 
@@ -123,7 +134,7 @@ class Table:
             (version, built), thinking = self._built, self.thinking  # read together: one moment's
         about = None if thinking is None else {"seat": thinking[0], "name": self.seats[thinking[0]].name,
                                                "seconds": round(time.monotonic() - thinking[1], 1)}
-        return {**built, "version": version, "thinking": about}
+        return {**built, "version": f"{self._epoch}.{version}", "thinking": about}
 
     def record(self) -> dict[str, Any]:
         """The game's record as far as it has gone (``finished: false`` until the end)."""
@@ -230,9 +241,10 @@ class Table:
             return
         self._moved()
 
-    def _moved(self) -> None:
-        """After a move (lock held): final scoring once the tiles have run out, the record saved,
-        and the bots' thread started if a bot is to play and none runs."""
+    def _moved(self, save: bool = True) -> None:
+        """After a move (lock held): final scoring once the tiles have run out, the record saved
+        (unless ``save`` is False, or no tile has been placed yet: a table nobody played in leaves
+        no record), and the bots' thread started if a bot is to play and none runs."""
         game = self.game
         if not game.finished and self.stopped is None and game.start_tile is None and game.tile is None:
             self.in_game = list(game.scores)
@@ -242,7 +254,8 @@ class Table:
                 self._stop(error)
                 return
         self.version += 1
-        self._save()
+        if save and (game.history or game.finished):
+            self._save()
         self._changed.notify_all()
         if self._runner is None and self._bot_to_play() is not None:
             self._runner = threading.Thread(target=self._run_bots, name=f"bots of {self.save or self.ref}",
@@ -310,7 +323,7 @@ class Table:
 
     def _record(self) -> dict[str, Any]:
         players = [{"name": seat.name, "kind": seat.spec} for seat in self.seats]
-        return build_record(self.game, self.ref, players, self.in_game or list(self.game.scores))
+        return build_record(self.game, self.record_ref, players, self.in_game or list(self.game.scores))
 
 
 __all__ = ["Refused", "Seat", "Table", "TILE"]

@@ -16,8 +16,10 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..errors import UserError
+from ..rules.reading import read_bytes
 from ..rules.ruleset import load_ruleset
 from .table import Refused, Table
 
@@ -56,6 +58,7 @@ class Tables:
         self.records = records
         self.by_id: OrderedDict[str, Table] = OrderedDict()  # least recently used first
         self._lock = threading.Lock()
+        self._summaries: dict[Path, tuple[tuple[int, int], Listed | None]] = {}
 
     def open(self, ref: str, specs: list[str], seed: int) -> str:
         """A new table's id; :class:`UserError` for a bad ruleset reference or players."""
@@ -88,15 +91,33 @@ class Tables:
             table_id = path.stem.removeprefix("table-")
             if table_id in listed or not path.name.startswith("table-") or not TABLE_ID.fullmatch(table_id):
                 continue
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-                names = tuple(p["name"] for p in data["players"])
-                turns = sum(1 for t in data["turns"] if "at" in t)
-                listed[table_id] = Listed(table_id, data["ruleset"], data["seed"], names,
-                                          _progress(data.get("finished", True), turns))
-            except (OSError, ValueError, KeyError, TypeError):  # not one of this server's records
-                continue
+            found = self._summary(path, table_id)
+            if found is not None:
+                listed[table_id] = found
         return [listed[i] for i in _newest_first(listed, self.by_id, self.saved())]
+
+    def _summary(self, path: Path, table_id: str) -> Listed | None:
+        """What the start page says of the record at ``path``, or None for a file that is not a
+        record of a table (read as every input is: a regular file of at most 16 MiB, never a
+        FIFO; remembered while the file's size and time stay the same)."""
+        try:
+            info = path.stat()
+        except OSError:
+            return None
+        key = (info.st_mtime_ns, info.st_size)
+        if self._summaries.get(path, (None, None))[0] == key:
+            return self._summaries[path][1]
+        try:
+            data = json.loads(read_bytes(path).decode("utf-8"))
+        except (UserError, UnicodeDecodeError, ValueError, RecursionError):
+            data = None
+        found = None
+        if _looks_like_record(data):
+            turns = sum(1 for t in data["turns"] if isinstance(t, dict) and "at" in t)
+            found = Listed(table_id, data["ruleset"], data["seed"], tuple(p["name"] for p in data["players"]),
+                           _progress(data.get("finished", True) is not False, turns))
+        self._summaries[path] = (key, found)
+        return found
 
     def saved(self) -> list[Path]:
         """The records in the records folder, newest first."""
@@ -130,6 +151,16 @@ class Tables:
         over = [i for i, t in self.by_id.items() if t.game.finished and t.save is not None and t.save_error is None]
         for table_id in over[:max(0, len(over) - KEEP_FINISHED)]:
             del self.by_id[table_id]
+
+
+def _looks_like_record(data: Any) -> bool:
+    """Whether ``data`` has what the start page shows of a record, of the right types (the full
+    check is the record schema's, when the table is resumed)."""
+    return (isinstance(data, dict) and isinstance(data.get("ruleset"), str)
+            and isinstance(data.get("seed"), int) and not isinstance(data.get("seed"), bool)
+            and isinstance(data.get("players"), list)
+            and all(isinstance(p, dict) and isinstance(p.get("name"), str) for p in data["players"])
+            and isinstance(data.get("turns"), list))
 
 
 def _progress(finished: bool, turns: int) -> str:

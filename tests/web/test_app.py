@@ -4,6 +4,8 @@ request answered with a JSON error and a 4xx status, never a traceback."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import time
 from pathlib import Path
 
@@ -51,6 +53,13 @@ def _answered(client: TestClient, table: str) -> dict:
             return state
         assert time.monotonic() < deadline, "the bots did not answer within a minute"
         time.sleep(0.02)
+
+
+def _page_error(answer, status: int) -> str:
+    """The page a browser gets for an address that cannot be shown: HTML, never raw JSON."""
+    assert answer.status_code == status, answer.text
+    assert answer.headers["content-type"].startswith("text/html") and "Traceback" not in answer.text
+    return answer.text
 
 
 def _error(answer, status: int) -> str:
@@ -131,10 +140,14 @@ def test_unknown_things_are_404_and_wrong_methods_405(client: TestClient) -> Non
     page = client.get("/table/nope")  # a page, as a reload of a lost table shows, never raw JSON
     assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
     assert "no table &#x27;nope&#x27;" in page.text or "no table 'nope'" in page.text
-    assert "no page /nowhere" in _error(client.get("/nowhere"), 404)
+    assert "no page /nowhere" in _page_error(client.get("/nowhere"), 404)  # pages answer with a page
+    assert "no page /api/nowhere" in _error(client.get("/api/nowhere"), 404)  # the API with JSON
     _error(client.get("/api/tables"), 405)
-    assert "no saved record 'elsewhere.json'" in _error(client.get("/replay/elsewhere.json"), 404)
-    assert "no page" in _error(client.get("/replay/..%2F..%2Fetc%2Fpasswd"), 404)  # a name is one path part
+    assert "no saved record &#x27;elsewhere.json&#x27;" in _page_error(client.get("/replay/elsewhere.json"), 404)
+    assert "no page" in _page_error(client.get("/replay/..%2F..%2Fetc%2Fpasswd"), 404)  # a name is one path part
+    for lost, says in (("/table/a%2Fb", "no page"), ("/table/", "no page"), ("/table/%3Cscript%3E", "no table")):
+        page = _page_error(client.get(lost), 404)  # found by the newcomer try: the first two were JSON
+        assert says in page and "<script>" not in page
 
 
 def test_only_json_bodies_are_taken(client: TestClient) -> None:
@@ -251,7 +264,7 @@ def test_a_broken_link_among_the_records_hides_nothing_else(client: TestClient, 
     listing = client.get("/replay")
     assert listing.status_code == 200 and 'href="/replay/mine.json"' in listing.text and "gone.json" not in listing.text
     assert client.get("/replay/mine.json").status_code == 200
-    assert "no saved record 'gone.json'" in _error(client.get("/replay/gone.json"), 404)
+    assert "no saved record &#x27;gone.json&#x27;" in _page_error(client.get("/replay/gone.json"), 404)
 
 
 def test_a_record_is_checked_before_it_is_shown(client: TestClient) -> None:
@@ -275,7 +288,7 @@ def test_a_body_that_is_not_utf8_is_refused(client: TestClient) -> None:
 def test_a_record_that_cannot_be_saved_leaves_the_move_played(client: TestClient, records: Path) -> None:
     """Found by the newcomer try: a failed save answered 400 although the move was played."""
     table = _open(client)
-    (records / f"table-{table}.json").unlink()
+    assert not (records / f"table-{table}.json").exists()  # a table nobody played in leaves no record
     (records / f"table-{table}.json").mkdir()  # now the record cannot be written there
     state = client.get(f"/api/tables/{table}").json()
     cell = state["options"][0]
@@ -390,3 +403,81 @@ def test_finished_tables_leave_memory_and_come_back_from_their_records(client: T
     assert len(tables.by_id) == KEEP_FINISHED  # the two used least recently are on disk only
     first = app.get(f"/api/tables/{ids[0]}").json()  # read back from its record
     assert _same_game(first, finals[0]) and ids[0] in tables.by_id and len(tables.by_id) == KEEP_FINISHED
+
+
+def _one_move(client: TestClient, table: str) -> None:
+    state = _answered(client, table)
+    cell = state["options"][0]
+    answer = client.post(f"/api/tables/{table}/move", json={"turn": state["turn"], "map": cell["map"], "x": cell["x"],
+                                                            "y": cell["y"], "rotation": int(min(cell["rotations"], key=int))})
+    assert answer.status_code == 200, answer.text
+    _answered(client, table)
+
+
+def test_a_ruleset_given_by_a_relative_path_resumes_from_anywhere(tmp_path: Path, monkeypatch) -> None:
+    """Found by the newcomer try: the record kept the path as typed, which a restart then read
+    relative to the records folder (410).  It names it relative to itself, as play --record does."""
+    (tmp_path / "work" / "rules").mkdir(parents=True)
+    variant = Path(__file__).parents[2] / "examples" / "garden-variant.yaml"
+    (tmp_path / "work" / "rules" / "garden.yaml").write_text(variant.read_text())
+    records = tmp_path / "records"
+    records.mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    client = TestClient(create_app(Tables(records)), raise_server_exceptions=False, base_url="http://127.0.0.1:8000")
+    table = _open(client, ruleset="rules/garden.yaml")
+    _one_move(client, table)
+    assert json.loads((records / f"table-{table}.json").read_text())["ruleset"] == "../work/rules/garden.yaml"
+    monkeypatch.chdir(tmp_path)  # restarted from elsewhere
+    restarted = TestClient(create_app(Tables(records)), raise_server_exceptions=False, base_url="http://127.0.0.1:8000")
+    assert restarted.get(f"/table/{table}").status_code == 200
+    assert restarted.get(f"/api/tables/{table}").json()["turn"] == 2
+
+
+def test_the_start_page_lists_only_records_and_shows_their_text_as_text(client: TestClient, records: Path) -> None:
+    """Found by the newcomer try: a record's seed went into the start page unescaped, and junk
+    in the records folder crashed the listing (a RecursionError, a TypeError) or hung it (a FIFO)."""
+    table = _open(client, seed=9)
+    _one_move(client, table)
+    good = json.loads((records / f"table-{table}.json").read_text())
+    (records / "table-0000eee6.json").write_text(json.dumps({**good, "seed": "<b>x</b>"}))
+    (records / "table-0000eee7.json").write_text(json.dumps({**good, "players": [{"name": 5, "kind": "human"}]}))
+    (records / "table-0000eee8.json").write_text("[" * 200_000)
+    (records / "table-0000eee9.json").write_text("not json")
+    (records / "table-0000eeea.json").mkdir()
+    os.mkfifo(records / "table-0000eeeb.json")
+    (records / "table-0000eeec.json").write_text(json.dumps({**good, "players": [
+        {"name": "<script>alert(1)</script>", "kind": "human"}, {"name": "b", "kind": "greedy"}]}))
+    page = client.get("/")
+    assert page.status_code == 200 and "<b>x</b>" not in page.text and "<script>alert" not in page.text
+    listed = re.findall(r'href="/table/([0-9a-f]+)"', page.text)
+    assert sorted(listed) == sorted([table, "0000eeec"])  # the rest are not records of a table
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text
+
+
+def test_resuming_a_table_leaves_its_record_as_it_was(client: TestClient, records: Path) -> None:
+    """Found by the newcomer try: a read of a resumed table wrote its record again (moving it up the
+    start page) and named its seats afresh; the version of a resumed table is not the old one."""
+    table = _open(client, seed=9)
+    _one_move(client, table)
+    path = records / f"table-{table}.json"
+    record = json.loads(path.read_text())
+    record["players"][0]["name"] = "Ada"
+    path.write_text(json.dumps(record, indent=1))
+    os.utime(path, (1_000_000_000, 1_000_000_000))
+    before_version = client.get(f"/api/tables/{table}").json()["version"]
+    restarted = TestClient(create_app(Tables(records)), raise_server_exceptions=False, base_url="http://127.0.0.1:8000")
+    state = restarted.get(f"/api/tables/{table}").json()
+    assert state["players"][0]["name"] == "Ada" and state["version"] != before_version
+    assert path.stat().st_mtime == 1_000_000_000 and json.loads(path.read_text()) == record
+
+
+def test_a_seat_this_version_cannot_seat_is_located_in_the_record(client: TestClient, records: Path) -> None:
+    table = _open(client, seed=9)
+    _one_move(client, table)
+    path = records / f"table-{table}.json"
+    record = json.loads(path.read_text())
+    record["players"][1]["kind"] = "mcts:99999s"
+    path.write_text(json.dumps(record, indent=1))
+    restarted = TestClient(create_app(Tables(records)), raise_server_exceptions=False, base_url="http://127.0.0.1:8000")
+    message = _error(restarted.get(f"/api/tables/{table}"), 410)
+    assert f"table-{table}.json:" in message and "mcts:99999s" in message

@@ -45,11 +45,28 @@ def test_serve_prints_the_table_and_serves_it(tmp_path: Path) -> None:
         state = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables/{table}", timeout=5))
         assert state["seed"] == 5 and state["to_play"] == 0 and state["options"]
         saved = tmp_path / "carcassonne-games" / f"table-{table}.json"
+        assert not saved.exists()  # a table nobody played in leaves no record
+        cell = state["options"][0]
+        move = urllib.request.Request(f"http://127.0.0.1:{port}/api/tables/{table}/move", json.dumps(
+            {"turn": 0, "map": cell["map"], "x": cell["x"], "y": cell["y"],
+             "rotation": int(min(cell["rotations"], key=int))}).encode(), {"Content-Type": "application/json"})
+        urllib.request.urlopen(move, timeout=30)
         assert json.loads(saved.read_text())["finished"] is False
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(30)
     assert "Traceback" not in server.stderr.read()
+    # Started again on the same folder, it names the game in progress before the new table.
+    again = subprocess.Popen([sys.executable, "-m", "engine.cli", "serve", "--players", "human,greedy", "--port",
+                              str(port)], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = [again.stdout.readline() for _ in range(3)]
+        assert lines[0].startswith(f"Open http://127.0.0.1:{port}/table/"), (lines, again.stderr.read())
+        assert lines[1].startswith("Saved in carcassonne-games/, unfinished")
+        assert lines[2].startswith(f"  http://127.0.0.1:{port}/table/{table}  basic, turn ")
+    finally:
+        again.send_signal(signal.SIGINT)
+        again.wait(30)
 
 
 def test_a_taken_port_is_refused_before_anything_is_written(tmp_path: Path) -> None:

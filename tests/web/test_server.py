@@ -23,6 +23,7 @@ pytestmark = pytest.mark.xdist_group("timed-or-heavy")  # timings: never beside 
 class _Quick(TimedH11Protocol):
     head_timeout = 0.6
     idle_timeout = 0.6
+    body_timeout = 1.2
 
 
 @pytest.fixture()
@@ -77,6 +78,16 @@ def test_a_connection_that_sends_nothing_is_cut_off(server) -> None:
     port, _ = server
     with socket.create_connection(("127.0.0.1", port)) as silent:
         assert _closed_within(silent, 3.0)
+
+
+def test_a_body_sent_a_byte_at_a_time_is_cut_off(server) -> None:
+    """Found by the newcomer try: a byte every few seconds (inside the idle deadline) held a
+    connection for ever; the whole body has a deadline too."""
+    port, _ = server
+    with socket.create_connection(("127.0.0.1", port)) as dripping:
+        dripping.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 1000\r\n\r\n")
+        assert _closed_within(dripping, 3.0, trickle=b" " * 1000)
 
 
 def test_a_stalled_body_is_cut_off_but_a_whole_request_is_answered(server) -> None:
