@@ -361,8 +361,7 @@ def test_a_restarted_server_resumes_its_tables_from_their_records(client: TestCl
                                                        "follower": None})
     before = _answered(client, table)
     assert before["turn"] == 9
-    restarted = TestClient(create_app(Tables(records)), raise_server_exceptions=False,
-                           base_url="http://127.0.0.1:8000")  # a new server on the same records folder
+    restarted = _restarted(records)
     assert f"/table/{table}" in restarted.get("/").text and "(turn 9)" in restarted.get("/").text
     page = restarted.get(f"/table/{table}")
     assert page.status_code == 200 and f'data-table="{table}"' in page.text
@@ -386,8 +385,7 @@ def test_a_record_that_cannot_be_resumed_gets_a_page_saying_why(client: TestClie
     record = json.loads(path.read_text())
     record["seed"] = 4  # another deal: the recorded tiles are not the ones it gives
     path.write_text(json.dumps(record))
-    restarted = TestClient(create_app(Tables(records)), raise_server_exceptions=False,
-                           base_url="http://127.0.0.1:8000")
+    restarted = _restarted(records)
     page = restarted.get(f"/table/{table}")
     assert page.status_code == 410 and "cannot be resumed" in page.text and "the seed deals" in page.text
     assert f'href="/replay/table-{table}.json"' in page.text
@@ -428,7 +426,7 @@ def test_a_ruleset_given_by_a_relative_path_resumes_from_anywhere(tmp_path: Path
     _one_move(client, table)
     assert json.loads((records / f"table-{table}.json").read_text())["ruleset"] == "../work/rules/garden.yaml"
     monkeypatch.chdir(tmp_path)  # restarted from elsewhere
-    restarted = TestClient(create_app(Tables(records)), raise_server_exceptions=False, base_url="http://127.0.0.1:8000")
+    restarted = _restarted(records)
     assert restarted.get(f"/table/{table}").status_code == 200
     assert restarted.get(f"/api/tables/{table}").json()["turn"] == 2
 
@@ -454,30 +452,34 @@ def test_the_start_page_lists_only_records_and_shows_their_text_as_text(client: 
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text
 
 
-def test_resuming_a_table_leaves_its_record_as_it_was(client: TestClient, records: Path) -> None:
-    """Found by the newcomer try: a read of a resumed table wrote its record again (moving it up the
-    start page) and named its seats afresh; the version of a resumed table is not the old one."""
+def _edited(client: TestClient, records: Path, edit) -> tuple[str, Path, dict]:
+    """A table played one move, its saved record changed by ``edit``: (id, record path, record)."""
     table = _open(client, seed=9)
     _one_move(client, table)
     path = records / f"table-{table}.json"
     record = json.loads(path.read_text())
-    record["players"][0]["name"] = "Ada"
+    edit(record)
     path.write_text(json.dumps(record, indent=1))
+    return table, path, record
+
+
+def _restarted(records: Path) -> TestClient:
+    """A new server on the same records folder: nothing in memory."""
+    return TestClient(create_app(Tables(records)), raise_server_exceptions=False, base_url="http://127.0.0.1:8000")
+
+
+def test_resuming_a_table_leaves_its_record_as_it_was(client: TestClient, records: Path) -> None:
+    """Found by the newcomer try: a read of a resumed table wrote its record again (moving it up the
+    start page) and named its seats afresh; the version of a resumed table is not the old one."""
+    table, path, record = _edited(client, records, lambda r: r["players"][0].update(name="Ada"))
     os.utime(path, (1_000_000_000, 1_000_000_000))
     before_version = client.get(f"/api/tables/{table}").json()["version"]
-    restarted = TestClient(create_app(Tables(records)), raise_server_exceptions=False, base_url="http://127.0.0.1:8000")
-    state = restarted.get(f"/api/tables/{table}").json()
+    state = _restarted(records).get(f"/api/tables/{table}").json()
     assert state["players"][0]["name"] == "Ada" and state["version"] != before_version
     assert path.stat().st_mtime == 1_000_000_000 and json.loads(path.read_text()) == record
 
 
 def test_a_seat_this_version_cannot_seat_is_located_in_the_record(client: TestClient, records: Path) -> None:
-    table = _open(client, seed=9)
-    _one_move(client, table)
-    path = records / f"table-{table}.json"
-    record = json.loads(path.read_text())
-    record["players"][1]["kind"] = "mcts:99999s"
-    path.write_text(json.dumps(record, indent=1))
-    restarted = TestClient(create_app(Tables(records)), raise_server_exceptions=False, base_url="http://127.0.0.1:8000")
-    message = _error(restarted.get(f"/api/tables/{table}"), 410)
+    table, _, _ = _edited(client, records, lambda r: r["players"][1].update(kind="mcts:99999s"))
+    message = _error(_restarted(records).get(f"/api/tables/{table}"), 410)
     assert f"table-{table}.json:" in message and "mcts:99999s" in message
