@@ -87,10 +87,12 @@ def score_table(output: Any, game: Game, names: list[str], in_game: list[int]) -
     per game-end bonus, and after the totals one per token (goods) with the count each seat
     holds, which bonuses such as the goods majorities read."""
     from ..core.scoring import points_by_kind
+    from ..rules.seats import START
 
     by_kind = points_by_kind(game)
     seen = {e.kind for e in game.events}
-    kinds = [k.name for k in game.ruleset.kinds if k.complete or k.incomplete or k.final or k.name in seen]
+    kinds = [START] if START in game.ruleset.categories else []  # the points a seat started with
+    kinds += [k.name for k in game.ruleset.kinds if k.complete or k.incomplete or k.final or k.name in seen]
     kinds += [bonus.name for bonus in game.ruleset.bonuses]
     table = output.table("Scores")
     table.add_column("player")

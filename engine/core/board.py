@@ -27,6 +27,7 @@ from mypy_extensions import mypyc_attr
 
 from ..geometry import FACING, SIDE_STEP
 from ..rules.ruleset import Ruleset
+from ..rules.seats import pieces_at_start
 from .followers import one_follower, strengths, types_mask, unpack_followers
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ class Board:
         #: one of its tile's corners (``spot: corner``), -1 for one on the segment.
         self.on_board: list[tuple[int, int, int, int]] = []
         #: Per seat, followers left of each type (``ruleset.follower_types`` order) and in all.
-        self.reserve: list[list[int]] = [[t.count for t in ruleset.follower_types] for _ in range(seats)]
+        self.reserve: list[list[int]] = [pieces_at_start(ruleset, p) for p in range(seats)]  # ``seats`` may vary it
         self.supply: list[int] = [sum(counts) for counts in self.reserve]
         #: Every seat's counts of the ``keeps_out`` types (the barn): ``packed & kept_out`` is truthy
         #: when nothing more may be deployed on a feature.

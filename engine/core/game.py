@@ -15,6 +15,7 @@ from mypy_extensions import mypyc_attr
 
 from ..geometry import map_local, map_origin
 from ..rules.ruleset import Ruleset
+from ..rules.seats import categories_at_start, points_at_start
 from . import choices, completion, moving, personal, triggered
 from .board import Board
 from .deck import Pins, Stack, build_stacks, put_back, take
@@ -58,10 +59,9 @@ class Game(Board):
         #: Per seat, what of a feature's packed followers blocks that seat's deployment.
         types = len(ruleset.follower_types)
         self.deploy_masks = [others_mask(p, players, types) if ruleset.deploy_own else -1 for p in range(players)]
-        self.scores = [0] * players
-        #: Per seat, the points each feature kind and then each bonus paid (name → points, in the ruleset's order).
-        self.kind_points = [{name: 0 for name in (*(k.name for k in ruleset.kinds), *(b.name for b in ruleset.bonuses))}
-                            for _ in range(players)]
+        self.scores = [points_at_start(ruleset, p) for p in range(players)]  # 0 unless ``seats`` says
+        #: Per seat, the points each score category (``ruleset.categories``: start, kinds, bonuses) paid.
+        self.kind_points = [categories_at_start(ruleset, p) for p in range(players)]
         #: Per seat, the tokens collected (engine/core/tallies.py), in ``ruleset.tokens`` order.
         self.tokens = [[0] * len(ruleset.tokens) for _ in range(players)]
         #: Per seat, ``(kind index, tiles)`` of each feature held when completed (kept for bonuses only).

@@ -64,7 +64,7 @@ def aggregates(game: "Game", final_points: list[dict[str, int]]) -> list[dict[st
                 held[p].append((kind_of(game, root), _tiles(game, root)))
     found = []
     for p in range(game.players):
-        mine = dict(zip(ruleset.tokens, game.tokens[p]))
+        mine = {"seat": p + 1, **dict(zip(ruleset.tokens, game.tokens[p]))}
         for kind in kinds:
             done = [tiles for k, tiles in game.held[p] if k == kind.index]
             mine[f"completed_{kind.name}"] = len(done)

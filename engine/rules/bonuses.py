@@ -2,10 +2,10 @@
 
 A bonus compares the players on a ``value`` and pays ``points`` to the most
 (or to each); docs/rulesets.md, "Game-end bonuses".  Its formulas read the
-per-player **aggregates** :func:`aggregate_inputs` lists — tokens collected,
-``completed_K``, ``largest_K`` and ``points_K`` for each feature kind K whose
-name a formula can read, and the constants — and ``points`` reads ``value``
-as well.  How they are gathered during a game is :mod:`engine.core.tallies`.
+per-player **aggregates** :func:`aggregate_inputs` lists — the ``seat`` (1 for
+the first player), tokens collected, ``completed_K``, ``largest_K`` and
+``points_K`` for each feature kind K whose name a formula can read, and the
+constants — and ``points`` reads ``value`` as well.  How they are gathered during a game is :mod:`engine.core.tallies`.
 """
 
 from __future__ import annotations
@@ -47,8 +47,9 @@ def token_names(kinds: list[FeatureKind]) -> tuple[str, ...]:
 
 
 def aggregate_inputs(kinds: list[FeatureKind], constants: dict[str, int]) -> dict[str, type]:
-    """The per-player aggregates a bonus formula reads (all integers)."""
-    inputs: dict[str, type] = {token: int for token in token_names(kinds)}
+    """The per-player aggregates a bonus formula reads (all integers): besides those of the
+    kinds and tokens, ``seat`` (1 for the first player: a turn-order compensation reads it)."""
+    inputs: dict[str, type] = {"seat": int, **{token: int for token in token_names(kinds)}}
     for kind in kinds:
         if _READABLE.match(kind.name):
             inputs.update({prefix + kind.name: int for prefix in KIND_AGGREGATES})

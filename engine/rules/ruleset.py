@@ -23,6 +23,7 @@ from .follower_types import FollowerType, compile_follower_types
 from .kinds import FeatureKind, Score, compile_kinds
 from .problems import Problems, diagnostic_order
 from .resolve import resolved
+from .seats import START, compile_seats
 from .source import Document, own_refusal
 from .tiles import CENTRE_KIND, SIDE, EdgeCodes, TileType, compile_tile
 from .triggers import ScoreTrigger, compile_triggers
@@ -99,6 +100,13 @@ class Ruleset:
     feature_strengths: tuple[tuple[int, Score], ...] = ()
     #: Per tile type, the placement constraints that apply to it (see engine/rules/constraints.py).
     constraints: tuple[tuple[Constraint, ...], ...] = ()
+    #: Per seat set up in ``seats`` (seat 1 first), its count of every follower type and the points
+    #: it starts with (engine/rules/seats.py); a seat past them starts as ``follower_types`` say, at 0.
+    seat_pieces: tuple[tuple[int, ...], ...] = ()
+    seat_points: tuple[int, ...] = ()
+    #: The score categories, in the breakdown's order: ``start`` when a seat starts with points,
+    #: then every kind, then every bonus.
+    categories: tuple[str, ...] = ()
     #: What is accepted but probably not meant (severity ``warning``), for the CLI to show.
     warnings: tuple[Diagnostic, ...] = field(default=(), compare=False)
     _fits: list[dict[int, tuple[int, ...]]] = field(default_factory=list, repr=False, compare=False)
@@ -282,6 +290,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
     bonuses = compile_bonuses(doc, kinds, problems)
     follower_types = compile_follower_types(doc, kinds, problems)
     movers, scorers = compile_triggers(doc, follower_types, kinds, problems)
+    seat_pieces, seat_points = compile_seats(doc, follower_types, kinds, bonuses, players["max"], problems)
     warn_unreachable(tiles, codes.mirror, codes.wild, kinds, follower_types, bonuses,
                      {start: fixed_starts} if fixed_starts else {}, tile_ids.get(personal_tile or "", -1), problems)
     if problems.found:
@@ -305,6 +314,8 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         bonuses=bonuses, tokens=token_names(kinds), follower_types=follower_types,
         extra_turn_types=tuple(t.index for t in follower_types if t.extra_turn), movers=movers, scorers=scorers,
         corner_types=tuple(t.index for t in follower_types if t.spot == "corner"),
+        seat_pieces=seat_pieces, seat_points=seat_points,
+        categories=((START,) if any(seat_points) else ()) + tuple(k.name for k in kinds) + tuple(b.name for b in bonuses),
         owner_types=tuple(t.index for t in follower_types if t.pays_owner),
         feature_strengths=tuple((t.index, t.strength_of) for t in follower_types if t.strength_of is not None),
         constraints=tuple(tuple(c for c in constraints if c.applies_to(t)) for t in tiles),

@@ -69,7 +69,7 @@ def _column(doc: Document, ref: str, *, strict: bool = False) -> Column:
             break
     if stopped is None:
         game.finish()
-    kinds = [k.name for k in ruleset.kinds] + [b.name for b in ruleset.bonuses]
+    kinds = list(ruleset.categories)
     return Column(ref, list(game.scores), points_by_kind(game), [e.to_json() for e in game.events], stopped, kinds)
 
 

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from engine.files.record import record_from_text, replay
 from engine.geometry import SIDE_STEP
 from engine.rules.ruleset import load_ruleset
+from engine.rules.seats import pieces_at_start, points_at_start
 from engine.sim.play import play_game
 
 EDITIONS = ["basic", "first-edition", "second-edition"]
@@ -30,22 +31,23 @@ TEST_RULESETS = Path(__file__).parents[1] / "scenarios" / "rulesets"
 GOODS = str(TEST_RULESETS / "goods.yaml")
 TYPED = [str(TEST_RULESETS / name) for name in ("large-follower.yaml", "helper-follower.yaml", "mayor.yaml",
                                                "zero-strength-own.yaml", "abbey-tiles.yaml", "abbey-supply.yaml",
-                                               "wagon.yaml", "barn.yaml")]
+                                               "wagon.yaml", "barn.yaml", "head-start.yaml")]
 REFS = sorted({f"{edition}{river}+{option}" for edition in EDITIONS for river in ("", "+river") for option in OPTIONS}
               | {f"{edition}{river}+{'+'.join(OPTIONS)}" for edition in EDITIONS for river in ("", "+river")}
               | {GOODS, f"{GOODS}+longest-road-bonus+farms-pay-cloisters"}
-              | {f"{ref}{river}" for ref in TYPED for river in ("", "+river+farms-pay-cloisters")})
+              | {f"{ref}{river}" for ref in TYPED for river in ("", "+river+farms-pay-cloisters")}
+              | {"basic+handicap", "second-edition+inns-and-cathedrals+handicap", "basic+abbey-and-mayor+handicap"})
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
 
 def check_game(ref: str, seed: int, kinds: list[str]) -> dict:
     ruleset = load_ruleset(ref)
-    previous = [0] * len(kinds)
+    previous = [points_at_start(ruleset, p) for p in range(len(kinds))]
 
     def on_turn(game, seat, tile, move, events) -> None:
         for p in range(game.players):
             on_board = sum(1 for _, owner, _, _ in game.on_board if owner == p)
-            assert on_board + game.supply[p] == sum(t.count for t in ruleset.follower_types)
+            assert on_board + game.supply[p] == sum(pieces_at_start(ruleset, p))  # ``seats`` may vary it
         assert all(now >= before for now, before in zip(game.scores, previous))
         previous[:] = game.scores
 
@@ -59,7 +61,7 @@ def check_game(ref: str, seed: int, kinds: list[str]) -> dict:
             if neighbour is not None:
                 mine, theirs = orientation.side_codes[side], neighbour[0].side_codes[(side + 2) % 4]
                 assert theirs == mirror[mine] or wild in (mine, theirs)
-    sums = [0] * game.players
+    sums = [points_at_start(ruleset, p) for p in range(game.players)]  # what a seat started with
     for event in game.events:
         for p in event.players:
             sums[p] += event.points
