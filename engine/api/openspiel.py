@@ -18,6 +18,7 @@ from typing import Any
 from ..errors import UserError
 from ..rules.formula_syntax import MAX_POINTS
 from ..rules.ruleset import Ruleset, load_ruleset
+from ..rules.seats import pieces_at_start
 from . import observation
 from .actions import ActionCodec
 from .turns import ChanceGame
@@ -80,7 +81,8 @@ class CarcassonneGame(pyspiel.Game):
             max_game_length=tiles * len(self.ruleset.tiles) + tiles + codec.maps
             + (self.ruleset.personal_count * self.players + tiles + self.players if codec.draws else 0)
             + (tiles + self.ruleset.personal_count * self.players) * self.players
-            * sum(self.ruleset.follower_types[t].count for t, _ in self.ruleset.movers),
+            * sum(max(pieces_at_start(self.ruleset, seat)[t] for seat in range(self.players))  # ``seats`` may vary it
+                  for t, _ in self.ruleset.movers),
         )
         super().__init__(GAME_TYPE, info, params)
 

@@ -148,6 +148,7 @@ def rescore(
 
     from ..files.record import load_record
     from ..rules.ruleset import load_ruleset
+    from ..rules.seats import START
     from ..sim.rescore import differing_events
     from ..sim.rescore import rescore as rescore_columns
 
@@ -162,7 +163,8 @@ def rescore(
         table.add_column(column.ref, justify="right")
     for p, name in enumerate(names):
         table.add_row(name, *[str(c.scores[p]) for c in columns])
-        kinds = sorted({k for c in columns for k in c.kinds}, key=[k for c in columns for k in c.kinds].index)
+        order = [k for c in columns for k in c.kinds]
+        kinds = sorted(set(order), key=lambda k: (k != START, order.index(k)))  # start first, as in every table
         for kind in kinds:
             table.add_row(f"  {kind}", *[str(c.by_kind[p].get(kind, "–")) for c in columns], style="dim")
     console.print(table)
@@ -259,13 +261,13 @@ def _job(refs: list[str], players: str, seed: int, games: int):
 
 def _kinds(refs: list[str]) -> list[str]:
     from ..rules.ruleset import load_ruleset
+    from ..rules.seats import START
 
     names: list[str] = []
     for ref in refs:
         ruleset = load_ruleset(ref)
-        names += [name for name in (*(k.name for k in ruleset.kinds), *(b.name for b in ruleset.bonuses))
-                  if name not in names]
-    return names
+        names += [name for name in ruleset.categories if name not in names]
+    return sorted(names, key=lambda name: name != START)  # the points a seat started with first, as everywhere
 
 
 def _run_with_progress(console, job, workers, scheduler, games):
@@ -299,6 +301,8 @@ def _with_bar(console, games: int, start: float, play):
 
 
 def _print_summaries(output: Output, summaries: dict, players: list[str]) -> None:
+    from ..rules.seats import START
+
     table = output.table("Per ruleset: means over games, [95% confidence interval]")
     table.add_column("measure")
     for ref in summaries:
@@ -309,7 +313,7 @@ def _print_summaries(output: Output, summaries: dict, players: list[str]) -> Non
                       *[f"{s['mean_score'][p]['mean']:.1f} [{s['mean_score'][p]['ci95'][0]:.1f}, "
                         f"{s['mean_score'][p]['ci95'][1]:.1f}]" for s in values])
     kinds = [k for s in values for k in s["points_by_kind"]]
-    for kind in dict.fromkeys(kinds):
+    for kind in sorted(dict.fromkeys(kinds), key=lambda k: k != START):  # start first, as in every table
         table.add_row(f"{kind} points per player", *[f"{s['points_by_kind'].get(kind, 0):.2f}" for s in values])
     table.add_row("seat 1 wins", *[f"{s['first_seat_win_rate']:.1%}" for s in values])
     table.add_row("draws", *[f"{s['draw_rate']:.1%}" for s in values])

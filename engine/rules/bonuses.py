@@ -49,7 +49,7 @@ def token_names(kinds: list[FeatureKind]) -> tuple[str, ...]:
 def aggregate_inputs(kinds: list[FeatureKind], constants: dict[str, int]) -> dict[str, type]:
     """The per-player aggregates a bonus formula reads (all integers): besides those of the
     kinds and tokens, ``seat`` (1 for the first player: a turn-order compensation reads it)."""
-    inputs: dict[str, type] = {"seat": int, **{token: int for token in token_names(kinds)}}
+    inputs: dict[str, type] = {"seat": int, **{token: int for token in token_names(kinds)}}  # no token shadows it
     for kind in kinds:
         if _READABLE.match(kind.name):
             inputs.update({prefix + kind.name: int for prefix in KIND_AGGREGATES})
@@ -63,7 +63,7 @@ def compile_bonuses(doc: Document, kinds: list[FeatureKind], problems: Problems)
     specs = doc.data.get("bonuses", {})
     constants = doc.data.get("constants", {})
     kind_names = {kind.name for kind in kinds}
-    built_in = {prefix + kind.name for kind in kinds for prefix in KIND_AGGREGATES} | {"value"}
+    built_in = {prefix + kind.name for kind in kinds for prefix in KIND_AGGREGATES} | {"value", "seat"}
     if specs:
         for kind in kinds:
             for i in kind.tokens:

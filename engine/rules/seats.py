@@ -1,8 +1,9 @@
 """Per-seat setup compiled from ``seats``: each seat's pieces and the points it starts with.
 
-``seats`` lists seat 1 (the first player) first; an entry gives its seat a count of any
-follower type (``pieces: {normal: 5}``) and ``points`` to start with.  A seat past the list,
-and a type an entry does not name, start as ``followers`` and ``follower_types`` say
+``seats`` names seats ``first`` (the first player) to ``sixth``; each gives its seat a count
+of any follower type (``pieces: {normal: 5}``) and ``points`` to start with.  A seat not named,
+and a type a seat does not name, start as ``followers`` and ``follower_types`` say; being a
+mapping, ``seats`` merges seat by seat and type by type when options compose
 (docs/rulesets.md, "Per-seat setup").  A handicap (issue 26: "player 1 has 5 followers,
 player 2 has 8") or a turn-order compensation is then data, as any other rule.
 """
@@ -24,24 +25,31 @@ if TYPE_CHECKING:
 START = "start"
 
 
+#: The seats ``seats`` names, in turn order.
+SEAT_NAMES = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
 def compile_seats(doc: Document, follower_types: tuple[FollowerType, ...], kinds: list[FeatureKind],
                   bonuses: tuple[Bonus, ...], max_players: int,
                   problems: Problems) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """``(pieces, points)``: per listed seat, its count of every follower type (in
-    ``follower_types`` order) and its starting points.  Problems are collected (code ``seats``):
-    more seats than the ruleset seats players, a type the ruleset does not have, and a kind or
-    bonus named ``start`` beside starting points (the breakdown could not tell them apart)."""
-    entries = doc.data.get("seats", [])
-    if len(entries) > max_players:
-        problems.at(("seats",), f"{len(entries)} seats are set up, but the ruleset seats at most {max_players} "
-                    "players", "seats")
+    """``(pieces, points)``: per seat up to the last one ``seats`` names, its count of every
+    follower type (in ``follower_types`` order) and its starting points.  Problems are collected
+    (code ``seats``): a seat past the ruleset's most players, a type the ruleset does not have,
+    and a kind or bonus named ``start`` beside starting points (the breakdown could not tell
+    them apart)."""
+    named = doc.data.get("seats", {})
     by_name = {t.name: t.index for t in follower_types}
     pieces, points = [], []
-    for i, entry in enumerate(entries):
+    for i, seat in enumerate(SEAT_NAMES[:max((SEAT_NAMES.index(n) + 1 for n in named), default=0)]):
+        entry = named.get(seat, {})
+        if seat in named and i >= max_players:
+            most = f"{max_players} player{'s' if max_players != 1 else ''}"
+            problems.at(("seats", seat), f"the {seat} seat is set up, but the ruleset seats at most {most} "
+                        "(players.max)", "seats", key=True)
         counts = [t.count for t in follower_types]
         for name, count in entry.get("pieces", {}).items():
             if name not in by_name:
-                problems.at(("seats", i, "pieces", name), f"seat {i + 1}: '{name}' is not a follower type of this "
+                problems.at(("seats", seat, "pieces", name), f"{seat} seat: '{name}' is not a follower type of this "
                             f"ruleset (it has {', '.join(by_name)})", "seats", key=True)
                 continue
             counts[by_name[name]] = count
@@ -53,6 +61,12 @@ def compile_seats(doc: Document, follower_types: tuple[FollowerType, ...], kinds
                 problems.at((section, START), f"'{START}' is the score category of the points a seat starts with "
                             "(seats): name this another way", "seats", key=True)
     return tuple(pieces), tuple(points)
+
+
+def seat_gives(doc: Document, type_name: str) -> bool:
+    """Whether a seat ``seats`` sets up has a piece of type ``type_name`` (whose count may be 0
+    for the others: a trigger of that type can still fire)."""
+    return any(entry.get("pieces", {}).get(type_name, 0) > 0 for entry in doc.data.get("seats", {}).values())
 
 
 def pieces_at_start(ruleset: Ruleset, seat: int) -> list[int]:
@@ -76,4 +90,4 @@ def categories_at_start(ruleset: Ruleset, seat: int) -> dict[str, int]:
     return found
 
 
-__all__ = ["START", "categories_at_start", "compile_seats", "pieces_at_start", "points_at_start"]
+__all__ = ["SEAT_NAMES", "START", "categories_at_start", "compile_seats", "seat_gives", "pieces_at_start", "points_at_start"]

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from .follower_types import FollowerType, piece_formula_inputs
 from .kinds import FeatureKind, Score, compile_score
 from .problems import Problems
+from .seats import seat_gives
 from .source import Document
 
 #: The moment each effect may be set off at.
@@ -83,20 +84,21 @@ def compile_triggers(doc: Document, follower_types: tuple[FollowerType, ...], ki
             score = compile_score(doc, at + ("score",), spec["score"], piece_formula_inputs(doc.data, on), problems)
             if score is not None:
                 scorers.append(ScoreTrigger(name, when, index, score))
-            if not follower_types[index].count:
+            if not follower_types[index].count and not seat_gives(doc, spec["follower"]):
                 problems.warn(at + ("follower",), f"no player has a {spec['follower']} (count 0), so this trigger "
                               "never fires", "trigger-never-fires")
         elif index in movers:
             problems.at(at + ("follower",), f"{spec['follower']} already moves by another trigger", "trigger")
         else:
             movers[index] = spec.get("within", 1)
-            _never_fires(follower_types[index], kinds, at + ("follower",), problems)
+            _never_fires(follower_types[index], kinds, at + ("follower",), problems, seat_gives(doc, spec["follower"]))
     return tuple(sorted(movers.items())), tuple(scorers)
 
 
-def _never_fires(follower_type: FollowerType, kinds: list[FeatureKind], at: tuple, problems: Problems) -> None:
+def _never_fires(follower_type: FollowerType, kinds: list[FeatureKind], at: tuple, problems: Problems,
+                 given: bool) -> None:
     name = follower_type.name
-    if not follower_type.count:
+    if not follower_type.count and not given:  # ``given``: some seat has one all the same (``seats``)
         problems.warn(at, f"no player has a {name} (count 0), so this trigger never fires", "trigger-never-fires")
     elif all(kinds[k].completion == "never" for k in follower_type.kinds):
         where = ", ".join(sorted(kinds[k].name for k in follower_type.kinds))
