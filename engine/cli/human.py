@@ -278,7 +278,7 @@ class HumanPlayer:
         return kind_style(game.ruleset, segment.kind)
 
     def _scores(self, game: Game) -> Text:
-        """One line: each seat's colour, score, followers left and tokens collected (goods);
+        """One line: each seat's colour, score, pieces left by type and tokens collected (goods);
         ``◀`` marks the seat to play."""
         out = Text("Scores  ")
         for seat in range(game.players):
@@ -290,7 +290,7 @@ class HumanPlayer:
             goods = "".join(f", {n} {name}" for name, n in zip(game.ruleset.tokens, game.tokens[seat]))
             if game.ruleset.personal_tile >= 0:
                 goods += f", {game.personal[seat]} {game.ruleset.tiles[game.ruleset.personal_tile].id} held"
-            out.append(f" {game.scores[seat]} pts, {game.supply[seat]} followers left{goods}   ")
+            out.append(f" {game.scores[seat]} pts, {_pieces_left(game, seat)} left{goods}   ")
         out.rstrip()
         return out
 
@@ -388,3 +388,14 @@ class HumanPlayer:
     def _refuse(self, reason: str) -> None:
         self.console.print(Text(f"✗ {reason}", style="bold red"))
 
+
+def _pieces_left(game: Game, seat: int) -> str:
+    """``7 followers`` under a ruleset with one follower type; else each type's count, normal
+    followers first (``5 followers, 1 large``), as the web table says it: a sum over types
+    read as a handicap's count of normal followers."""
+    types = game.ruleset.follower_types
+    counts = game.reserve[seat]
+    if len(types) == 1:
+        return f"{counts[0]} follower{'s' * (counts[0] != 1)}"
+    return ", ".join(f"{counts[t.index]} follower{'s' * (counts[t.index] != 1)}" if t.index == 0 else
+                     f"{counts[t.index]} {t.name}" for t in types)

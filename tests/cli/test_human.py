@@ -490,3 +490,15 @@ def test_a_barn_is_listed_on_its_corner_and_typed_by_it() -> None:
     assert game.scores == [3, 0]  # A's farmer scored at once (scenario 88)
     board = board_text(game, max_width=120).plain
     assert "B at 1,1 NW is P2's barn" in board
+
+
+def test_the_scores_line_counts_each_seats_pieces_by_type() -> None:
+    """Found by a newcomer try: under a handicap with Inns & Cathedrals the first seat read "6
+    followers left" (5 normal and the large one lumped), as if the handicap gave 6."""
+    from engine.rules.ruleset import load_ruleset
+
+    game = Game(load_ruleset("basic+inns-and-cathedrals+handicap"), 2, 1)
+    player, out, _ = human(["1"])
+    player.choose(game)
+    screen = text(out)
+    assert "5 followers, 1 large left" in screen and "8 followers, 1 large left" in screen
