@@ -391,8 +391,7 @@ class HumanPlayer:
 
 def _pieces_left(game: Game, seat: int) -> str:
     """``7 followers`` under a ruleset with one follower type; else each type's count, normal
-    followers first (``5 followers, 1 large``), as the web table says it: a sum over types
-    read as a handicap's count of normal followers."""
+    followers first (``5 followers, 1 large``), as the web table says it."""
     types = game.ruleset.follower_types
     counts = game.reserve[seat]
     if len(types) == 1:
