@@ -62,13 +62,16 @@ def resume(doc: Document) -> tuple[Ruleset, Game, list[int] | None]:
 def _start(game: Game, ruleset: Ruleset, doc: Document) -> None:
     """Place the recorded start tile when the ruleset draws one; check it is the one the seed dealt."""
     recorded = replay_start(ruleset, doc)
-    if game.start_tile is not None:
-        if recorded is None:
-            return  # the first player had not turned it yet
-        tile, rotation = recorded if isinstance(recorded, tuple) else recorded[0]
-        _same_tile(game, game.start_tile, tile, doc, ("start",))
-        game.place_start(rotation)
-        return
+    if game.start_tile is not None:  # drawn: one a map, each turned as the record says
+        wanted = [] if recorded is None else [recorded] if isinstance(recorded, tuple) else recorded
+        where = ("starts",) if "starts" in doc.data else ("start",)
+        for tile, rotation in wanted:
+            if game.start_tile is None:
+                raise UserError("the record turns more start tiles than the ruleset draws", code="resume",
+                                **doc.where(where))
+            _same_tile(game, game.start_tile, tile, doc, where)
+            game.place_start(rotation)
+        return  # any start still to turn: the first player had not turned it yet
     if recorded is not None:
         dealt = list(game.starts)
         wanted = [recorded] if isinstance(recorded, tuple) else recorded

@@ -322,6 +322,7 @@ def _same_game(a: dict, b: dict) -> bool:
 
 
 @pytest.mark.parametrize("ref", ["basic", "basic+river", "basic+random-start", "basic+two-maps",
+                                 "basic+two-maps+random-start",  # found on review: only one drawn start was turned
                                  "basic+traders-and-builders", "basic+abbey-and-mayor", "basic+unplaceable-reshuffle"])
 def test_a_table_resumed_from_its_record_is_the_game_it_saved(ref: str, tmp_path) -> None:
     """A restarted server resumes each table from its record (engine/files/resume.py): the game
