@@ -17,7 +17,6 @@ import json
 import socket
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -27,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from provenance import provenance  # noqa: E402
 
 from engine.web.app import Tables, create_app  # noqa: E402
-from engine.web.server import SWITCH_INTERVAL, server  # noqa: E402
+from engine.web.server import SWITCH_INTERVAL, in_thread, server  # noqa: E402
 
 
 def _request(port: int, method: str, path: str, body: dict | None = None) -> tuple[dict, float]:
@@ -68,14 +67,8 @@ def main() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    running = server(create_app(Tables(None)), port)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    while not running.started:
-        time.sleep(0.02)
-    rows = [measure(port, interval, args.think, args.seed) for interval in (0.005, SWITCH_INTERVAL)]
-    running.should_exit = True
-    thread.join(10)
+    with in_thread(server(create_app(Tables(None)), port)):
+        rows = [measure(port, interval, args.think, args.seed) for interval in (0.005, SWITCH_INTERVAL)]
     for row in rows:
         print(f"switch interval {row['switch_interval'] * 1000:g} ms: {row['reads']} reads while mcts thought "
               f"{args.think:g} s; median {row['median'] * 1000:.1f} ms, p99 {row['p99'] * 1000:.1f} ms, "

@@ -23,6 +23,10 @@ from __future__ import annotations
 import asyncio
 import socket
 import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 try:
@@ -116,6 +120,24 @@ def server(app: Any, port: int, *, protocol: type[H11Protocol] = TimedH11Protoco
     return uvicorn.Server(config)
 
 
+@contextmanager
+def in_thread(running: uvicorn.Server, *, wait: float = 20.0) -> Iterator[uvicorn.Server]:
+    """Run ``running`` (:func:`server`) in a daemon thread until the block ends (tests and
+    benchmarks); ``RuntimeError`` if it has not started listening within ``wait`` seconds."""
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + wait
+    try:
+        while not running.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        yield running
+    finally:
+        running.should_exit = True
+        thread.join(10)
+
+
 def port_taken(port: int) -> str | None:
     """Why ``port`` on 127.0.0.1 cannot be served on, or None if it can: bound as the server
     binds it (``SO_REUSEADDR``), so the connections of a server just stopped, which linger a
@@ -130,4 +152,4 @@ def port_taken(port: int) -> str | None:
     return None
 
 
-__all__ = ["BODY_TIMEOUT", "HEAD_TIMEOUT", "IDLE_TIMEOUT", "KEEP_ALIVE", "SWITCH_INTERVAL", "TimedH11Protocol", "port_taken", "server"]
+__all__ = ["BODY_TIMEOUT", "HEAD_TIMEOUT", "IDLE_TIMEOUT", "KEEP_ALIVE", "SWITCH_INTERVAL", "TimedH11Protocol", "in_thread", "port_taken", "server"]

@@ -21,7 +21,6 @@ import os
 import re
 import shutil
 import socket
-import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -53,23 +52,15 @@ from engine.rules.source import Document  # noqa: E402
 from engine.sim.play import play_game  # noqa: E402
 from engine.view.render import LAST_MARK  # noqa: E402
 from engine.web.app import Tables, create_app  # noqa: E402
-from engine.web.server import server as server_of  # noqa: E402
+from engine.web.server import in_thread, server as server_of  # noqa: E402
 
 
 @contextlib.contextmanager
 def _serving(records: Path, port: int):
     """The web table on ``port`` of 127.0.0.1 with its records in ``records``, in a thread, as
     ``carcassonne serve`` runs it; yields its address, and stops it after."""
-    running = server_of(create_app(Tables(records)), port)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not running.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    running.should_exit = True
-    thread.join(10)
+    with in_thread(server_of(create_app(Tables(records)), port)):
+        yield f"http://127.0.0.1:{port}"
 
 
 def _free_port() -> int:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import http.client
 import json
 import socket
-import threading
 import time
 from pathlib import Path
 
@@ -15,7 +14,7 @@ import pytest
 uvicorn = pytest.importorskip("uvicorn", reason="the web table needs the web extra")
 
 from engine.web.app import Tables, create_app  # noqa: E402
-from engine.web.server import TimedH11Protocol, port_taken, server as server_of  # noqa: E402
+from engine.web.server import TimedH11Protocol, in_thread, port_taken, server as server_of  # noqa: E402
 
 pytestmark = pytest.mark.xdist_group("timed-or-heavy")  # timings: never beside Chromium or the hostile cases
 
@@ -33,16 +32,8 @@ def server(tmp_path: Path):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     tables = Tables(tmp_path)
-    running = server_of(create_app(tables), port, protocol=_Quick)  # as carcassonne serve runs it
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not running.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    yield port, tables
-    running.should_exit = True
-    thread.join(10)
+    with in_thread(server_of(create_app(tables), port, protocol=_Quick)):  # as carcassonne serve runs it
+        yield port, tables
 
 
 def _closed_within(connection: socket.socket, seconds: float, trickle: bytes = b"") -> bool:
