@@ -24,6 +24,8 @@ tile       (tile types,)                     1 for the drawn tile (none while a
 unseen     (tile types,)                     copies not seen yet (stack or deck.size box)
 personal   (players,)                        personal tiles held (only under ``deck.personal``;
                                              the tile piece shows one offered)
+titles     (titles, players)                 the title's record for its holder, else 0 (only
+                                             under titles: ``award: title``)
 ========== ================================= ============================================
 
 ``side`` and ``reach`` are the :class:`~engine.api.actions.ActionCodec`'s; needs numpy.
@@ -52,7 +54,8 @@ def pieces(ruleset: "Ruleset", players: int) -> list[tuple[str, tuple[int, ...]]
     types = len(ruleset.tiles)
     return [("board", (codec.maps, planes, codec.side, codec.side)), ("me", (players,)),
             ("to_move", (players,)), ("scores", (players,)), ("supply", (players,)),
-            ("tile", (types,)), ("unseen", (types,))] + ([("personal", (players,))] if ruleset.personal_tile >= 0 else [])
+            ("tile", (types,)), ("unseen", (types,))] + ([("personal", (players,))] if ruleset.personal_tile >= 0 else []) \
+        + ([("titles", (len(ruleset.titles), players))] if ruleset.titles else [])
 
 
 def size(ruleset: "Ruleset", players: int) -> int:
@@ -111,3 +114,6 @@ def fill(view: dict[str, "numpy.ndarray"], state: "ChanceGame", seat: int) -> No
         view["unseen"][tile] = copies
     if "personal" in view:
         view["personal"][:] = game.personal
+    for i, (holder, record) in enumerate(game.titles):
+        if holder >= 0:
+            view["titles"][i, holder] = record

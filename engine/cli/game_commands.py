@@ -39,6 +39,7 @@ def play(
 
     from ..bots.players import check_seats
     from ..core.scoring import points_by_kind
+    from ..core.titles import holders
     from ..errors import UserError
     from ..files.output import check_writable, write_json
     from ..rules.references import portable_ref
@@ -122,7 +123,7 @@ def play(
         "personal_turns": list(game.personal_turns),
         "scores": {"in_game": played.in_game, "final": list(game.scores)},
         "points_by_kind": points_by_kind(game),
-        "tokens": [dict(zip(game.ruleset.tokens, held)) for held in game.tokens],
+        "tokens": [dict(zip(game.ruleset.tokens, held)) for held in game.tokens], "titles": holders(game),
         "tiles_placed": placed, "tiles_discarded": discarded, "tiles_returned": game.returned,
         "events": [event.to_json() for event in game.events],
         "record": None if saved is None else str(saved),

@@ -1,12 +1,10 @@
 """A human at a terminal as a :class:`~engine.bots.players.Player`.
 
-``HumanPlayer`` shows each turn as text (the board around the play area, the
-scores, the drawn tile in its four rotations and the numbered legal moves,
-drawn by :mod:`engine.cli.screen`) and reads the answer through an ``input``
-callable, so the same class serves a real terminal (``builtins.input``) and
-tests (a function that pops scripted answers).  Everything is printed through a
-:class:`rich.console.Console`, so tests capture it with
-``Console(file=io.StringIO(), width=120)``.
+``HumanPlayer`` shows each turn as text (the board around the play area, the scores, the
+drawn tile in its four rotations and the numbered legal moves, drawn by
+:mod:`engine.cli.screen`) and reads the answer through an ``input`` callable, so the same
+class serves a real terminal (``builtins.input``) and tests (a function that pops scripted
+answers).  Everything is printed through a :class:`rich.console.Console` (tests capture it).
 
 An answer is a number from the list, or the move typed in the README's
 notation (read by :func:`~engine.cli.move_input.parse_move`).  Anything else is
@@ -30,6 +28,7 @@ from rich.text import Text
 
 from ..core.game import Game
 from ..core.moves import HOME, Move
+from ..core.titles import held_by
 from ..errors import UserError
 from ..files.notation import format_follower, place_name
 from ..files.output import check_writable
@@ -278,8 +277,8 @@ class HumanPlayer:
         return kind_style(game.ruleset, segment.kind)
 
     def _scores(self, game: Game) -> Text:
-        """One line: each seat's colour, score, pieces left by type and tokens collected (goods);
-        ``◀`` marks the seat to play."""
+        """One line: each seat's colour, score, pieces left by type, tokens collected (goods) and
+        titles held; ``◀`` marks the seat to play."""
         out = Text("Scores  ")
         for seat in range(game.players):
             out.append(f" {seat + 1} ", style=SEAT_STYLES[seat % len(SEAT_STYLES)])
@@ -287,7 +286,8 @@ class HumanPlayer:
                 self.name if seat == game.player else "")
             who = f" P{seat + 1} {named}".rstrip() + (" ◀" if seat == game.player else "")
             out.append(who, style="bold" if seat == game.player else None)
-            goods = "".join(f", {n} {name}" for name, n in zip(game.ruleset.tokens, game.tokens[seat]))
+            goods = "".join([*(f", {n} {name}" for name, n in zip(game.ruleset.tokens, game.tokens[seat])),
+                             *(f", holds the {title}" for title in held_by(game, seat))])
             if game.ruleset.personal_tile >= 0:
                 goods += f", {game.personal[seat]} {game.ruleset.tiles[game.ruleset.personal_tile].id} held"
             out.append(f" {game.scores[seat]} pts, {_pieces_left(game, seat)} left{goods}   ")

@@ -16,7 +16,7 @@ from ..geometry import RING8
 from .followers import count_of
 from .moving import note_movers
 from .scoring import ScoreEvent, Scored, check_totals, majority, score_feature
-from .tallies import hold, reward
+from .tallies import hold, note_closed, reward
 
 if TYPE_CHECKING:
     from .game import Game
@@ -24,12 +24,13 @@ if TYPE_CHECKING:
 
 def score_completed(game: "Game", tile_index: int, pos: int, base: int) -> list[Scored]:
     """Score and clear every feature the placement of tile type ``tile_index`` at ``pos`` (its
-    segments from ``base``) completed: the occupied ones, and under rewards every one."""
+    segments from ``base``) completed: the occupied ones, and under rewards or bonuses every one
+    (the bonuses' aggregates count features completed by the placer, occupied or not)."""
     tile = game.tiles[tile_index]
     events: list[Scored] = []
     fol, open_, find = game.fol, game.open, game.find
     done = []
-    rewarding = bool(game.ruleset.tokens)
+    rewarding = bool(game.ruleset.tokens) or bool(game.ruleset.bonuses)
     for j in tile.closing:
         root = find(base + j)
         if open_[root] == 0 and root not in done and (fol[root] or rewarding):
@@ -56,9 +57,11 @@ def score_completed(game: "Game", tile_index: int, pos: int, base: int) -> list[
 
 def score_completion(game: "Game", root: int) -> list[Scored]:
     """Score the completed feature at ``root`` if occupied, pay it, hand out its tokens, note
-    who held it (for bonuses), and free its followers."""
+    who held it and who completed it (for bonuses), and free its followers."""
     found: list[Scored] = []
     players: tuple[int, ...] = ()
+    if game.ruleset.bonuses:
+        note_closed(game, root)
     if game.fol[root]:
         scored = score_feature(game, root, complete=True, phase="in_game", explain=game.explain)
         check_totals(game, scored, list(game.scores))

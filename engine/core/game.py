@@ -16,7 +16,7 @@ from mypy_extensions import mypyc_attr
 from ..geometry import map_local, map_origin
 from ..rules.ruleset import Ruleset
 from ..rules.seats import categories_at_start, points_at_start
-from . import choices, completion, moving, personal, triggered
+from . import choices, completion, moving, personal, titles, triggered
 from .board import Board
 from .deck import Pins, Stack, build_stacks, put_back, take
 from .followers import others_mask, strengths
@@ -37,14 +37,12 @@ class Game(Board):
     tile's ``(tile type index, rotation)`` (default: the ruleset's start tile,
     rotation 0) and is placed at (0, 0).
 
-    A turn: :attr:`tile` is the tile to place, :attr:`player` the seat to
-    play; :meth:`placements` / :meth:`deploy_options` / :meth:`legal_moves`
-    list choices; :meth:`play` applies a :class:`Move`, scores what it
-    completed and draws the next tile, discarding tiles that fit nowhere
-    (RULES.md §3.2 row 4, seed 003).  When :attr:`tile` is None the tiles are
-    used up; :meth:`finish` runs final scoring.  Raises
-    :class:`IllegalMove` for a move the rules refuse.  Under ``deck.personal``
-    a turn may offer the player's personal tile instead of a draw
+    A turn: :attr:`tile` is the tile to place, :attr:`player` the seat to play; :meth:`placements`
+    / :meth:`deploy_options` / :meth:`legal_moves` list choices; :meth:`play` applies a
+    :class:`Move`, scores what it completed and draws the next tile, discarding tiles that fit
+    nowhere (RULES.md §3.2 row 4, seed 003).  When :attr:`tile` is None the tiles are used up;
+    :meth:`finish` runs final scoring.  Raises :class:`IllegalMove` for a move the rules refuse.
+    Under ``deck.personal`` a turn may offer the player's personal tile instead of a draw
     (:mod:`engine.core.personal`; :attr:`personal_turn`).
     """
 
@@ -64,19 +62,22 @@ class Game(Board):
         self.kind_points = [categories_at_start(ruleset, p) for p in range(players)]
         #: Per seat, the tokens collected (engine/core/tallies.py), in ``ruleset.tokens`` order.
         self.tokens = [[0] * len(ruleset.tokens) for _ in range(players)]
-        #: Per seat, ``(kind index, tiles)`` of each feature held when completed (kept for bonuses only).
+        #: For bonuses only (engine/core/tallies.py), per seat, ``(kind index, tiles)`` of each feature
+        #: held when completed, and of each its tiles completed; per title (``ruleset.titles``,
+        #: engine/core/titles.py) ``(holder seat or -1, record)``.
         self.held: list[list[tuple[int, int]]] = [[] for _ in range(players)]
+        self.closed: list[list[tuple[int, int]]] = [[] for _ in range(players)]
+        self.titles: list[tuple[int, int]] = [(-1, 0)] * len(ruleset.titles)
         #: False: score points only, with no :class:`ScoreEvent` (simulation; ``events`` stays empty).
         self.explain = explain
         self.events: list[ScoreEvent] = []
         #: ``(tile type index, Move)`` per turn, ``(tile type index, None)`` per discarded tile.
         self.history: list[tuple[int, Move | None]] = []
-        #: Discarded tiles that went back into the stack (``unplaceable: reshuffle``).
+        #: Discarded tiles that went back into the stack (``unplaceable: reshuffle``), and ``(turn, tile
+        #: types that went back during it)``: each type goes back once between placements.
         self.returned = 0
-        #: ``(turn, tile types that went back during it)``: each type goes back once between placements.
         self.went_back: tuple[int, frozenset[int]] = (0, frozenset())
-        self.turn = 0
-        self.player = 0
+        self.turn, self.player = 0, 0
         #: The seat behind each entry of :attr:`history` (an extra turn keeps the seat).
         self.seats: list[int] = []
         #: Whether the current turn is an extra one (``extra_turn``), and whether the move being
@@ -195,8 +196,9 @@ class Game(Board):
     # -- playing ---------------------------------------------------------------
 
     def play(self, move: Move, *, checked: bool = False, draw: bool = True) -> list[Scored]:
-        """Play ``move`` for :attr:`player`: place, deploy, score completed features,
-        pass the turn and draw the next tile.  Returns this turn's score events.
+        """Play ``move`` for :attr:`player`: place, deploy, score completed features, pass titles
+        (:mod:`engine.core.titles`), pass the turn and draw the next tile.  Returns this turn's
+        score events.
 
         ``checked=True`` skips the legality check (for bots that chose from
         :meth:`placements` and :meth:`deploy_options`).  ``draw=False`` stops
@@ -238,11 +240,10 @@ class Game(Board):
             personal.open_turn(self, draw)
 
     def draw_one(self) -> bool:
-        """After ``play(..., draw=False)``: draw the top tile of the current map's stack
-        (which :func:`engine.core.chance.draw` arranges), with no further draw.  True if
-        it is now :attr:`tile`; False if it fit nowhere and was discarded like any
-        unplaceable tile (see :meth:`discard`): the next draw is then due, maybe on
-        another map, unless the stacks are used up."""
+        """After ``play(..., draw=False)``: draw the top tile of the current map's stack (which
+        :func:`engine.core.chance.draw` arranges), with no further draw.  True if it is now
+        :attr:`tile`; False if it fit nowhere and was discarded (:meth:`discard`): the next draw
+        is then due, maybe on another map, unless the stacks are used up."""
         self._draw_next()
         tile = self.tile
         if tile is None or self.fits_somewhere(tile):
@@ -256,7 +257,7 @@ class Game(Board):
         return False
 
     def apply(self, move: Move) -> list[Scored]:
-        """Place, deploy and score ``move`` without passing the turn or drawing
+        """Place, deploy and score ``move`` (and pass titles) without passing the turn or drawing
         (what a bot does to a :meth:`copy` to look one move ahead).  Unchecked."""
         tile = _drawn(self.tile)
         self.turn += 1
@@ -278,6 +279,8 @@ class Game(Board):
         scored += completion.score_completed(self, tile, move.pos, base)
         if self.ruleset.scorers:
             scored += triggered.on_placed(self, tile, base)
+        if self.ruleset.titles:
+            scored += titles.settle(self)
         if self.movers:
             moving.settle(self, self.player)
         return scored
@@ -293,12 +296,10 @@ class Game(Board):
             self._draw_next()
 
     def finish(self) -> list[Scored]:
-        """Final scoring (RULES.md §3.1 "Game end"): incomplete features, then farms, then
-        the ruleset's bonuses.  A follower whose feature pays 0 (Inns & Cathedrals' open
-        cathedral city) gets its event too, as a feature completed in the game does.
-
-        Idempotent: a second call returns an empty list.
-        """
+        """Final scoring (RULES.md §3.1 "Game end"): incomplete features, then farms, then the
+        ruleset's bonuses and titles.  A follower whose feature pays 0 (Inns & Cathedrals' open
+        cathedral city) gets its event too, as a feature completed in the game does.  Idempotent:
+        a second call returns an empty list."""
         if self.finished:
             return []
         self.finished = True
@@ -342,8 +343,7 @@ class Game(Board):
         self.placement_cache = None
 
     def force_last_round(self) -> None:
-        """The stacks are used up now (replays and scenarios, whose stacks are never drawn
-        from, say when): the last round of personal tiles begins (:mod:`engine.core.personal`)."""
+        """The stacks are used up now (replays and scenarios say when): the last round of personal tiles begins."""
         personal.start_last_round(self)
 
     @property

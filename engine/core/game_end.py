@@ -7,7 +7,8 @@ bonuses").  A bonus compares the players on its ``value``, a formula over
 their aggregates (:func:`engine.core.tallies.aggregates`): with ``award:
 most`` the player or players with the greatest value score ``points``
 (``ties: all`` pays every tied player in full, ``ties: none`` nobody on a
-tie); with ``award: each`` every player scores ``points`` on their own value.
+tie); with ``award: each`` every player scores ``points`` on their own value;
+with ``award: title`` the title's holder (:mod:`engine.core.titles`) scores.
 A value of 0 or less earns nothing.
 """
 
@@ -59,6 +60,11 @@ def _bonus(game: "Game", bonus: "Bonus", inputs: list[dict[str, int]], explain: 
         values = [int(bonus.value(env)) for env in inputs]
         if bonus.award == "each":
             winners = [(p,) for p, v in enumerate(values) if v > 0]
+        elif bonus.award == "title":  # its holder, on the value it took it with (engine/core/titles.py)
+            holder, record = game.titles[game.ruleset.titles.index(bonus)]
+            winners = [(holder,)] if holder >= 0 else []
+            if holder >= 0:
+                values[holder] = record
         else:
             best = max(values)
             tied = tuple(p for p, v in enumerate(values) if v == best)

@@ -62,18 +62,24 @@ class ScoreEvent:
     constants: tuple[str, ...] = ()
     #: For a reward (``rule`` ``reward``): the tokens each of ``players`` took (``{"wine": 2}``).
     tokens: dict[str, int] = field(default_factory=dict)
-    #: For a game-end bonus (``rule`` ``bonus``, ``kind`` the bonus's name): every seat's value.
+    #: For a game-end bonus (``rule`` ``bonus``, ``kind`` the bonus's name) or a title passed
+    #: (``rule`` ``title``): every seat's value.
     values: tuple[int, ...] = ()
+    #: For a title passed (``rule`` ``title``, ``players`` the new holder): who held it (-1: nobody).
+    holder: int = -1
 
     def explain(self, names: list[str] | None = None) -> str:
         """One line: ``city (complete; tiles 3, pennants 1): 2 * tiles = 6,
         2 * pennants = 2 → 8 for A``; a reward ``city at (1,0) (complete; tiles 3):
-        wine 2 → to A``; a bonus ``wine bonus (values 3 v 1): 10 → 10 for A``."""
+        wine 2 → to A``; a bonus ``wine bonus (values 3 v 1): 10 → 10 for A``; a title passed
+        ``king title (values 2 v 3): largest_closed_city → to B``."""
         who = ", ".join(names[p] if names else str(p) for p in self.players) or "nobody"
         if self.rule == "bonus":
             values = " v ".join(map(str, self.values))
             parts = ", ".join(f"{text} = {value}" for text, value in self.terms) or self.formula
             return f"{self.kind} bonus (values {values}): {parts} → {self.points} for {who}"
+        if self.rule == "title":
+            return f"{self.kind} title (values {' v '.join(map(str, self.values))}): {self.formula} → to {who}"
         parts = ", ".join(f"{text} = {value}" for text, value in self.terms) or self.formula
         facts = ", ".join(f"{k} {v}" for k, v in self.inputs.items()
                           if k != "segments" and k not in self.constants and not isinstance(v, bool))
@@ -91,12 +97,15 @@ class ScoreEvent:
         """The score in words, for a person following the game (the formula is :meth:`explain`'s):
         ``A +14: completed city (6 tiles, 1 pennant)``, ``B +4: field at the end, barn (9 tiles,
         1 completed city)``, ``nobody: unfinished road (3 tiles)``, an input of 0 left out; a bonus
-        ``A +5: longest-road bonus (value 7)``."""
+        ``A +5: longest-road bonus (value 7)``; a title ``B took the king title from A (value 3)``."""
         who = ", ".join(names[p] if names else str(p) for p in self.players)
         paid = f"{who} {self.points:+d}" if who else "nobody"
         if self.rule == "bonus":
             mine = self.values[self.players[0]] if self.players and self.values else 0
             return f"{paid}: {self.kind} bonus (value {mine})"
+        if self.rule == "title":
+            was = f" from {names[self.holder] if names else self.holder}" if self.holder >= 0 else ""
+            return f"{who} took the {self.kind} title{was} (value {self.inputs.get('value', 0)})"
         if self.rule == "reward":
             return f"{who or 'nobody'} took {', '.join(f'{n} {name}' for name, n in self.tokens.items())} " \
                    f"for completing the {self.kind}"
@@ -122,7 +131,8 @@ class ScoreEvent:
         } | ({"map": self.map} if self.map is not None else {}) | (
             {"target": self.target} if self.target else {}) | (
             {"tokens": dict(self.tokens)} if self.tokens else {}) | (
-            {"values": list(self.values)} if self.values else {})
+            {"values": list(self.values)} if self.values else {}) | (
+            {"from": self.holder if self.holder >= 0 else None} if self.rule == "title" else {})
 
 
 def _counted(n: int, name: str) -> str:

@@ -1,12 +1,14 @@
-"""What each player gathers for game-end bonuses: tokens handed out, and features held.
+"""What each player gathers for game-end bonuses: tokens handed out, features held and closed.
 
 When a feature of a kind with ``rewards`` completes in play, the sums of its
 token attributes go to the player who placed the completing tile, whether or
 not anyone has a follower on it (``to: placer``), or to its majority (``to:
 majority``): :func:`reward`.  A ruleset with bonuses also notes, per player,
-every feature they held (had the majority on) when it was completed:
-:func:`hold`.  :func:`aggregates` turns both into the per-player inputs of
-bonus formulas (:mod:`engine.rules.bonuses`).
+every feature they held (had the majority on) when it was completed
+(:func:`hold`), and every feature their tile completed, whoever held it
+(:func:`note_closed`: King & Robber Baron's cards go to the player who
+completes a feature).  :func:`aggregates` turns these into the per-player
+inputs of bonus formulas (:mod:`engine.rules.bonuses`).
 """
 
 from __future__ import annotations
@@ -50,11 +52,20 @@ def hold(game: "Game", root: int, players: tuple[int, ...]) -> None:
         game.held[p].append((kind_of(game, root), _tiles(game, root)))
 
 
+def note_closed(game: "Game", root: int) -> None:
+    """Note that the seat playing (:attr:`~engine.core.game.Game.player`) completed the feature
+    at ``root`` with its tile, occupied or not (for bonuses and titles)."""
+    game.closed[game.player].append((kind_of(game, root), _tiles(game, root)))
+
+
 def aggregates(game: "Game", final_points: list[dict[str, int]]) -> list[dict[str, int]]:
-    """Per seat, the inputs of bonus formulas at game end: tokens collected; ``completed_K``
-    (features of kind K held when completed), ``largest_K`` (tiles of the largest K feature held,
-    completed or occupied at game end) and ``points_K`` (points kind K paid, ``final_points``
-    being the final scoring's share, per seat and kind); the constants."""
+    """Per seat, the inputs of bonus formulas: tokens collected; ``completed_K`` (features of
+    kind K held when completed), ``largest_K`` (tiles of the largest K feature held, completed
+    or occupied now), ``points_K`` (points kind K paid, ``final_points`` being the final
+    scoring's share, per seat and kind: empty dicts during play), ``closed_K`` and
+    ``largest_closed_K`` (the K features the seat's tiles completed, held by anyone or nobody:
+    how many, and the tiles of the largest), ``board_completed_K`` (K features completed on
+    the whole board, the same for every seat); the constants."""
     ruleset = game.ruleset
     kinds = ruleset.kinds
     held = [list(mine) for mine in game.held]
@@ -62,14 +73,22 @@ def aggregates(game: "Game", final_points: list[dict[str, int]]) -> list[dict[st
         if not is_complete(game, root):
             for p in majority(game.followers_by_player(root)):
                 held[p].append((kind_of(game, root), _tiles(game, root)))
+    board = [0] * len(kinds)
+    for notes in game.closed:
+        for k, _ in notes:
+            board[k] += 1
     found = []
     for p in range(game.players):
         mine = {"seat": p + 1, **dict(zip(ruleset.tokens, game.tokens[p]))}
         for kind in kinds:
             done = [tiles for k, tiles in game.held[p] if k == kind.index]
+            closed = [tiles for k, tiles in game.closed[p] if k == kind.index]
             mine[f"completed_{kind.name}"] = len(done)
             mine[f"largest_{kind.name}"] = max((tiles for k, tiles in held[p] if k == kind.index), default=0)
             mine[f"points_{kind.name}"] = game.kind_points[p][kind.name] + final_points[p].get(kind.name, 0)
+            mine[f"closed_{kind.name}"] = len(closed)
+            mine[f"largest_closed_{kind.name}"] = max(closed, default=0)
+            mine[f"board_completed_{kind.name}"] = board[kind.index]
         mine.update(kinds[0].constants if kinds else {})
         found.append(mine)
     return found

@@ -38,7 +38,7 @@ from ..rules.validate import check
 from ..rules.yaml_nodes import MAX_DEPTH
 from .notation import format_follower
 from .supply import TileSupply
-from .turn_entries import extra_turn_mismatch, play_turn, take_tile, tile_index
+from .turn_entries import extra_turn_mismatch, play_turn, take_tile, tile_index, titles_mismatch
 
 FORMAT = "carcassonne-record"
 VERSION = 3
@@ -211,6 +211,10 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
             problems.append(f"turn {i + 1} is {mismatch}")
         supply.take_turn(turn, i)  # an unknown tile is take_tile's error
         play_turn(game, turn, doc, ("turns", i))
+        mismatch = titles_mismatch(doc, game, turn.get("titles", {}), ("turns", i),
+                                   [p["name"] for p in data["players"]], "replay")
+        if mismatch:
+            problems.append(f"turn {i + 1}: {mismatch}")
     if game.scores != data["scores"]["in_game"]:
         problems.append(f"in-game scores {game.scores} ≠ recorded {data['scores']['in_game']}")
     if data.get("finished", True):

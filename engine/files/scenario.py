@@ -21,17 +21,19 @@ from ..rules.ruleset import load_ruleset_for
 from ..rules.source import Document, Shape, load_yaml
 from ..rules.validate import check
 from .turn_entries import (decision_move, enter_turn_map, extra_turn_mismatch, nothing_moving, take_tile, tile_index,
-                           turn_move)
+                           titles_mismatch, turn_move)
 
 
 @dataclass
 class Outcome:
-    """What one ruleset gave for a scenario: the scores and every failed expectation."""
+    """What one ruleset gave for a scenario: the scores, each player's final points by score
+    category (``start``, each feature kind, each bonus) and every failed expectation."""
 
     ruleset: str
     in_game: dict[str, int] = field(default_factory=dict)
     final: dict[str, int] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
+    categories: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 #: A scenario is a YAML mapping with (at least) these keys; anything else is refused unquoted.
@@ -134,9 +136,13 @@ def _run_one(doc: Document, ref: str, ruleset, expected: dict | None) -> Outcome
             outcome.failures.append(f"{label}: expected an illegal {probe}, but the engine allows it")
             continue
         game.play(move, checked=True)
+        mismatch = titles_mismatch(doc, game, turn.get("titles", {}), path, names)
+        if mismatch:
+            outcome.failures.append(f"{label}: {mismatch}")
     outcome.in_game = dict(zip(names, game.scores))
     game.finish()
     outcome.final = dict(zip(names, game.scores))
+    outcome.categories = {name: dict(points) for name, points in zip(names, game.kind_points)}
     if expected:
         for when in ("in_game", "final"):
             want = expected.get(when)

@@ -1,11 +1,15 @@
 """Game-end bonuses compiled from ``bonuses:``: formulas over per-player aggregates.
 
 A bonus compares the players on a ``value`` and pays ``points`` to the most
-(or to each); docs/rulesets.md, "Game-end bonuses".  Its formulas read the
+(or to each), or is a **title** (``award: title``) that passes during play to
+whoever beats its holder's value and pays its holder at game end;
+docs/rulesets.md, "Game-end bonuses" and "Titles".  Its formulas read the
 per-player **aggregates** :func:`aggregate_inputs` lists — the ``seat`` (1 for
-the first player), tokens collected, ``completed_K``, ``largest_K`` and
-``points_K`` for each feature kind K whose name a formula can read, and the
-constants — and ``points`` reads ``value`` as well.  How they are gathered during a game is :mod:`engine.core.tallies`.
+the first player), tokens collected, ``completed_K``, ``largest_K``,
+``points_K``, ``closed_K``, ``largest_closed_K`` and ``board_completed_K`` for
+each feature kind K whose name a formula can read, and the constants — and
+``points`` reads ``value`` as well.  How they are gathered during a game is
+:mod:`engine.core.tallies`; how titles pass, :mod:`engine.core.titles`.
 """
 
 from __future__ import annotations
@@ -21,15 +25,17 @@ _READABLE = re.compile(r"[a-z_][a-z0-9_]*\Z")  # a NAME of grammar/scoring.lark
 #: The score table's own columns, which no bonus may be named like.
 TABLE_COLUMNS = ("player", "in_game", "final")
 #: The aggregates every readable kind K gives bonus formulas, as ``prefix + K``.
-KIND_AGGREGATES = ("completed_", "largest_", "points_")
+KIND_AGGREGATES = ("completed_", "largest_", "points_", "closed_", "largest_closed_", "board_completed_")
+#: What each ``award`` lets ``ties`` say, the default first.
+TIES = {"most": ("all", "none"), "title": ("first",), "each": ()}
 
 
 @dataclass(frozen=True)
 class Bonus:
     """One game-end bonus: ``name`` (what the score table and the log call it), ``value`` (each
     player's value: a :class:`~engine.rules.kinds.Score` over the aggregates), ``points`` (what an
-    awarded player scores, reading ``value`` too), ``award`` ``most``/``each`` and ``ties``
-    ``all``/``none``."""
+    awarded player scores, reading ``value`` too), ``award`` ``most``/``each``/``title`` and
+    ``ties`` ``all``/``none`` (``most``) or ``first`` (``title``: the holder keeps it on a tie)."""
 
     name: str
     value: Score
@@ -65,6 +71,7 @@ def compile_bonuses(doc: Document, kinds: list[FeatureKind], problems: Problems)
     kind_names = {kind.name for kind in kinds}
     built_in = {prefix + kind.name for kind in kinds for prefix in KIND_AGGREGATES} | {"value", "seat"}
     if specs:
+        _clashing_aggregates(kinds, problems)
         for kind in kinds:
             for i in kind.tokens:
                 token = kind.attributes[i]
@@ -85,11 +92,32 @@ def compile_bonuses(doc: Document, kinds: list[FeatureKind], problems: Problems)
             what = "a feature kind" if name in kind_names else "a column of the score table"
             problems.at(at, f"bonus '{name}' has the name of {what}: the score table gives each bonus its "
                         "own column", "bonus-name", key=True)
-        if spec.get("award") == "each" and "ties" in spec:
-            problems.at(at + ("ties",), "'ties' says what a tie for the most pays, so it applies to "
-                        "award: most only", "bonus-ties", key=True)
+        award = spec.get("award", "most")
+        ties = spec.get("ties", TIES[award][0] if TIES[award] else "all")
+        if "ties" in spec and ties not in TIES[award]:
+            said = {"most": "a tie for the most pays all or none", "title": "a title stays with its holder on "
+                    "a tie (ties: first)", "each": "award: each pays every player on their own value, so no tie"}
+            problems.at(at + ("ties",), f"ties: {ties} does not go with award: {award}: {said[award]}",
+                        "bonus-ties", key=True)
         value = compile_score(doc, at + ("value",), spec["value"], inputs, problems)
         points = compile_score(doc, at + ("points",), spec["points"], {**inputs, "value": int}, problems)
         if value is not None and points is not None:
-            bonuses.append(Bonus(name, value, points, spec.get("award", "most"), spec.get("ties", "all")))
+            bonuses.append(Bonus(name, value, points, award, ties))
     return tuple(bonuses)
+
+
+def _clashing_aggregates(kinds: list[FeatureKind], problems: Problems) -> None:
+    """Refuse two kinds whose aggregates share a name (``largest_`` + ``closed_city`` is
+    ``largest_closed_`` + ``city``): a formula could not say which it reads (``input-name``)."""
+    seen: dict[str, str] = {}
+    for kind in kinds:
+        if not _READABLE.match(kind.name):
+            continue
+        for prefix in KIND_AGGREGATES:
+            name = prefix + kind.name
+            if name in seen and seen[name] != kind.name:
+                problems.at(("features", kind.name), f"kind '{kind.name}' gives bonus formulas the aggregate "
+                            f"'{name}', which kind '{seen[name]}' gives too: rename one of them",
+                            "input-name", key=True)
+                return
+            seen[name] = kind.name

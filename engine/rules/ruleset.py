@@ -80,6 +80,8 @@ class Ruleset:
     personal_count: int = 0
     #: Game-end bonuses, in scoring order (:mod:`engine.rules.bonuses`).
     bonuses: tuple[Bonus, ...] = ()
+    #: The bonuses that are titles (``award: title``), in order: :mod:`engine.core.titles` passes them.
+    titles: tuple[Bonus, ...] = ()
     #: Every token a kind's ``rewards`` hands out, in kind order.
     tokens: tuple[str, ...] = ()
     #: The follower types, ``normal`` (``followers`` of them) first (:mod:`engine.rules.follower_types`).
@@ -311,7 +313,8 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         phases=phases, set_aside=tuple(set_aside), deck_size=size,
         personal_tile=tile_ids.get(personal_tile, -1) if personal_tile is not None else -1,
         personal_count=personal_count,
-        bonuses=bonuses, tokens=token_names(kinds), follower_types=follower_types,
+        bonuses=bonuses, titles=tuple(b for b in bonuses if b.award == "title"), tokens=token_names(kinds),
+        follower_types=follower_types,
         extra_turn_types=tuple(t.index for t in follower_types if t.extra_turn), movers=movers, scorers=scorers,
         corner_types=tuple(t.index for t in follower_types if t.spot == "corner"),
         seat_pieces=seat_pieces, seat_points=seat_points,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core.moves import HOME
+from ..core.titles import held_by
 from ..files.notation import follower_name, format_follower, moved_on_phrase, place_name
 from ..files.record import history_seats
 from ..view.render import PLAYER_COLOURS, board_svg
@@ -33,7 +34,7 @@ def build_state(table: Table) -> dict[str, Any]:
                      "pieces": {t.name: game.reserve[i][t.index] for t in ruleset.follower_types},
                      "by_kind": dict(game.kind_points[i]),
                      "in_game": (table.in_game or game.scores)[i],
-                     "tokens": dict(zip(ruleset.tokens, game.tokens[i])),
+                     "tokens": dict(zip(ruleset.tokens, game.tokens[i])), "titles": held_by(game, i),
                      **({"personal": game.personal[i]} if ruleset.personal_tile >= 0 else {})}
                     for i, s in enumerate(table.seats)],
         "board": board_svg(game, table.names, size=TILE, coordinates=True, spots=spots,

@@ -118,3 +118,24 @@ def test_bad_parameters_are_value_errors():
         pyspiel.load_game("python_carcassonne", {"returns": "money"})
     with pytest.raises(Exception, match="no-such-ruleset"):
         pyspiel.load_game("python_carcassonne", {"ruleset": "no-such-ruleset"})
+
+
+def test_the_observation_shows_each_titles_holder_with_its_record():
+    """Under titles (King & Robber Baron) the observation has a titles piece: the record of
+    each title for its holder, 0 elsewhere; without titles there is no such piece."""
+    game = pyspiel.load_game("python_carcassonne", {"ruleset": "basic+king-and-robber-baron", "players": 2})
+    state = game.new_initial_state()
+    observer = game.make_py_observer()
+    while not state.is_terminal() and not any(holder >= 0 for holder, _ in state.inner.game.titles):
+        outcomes = state.chance_outcomes() if state.is_chance_node() else None
+        state.apply_action(outcomes[0][0] if outcomes else state.legal_actions()[0])
+    observer.set_from(state, 1)
+    expected = numpy.zeros((2, 2))
+    for i, (holder, record) in enumerate(state.inner.game.titles):
+        if holder >= 0:
+            expected[i, holder] = record
+    assert expected.sum() > 0 and numpy.array_equal(observer.dict["titles"], expected)
+    plain = pyspiel.load_game("python_carcassonne")
+    plain_observer = plain.make_py_observer()
+    plain_observer.set_from(plain.new_initial_state(), 0)
+    assert "titles" not in plain_observer.dict

@@ -1,12 +1,12 @@
 """Invariants over whole games under every edition with each option of issue 15 (and all at
-once, with and without the River; Abbey & Mayor among them), and under rulesets with goods, with
+once, with and without the River; Abbey & Mayor and King & Robber Baron among them), and under rulesets with goods, with
 follower types (a mayor, a wagon, a barn among them) and with wild sides:
 hypothesis picks the ruleset and the seed.
 
 Followers are conserved, scores never go down, every placed tile matches its
 neighbours, the score events add up to the scores (bonuses included), every tile of
 the deck is placed, discarded or left in the box, the record replays with no
-mismatch, and the same seed plays the same game.
+mismatch, the same seed plays the same game, and no player's value beats a title's record.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.core.tallies import aggregates
 from engine.files.record import record_from_text, replay
 from engine.geometry import SIDE_STEP
 from engine.rules.ruleset import load_ruleset
@@ -26,7 +27,7 @@ from engine.sim.play import play_game
 
 EDITIONS = ["basic", "first-edition", "second-edition"]
 OPTIONS = ["short-game", "farms-pay-cloisters", "longest-road-bonus", "inns-and-cathedrals", "traders-and-builders",
-           "abbey-and-mayor"]
+           "abbey-and-mayor", "king-and-robber-baron"]
 TEST_RULESETS = Path(__file__).parents[1] / "scenarios" / "rulesets"
 GOODS = str(TEST_RULESETS / "goods.yaml")
 TYPED = [str(TEST_RULESETS / name) for name in ("large-follower.yaml", "helper-follower.yaml", "mayor.yaml",
@@ -50,6 +51,11 @@ def check_game(ref: str, seed: int, kinds: list[str]) -> dict:
             assert on_board + game.supply[p] == sum(pieces_at_start(ruleset, p))  # ``seats`` may vary it
         assert all(now >= before for now, before in zip(game.scores, previous))
         previous[:] = game.scores
+        if ruleset.titles:  # nobody's value beats a title's record; a title is held once it is above 0
+            inputs = aggregates(game, [{} for _ in range(game.players)])
+            for title, (holder, record) in zip(ruleset.titles, game.titles):
+                assert max(int(title.value(env)) for env in inputs) <= record
+                assert (holder >= 0) == (record > 0)
 
     played = play_game(ruleset, kinds, seed, on_turn=on_turn)
     game = played.game

@@ -271,6 +271,7 @@ READS: dict[str, tuple[str, ...] | None] = {
     "unplaceable": ("unplaceable",), "min_players": ("players",), "max_players": ("players",),
     "followers": None, "deploy_own": None,  # the follower supply and who may deploy
     "bonuses": None, "tokens": None,  # game-end bonuses and the tokens completed features hand out
+    "titles": None,  # bonuses held during play (King & Robber Baron): who holds them, not what is drawn
     "follower_types": None, "extra_turn_types": None,  # who may deploy what where; who plays the next tile
     "feature_strengths": None,  # who holds a majority (the mayor): scores, not what is drawn or placed
     "scorers": None, "corner_types": None,  # scores set off and pieces sent home; where a piece may stand

@@ -167,6 +167,7 @@ function drawPlayers() {
     swatch.style.background = p.colour;
     let goods = Object.entries(p.tokens || {}).map(([name, n]) => `, ${n} ${name}`).join("");
     if (p.personal !== undefined) goods += `, ${p.personal} own tile${p.personal === 1 ? "" : "s"} held`;
+    goods += (p.titles || []).map((title) => `, holds the ${title}`).join("");
     row.append(swatch, ` ${p.name}: ${p.score} points, ${pieces(p)} left${goods}`);
     return row;
   }));

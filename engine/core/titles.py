@@ -1,0 +1,81 @@
+"""Titles: bonuses held during play that pass to whoever beats the holder (``award: title``).
+
+A title (King & Robber Baron's King and Robber Baron cards) is a bonus whose
+``value`` is watched after every turn.  Its **record** is the greatest value
+any seat has reached since the game began: a seat whose value beats the record
+takes the title (and the holder's own new best raises the record); on a tie the
+holder keeps it (``ties: first``); a value of 0 or less never takes it.  Two
+seats beating the record in the same turn: the greater value wins, and between
+equal ones the holder, then the seat playing, then the seats after it in turn
+order.  At game end the holder scores the
+title's ``points`` (:func:`engine.core.game_end.final_scores`), reading its own
+aggregates and ``value``, the record.
+
+The rule is King & Robber Baron's, cross-checked: "anyone who completes a city
+that is made using more tiles than the current largest city gets to be the
+king", paid "1 point for each completed city" at the end (nurdz.com,
+KingAndThief); "if another player completes a larger town during the game, then
+they become King" (brettspielwelt.de, CCKoenig); the shipped option is
+``rulesets/options/king-and-robber-baron.yaml`` and docs/rulesets.md, "Titles".
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .scoring import Paid, ScoreEvent, Scored
+from .tallies import aggregates
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def settle(game: "Game") -> list[Scored]:
+    """After a placement by :attr:`~engine.core.game.Game.player`: pass each title whose record
+    someone beats, updating :attr:`~engine.core.game.Game.titles` (holders and records).  Returns a 0-point event
+    per title passed (rule ``title``, ``players`` the new holder, ``values`` every seat's)."""
+    inputs = aggregates(game, [{} for _ in range(game.players)])
+    passed: list[Scored] = []
+    for i, title in enumerate(game.ruleset.titles):
+        holder, record = game.titles[i]
+        values = [int(title.value(env)) for env in inputs]
+        taker, record = _challenger(values, holder, record, game.player)
+        game.titles[i] = (taker, record)
+        if taker == holder:
+            continue
+        if not game.explain:
+            passed.append(Paid(title.name, "title", 0, (taker,)))
+            continue
+        event = ScoreEvent(phase="in_game", turn=game.turn, kind=title.name, rule="title",
+                           formula=title.value.text, points=0, players=(taker,), followers=(),
+                           inputs={"value": values[taker]}, values=tuple(values),
+                           holder=holder)
+        passed.append(event)
+        game.events.append(event)
+    return passed
+
+
+def _challenger(values: list[int], holder: int, record: int, playing: int) -> tuple[int, int]:
+    """``(holder, record)`` of a title held by ``holder`` (-1: nobody) with ``record``, after
+    seats reached ``values``: the greatest value above the record takes it, the holder first
+    among equals (it keeps its title, its record raised), then the seat ``playing``, then turn
+    order."""
+    best = max(values)
+    if best <= max(record, 0):
+        return holder, record
+    if holder >= 0 and values[holder] == best:
+        return holder, best
+    seats = len(values)
+    return next(p for p in ((playing + k) % seats for k in range(seats)) if values[p] == best), best
+
+
+def holders(game: "Game") -> dict[str, dict[str, int | None]]:
+    """Each title's holder (a seat, None: nobody yet) and its record (the value that holds it), by name:
+    what ``play --json``, the web table and the terminal show."""
+    return {title.name: {"holder": holder if holder >= 0 else None, "value": record}
+            for title, (holder, record) in zip(game.ruleset.titles, game.titles)}
+
+
+def held_by(game: "Game", seat: int) -> list[str]:
+    """The names of the titles ``seat`` holds, in the ruleset's order."""
+    return [title.name for title, (holder, _) in zip(game.ruleset.titles, game.titles) if holder == seat]
