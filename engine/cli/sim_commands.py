@@ -234,6 +234,9 @@ def _event_text(event: dict | None, names: list[str]) -> str:
     who = ", ".join(names[p] for p in event["players"]) or "nobody"
     if event["rule"] == "bonus":  # a game-end bonus belongs to no feature
         return f"turn {event['turn']} {event['kind']} bonus: {event['points']} for {who}"
+    if event["rule"] == "title":  # a title passed: it belongs to no feature either
+        was = f" from {names[event['from']]}" if event.get("from") is not None else ""
+        return f"turn {event['turn']} {event['kind']} title: to {who}{was}"
     x, y = event["tiles"][0] if event["tiles"] else ("?", "?")
     where = f"for the {event['target']} at ({x},{y})" if event.get("target") else f"at ({x},{y})"
     return f"turn {event['turn']} {event['kind']} {where} {event['rule']}: {event['points']} for {who}"

@@ -72,14 +72,15 @@ class ScoreEvent:
         """One line: ``city (complete; tiles 3, pennants 1): 2 * tiles = 6,
         2 * pennants = 2 → 8 for A``; a reward ``city at (1,0) (complete; tiles 3):
         wine 2 → to A``; a bonus ``wine bonus (values 3 v 1): 10 → 10 for A``; a title passed
-        ``king title (values 2 v 3): largest_closed_city → to B``."""
+        ``king title (values 2 v 3): largest_closed_city → to B, from A``."""
         who = ", ".join(names[p] if names else str(p) for p in self.players) or "nobody"
         if self.rule == "bonus":
             values = " v ".join(map(str, self.values))
             parts = ", ".join(f"{text} = {value}" for text, value in self.terms) or self.formula
             return f"{self.kind} bonus (values {values}): {parts} → {self.points} for {who}"
         if self.rule == "title":
-            return f"{self.kind} title (values {' v '.join(map(str, self.values))}): {self.formula} → to {who}"
+            was = f", from {names[self.holder] if names else self.holder}" if self.holder >= 0 else ""
+            return f"{self.kind} title (values {' v '.join(map(str, self.values))}): {self.formula} → to {who}{was}"
         parts = ", ".join(f"{text} = {value}" for text, value in self.terms) or self.formula
         facts = ", ".join(f"{k} {v}" for k, v in self.inputs.items()
                           if k != "segments" and k not in self.constants and not isinstance(v, bool))

@@ -96,6 +96,10 @@ def _run_one(doc: Document, ref: str, ruleset, expected: dict | None) -> Outcome
                            outcome):
                 return outcome
             continue
+        if "titles" in turn and "illegal" in turn:
+            raise UserError("a probe (illegal) is not played, so there are no titles to check after it: "
+                            "say who holds them on the turn played instead", code="scenario",
+                            **doc.where(path + ("titles",)))
         try:
             take_tile(game, turn, doc, path)
             refused = None

@@ -175,23 +175,24 @@ def extra_turn_mismatch(game: Game, turn: dict) -> str | None:
     return "marked as an extra turn, but it is not one" if said else "not marked as an extra turn, but it is one"
 
 
-def titles_mismatch(doc: Document, game: Game, said: dict[str, str], path: tuple, names: list[str],
+def titles_mismatch(doc: Document, game: Game, said: dict[str, str | None], path: tuple, names: list[str],
                     code: str = "scenario") -> str | None:
     """How the holders of titles after a turn differ from what the turn's ``titles`` says
-    (``{king: A, robber-baron: none}``; ``names`` the players' names in seat order), or None.
-    Scenarios and records check it alike.  Raises :class:`UserError` for a title or player the
-    game has not (``code``, located at the entry)."""
+    (``{king: A, robber-baron: null}``, null for nobody; ``names`` the players' names in seat
+    order), or None.  Scenarios and records check it alike.  Raises :class:`UserError` for a
+    title the ruleset (``game.ruleset.ref``) has not, or a player the game has not (``code``,
+    located at the entry)."""
     held = dict(zip((t.name for t in game.ruleset.titles), game.titles))
     wrong = []
     for title, who in said.items():
         if title not in held:
-            raise UserError(f"unknown title '{title}' (the ruleset's titles: "
+            raise UserError(f"unknown title '{title}' under {game.ruleset.ref} (its titles: "
                             f"{', '.join(held) or 'none'})", code=code, **doc.where(path + ("titles", title)))
-        if who != "none" and who not in names:
-            raise UserError(f"unknown player '{who}' (players: {', '.join(names)}; none for nobody)",
+        if who is not None and who not in names:
+            raise UserError(f"unknown player '{who}' (players: {', '.join(names)}; null for nobody)",
                             code=code, **doc.where(path + ("titles", title)))
         holder = held[title][0]
-        got = names[holder] if holder >= 0 else "none"
+        got = names[holder] if holder >= 0 else None
         if got != who:
-            wrong.append(f"expected {who} to hold the {title}, but {got} does")
+            wrong.append(f"expected {who or 'nobody'} to hold the {title}, but {got or 'nobody'} does")
     return "; ".join(wrong) or None

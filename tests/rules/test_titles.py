@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -17,6 +18,7 @@ from engine.core.tallies import aggregates
 from engine.core.titles import _challenger, held_by, holders
 from engine.errors import UserError
 from engine.files.record import replay
+from engine.files.scenario import load_scenario, run_scenario
 from engine.rules.ruleset import load_ruleset
 from engine.rules.source import Document
 from engine.sim.play import play_game
@@ -126,3 +128,48 @@ def test_a_record_turn_may_say_who_holds_a_title_and_replay_checks_it() -> None:
     with pytest.raises(UserError) as error:
         replay(Document(record, "<record>", {}))
     assert "unknown title 'queen'" in error.value.render() and "[replay]" in error.value.render()
+
+
+def _scenario(tmp_path: Path, turns: str, rulesets: str = "[basic+king-and-robber-baron]") -> Path:
+    path = tmp_path / "titles.yaml"
+    path.write_text(f"rulesets: {rulesets}\nplayers: [A, B]\nturns:\n{turns}")
+    return path
+
+
+FIRST_CITY = "  - {tile: E, at: [0, -1], rotation: 2, follower: city@S, titles: {king: A, robber-baron: null}}\n"
+
+
+def test_a_scenario_says_nobody_with_null_and_a_wrong_holder_is_named(tmp_path: Path) -> None:
+    """Found by the newcomer try: 'none' for nobody was ambiguous with a player named none,
+    and a mismatch read 'but none does'."""
+    (ok,) = run_scenario(load_scenario(_scenario(tmp_path, FIRST_CITY)))
+    assert ok.failures == []
+    wrong = FIRST_CITY.replace("king: A, robber-baron: null", "king: null, robber-baron: B")
+    (outcome,) = run_scenario(load_scenario(_scenario(tmp_path, wrong)))
+    assert outcome.failures == ["turn 1 (A: E at [0, -1] r2): expected nobody to hold the king, but A does; "
+                                "expected B to hold the robber-baron, but nobody does"]
+
+
+@pytest.mark.parametrize(("turns", "rulesets", "message"), [
+    (FIRST_CITY + "  - {tile: U, at: [0, -1], rotation: 0, illegal: placement, titles: {king: B}}\n",
+     "[basic+king-and-robber-baron]", "a probe (illegal) is not played"),
+    (FIRST_CITY, "[basic+king-and-robber-baron, basic]", "unknown title 'king' under basic (its titles: none)"),
+    (FIRST_CITY.replace("king: A", "king: Z"), "[basic+king-and-robber-baron]",
+     "unknown player 'Z' (players: A, B; null for nobody)"),
+])
+def test_a_titles_check_that_cannot_be_made_is_a_located_error(tmp_path: Path, turns: str, rulesets: str,
+                                                              message: str) -> None:
+    """Found by the newcomer try: a probe's titles were silently skipped, and the unknown
+    title of one ruleset of several did not say which."""
+    with pytest.raises(UserError) as error:
+        run_scenario(load_scenario(_scenario(tmp_path, turns, rulesets)))
+    assert message in error.value.render() and "titles.yaml:" in error.value.render()
+
+
+def test_rescore_names_a_title_event_without_a_place(tmp_path: Path) -> None:
+    """Found by the newcomer try: rescore printed a title passing as 'king at (?,?) title'."""
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps(play_game(load_ruleset("basic"), ["greedy", "greedy"], 5).record))
+    result = CliRunner().invoke(app, ["rescore", str(record), "--ruleset", KRB])
+    assert result.exit_code == 0, result.output
+    assert "(?,?)" not in result.output and " title: to " in result.output
