@@ -171,10 +171,13 @@ def is_complete(game: "Game", root: int) -> bool:
 
 
 def make_inputs(kind: "FeatureKind", tiles: int, segments: int, complete: bool, attrs: list[int],
-                neighbours: int, adjacent: list[int] | None) -> dict[str, int | bool]:
+                neighbours: int, adjacent: list[int] | None, around: list[int] | None = None) -> dict[str, int | bool]:
     """The formula inputs of a feature of ``kind`` from its totals (see :func:`feature_inputs`);
-    ``adjacent`` counts the completed adjacent features per adjacency kind (None: none)."""
+    ``adjacent`` counts the completed adjacent features per adjacency kind (None: none), ``around``
+    the segments of each ``around`` kind on the tiles around (None: none)."""
     env: dict[str, int | bool] = {"tiles": tiles, "segments": segments, "complete": complete}
+    if kind.around:
+        env.update(zip([name for name, _ in kind.around], around or [0] * len(kind.around)))
     if kind.constants:
         env.update(kind.constants)
     if kind.attributes:
@@ -191,7 +194,8 @@ def make_inputs(kind: "FeatureKind", tiles: int, segments: int, complete: bool, 
 def feature_inputs(game: "Game", root: int, kind: "FeatureKind") -> dict[str, int | bool]:
     """The formula inputs of a feature: ``tiles`` (distinct positions, RULES.md §3.1
     "Counting"), ``segments``, ``complete``, each attribute summed, ``neighbors``
-    for surrounded kinds, and each adjacency input (completed adjacent features of its kind)."""
+    for surrounded kinds, each adjacency input (completed adjacent features of its kind) and
+    each ``around`` input (:func:`around_counts`)."""
     members = game.members[root]
     assert members, "feature_inputs needs a root"
     return make_inputs(
@@ -203,7 +207,16 @@ def feature_inputs(game: "Game", root: int, kind: "FeatureKind") -> dict[str, in
         neighbours=_neighbours(game, root) if kind.completion == "surrounded" else 0,
         adjacent=count_by_kind(game, kind, [t for t in adjacent_roots(game, members) if is_complete(game, t)])
         if kind.adjacency else None,
+        around=around_counts(game, root, kind) if kind.around else None,
     )
+
+
+def around_counts(game: "Game", root: int, kind: "FeatureKind") -> list[int]:
+    """Per ``around`` entry of ``kind`` (a kind without ports), the segments of its kind on the 8
+    tiles around the feature at ``root`` (engine/rules/around.py: Hills & Sheep's vineyards)."""
+    pos, board, tiles = game.seg_pos[root], game.board, game.tiles
+    around = [tiles[board[pos + d][2]].kinds for d in RING8 if pos + d in board]
+    return [sum(kinds.count(k) for kinds in around) for _, k in kind.around]
 
 
 def count_by_kind(game: "Game", kind: "FeatureKind", roots) -> list[int]:

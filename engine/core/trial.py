@@ -62,8 +62,10 @@ def _looking_ahead(error: UserError) -> UserError:
 
 def look_ahead(game: "Game") -> Lookahead | TrialLookahead:
     """The look-ahead for ``game``'s ruleset: by features, or by trial under game-end bonuses,
-    several follower types (majorities weighed by strength) or wild sides (which end the
-    features of the tiles they meet, not only the placed tile's)."""
+    several follower types (majorities weighed by strength), wild sides (which end the
+    features of the tiles they meet, not only the placed tile's) or ``around`` inputs (a tile
+    placed changes what the features around it count)."""
     ruleset = game.ruleset
-    by_trial = ruleset.bonuses or len(ruleset.follower_types) > 1 or ruleset.edge_wild >= 0
+    by_trial = ruleset.bonuses or len(ruleset.follower_types) > 1 or ruleset.edge_wild >= 0 \
+        or any(kind.around for kind in ruleset.kinds)
     return TrialLookahead(game) if by_trial else Lookahead(game)

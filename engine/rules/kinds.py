@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ..errors import Diagnostic, UserError
+from .around import around_names, compile_around
 from .formula import PREVIOUS, Formula, compile_formula, names_previous
 from .formula_syntax import MAX_POINTS, Source, parse
 from .problems import Problems
@@ -122,6 +123,9 @@ class FeatureKind:
     #: ``(own_T input, follower type index)`` its formulas read: per-player inputs, the scored
     #: player's followers of type T on the feature, so each majority player is scored on their own.
     own: tuple[tuple[str, int], ...] = ()
+    #: ``around``: ``(input, kind index)``, segments of that kind on the 8 tiles around (engine/rules/around.py).
+    around: tuple[tuple[str, int], ...] = ()
+    icon: str = "building"  # how pictures draw a segment of a kind without ports (``grapes``: a vineyard)
 
 
 def kind_inputs(spec: dict) -> dict[str, type]:
@@ -131,6 +135,7 @@ def kind_inputs(spec: dict) -> dict[str, type]:
     if spec.get("completion", "never") == "surrounded":
         inputs["neighbors"] = int
     inputs.update({entry["input"]: int for entry in adjacency_entries(spec)})
+    inputs.update({name: int for name in spec.get("around", {})})
     return inputs
 
 
@@ -187,14 +192,16 @@ def check_input_names(doc: Document, problems: Problems) -> None:
         at = ("features", name)
         attributes = list(spec.get("attributes", ()))
         named = isinstance(spec.get("attributes"), dict)  # a mapping: each attribute is located by its name
-        declared = [(at + ("attributes", a if named else i), f"attribute '{a}' of kind '{name}'", a)
-                    for i, a in enumerate(attributes)]
+        declared: list[tuple[tuple, str, str]] = [
+            (at + ("attributes", a if named else i), f"attribute '{a}' of kind '{name}'", a)
+            for i, a in enumerate(attributes)]
         entries = adjacency_entries(spec)
         listed = isinstance(spec.get("adjacency"), list)
         seen: list[str] = []
         for i, entry in enumerate(entries):
             where = at + (("adjacency", i, "input") if listed else ("adjacency", "input"))
             declared.append((where, f"adjacency input '{entry['input']}' of kind '{name}'", entry["input"]))
+        declared += around_names(name, spec)
         for path, what, input_name in declared:
             why = _unreadable(input_name, what)
             if input_name in BUILT_IN_INPUTS:
@@ -203,6 +210,8 @@ def check_input_names(doc: Document, problems: Problems) -> None:
                 why = f"{what} has the name of one of its attributes"
             elif path[-1] == "input" and input_name in seen:
                 why = f"{what} is the input of another adjacency of the kind"
+            elif path[-2] == "around" and input_name in attributes + seen:
+                why = f"{what} has the name of another input of the kind"
             elif path[-1] == "input" and spec.get("majority") == "adjacent" and any(
                     input_name in specs.get(e["kind"], {}).get("attributes", ()) for e in entries):
                 # Scored per adjacent feature, the formula reads that feature's attributes too.
@@ -210,7 +219,7 @@ def check_input_names(doc: Document, problems: Problems) -> None:
             if path[-1] == "input":
                 seen.append(input_name)
             if why:
-                problems.at(path, why, "input-name", key=named and path[-2] == "attributes")
+                problems.at(path, why, "input-name", key=(named and path[-2] == "attributes") or path[-2] == "around")
     for constant in constants:
         why = _unreadable(constant, f"constant '{constant}'")
         if constant in BUILT_IN_INPUTS:
@@ -307,6 +316,7 @@ def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
             own=tuple((n, t) for n, t in own.items()
                       if any(n in f.names for score in formulas.values() if score for _, f in score.items)),
             reward_to=rewards.get("to", "placer") if rewards else "placer",
+            around=compile_around(name, spec, names, problems), icon=spec.get("icon", "building"),
         ))
     return kinds
 

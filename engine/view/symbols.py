@@ -34,6 +34,18 @@ def icon(at: Point, fill: str, stroke: str, s: float) -> str:
             f'stroke-width="{svg_num(s * 0.02)}"/><polygon points="{pts(top)}" fill="{stroke}"/>{door}</g>')
 
 
+def grapes(at: Point, fill: str, stroke: str, s: float) -> str:
+    """A bunch of grapes (a vineyard, Hills & Sheep): six berries in a downward triangle
+    under a stalk, 0.24 tiles wide, centred on ``at``."""
+    x, y, r = at[0] * s, at[1] * s, 0.045 * s
+    rows = [(-2, 0), (0, 0), (2, 0), (-1, 1.7), (1, 1.7), (0, 3.4)]
+    berries = "".join(f'<circle cx="{svg_num(x + dx * r)}" cy="{svg_num(y - 1.4 * r + dy * r)}" r="{svg_num(r)}" '
+                      f'fill="{fill}" stroke="{stroke}" stroke-width="{svg_num(s * 0.012)}"/>' for dx, dy in rows)
+    stalk = f'<path d="M{svg_num(x)},{svg_num(y - 2.4 * r)} L{svg_num(x + r)},{svg_num(y - 3.6 * r)}" ' \
+            f'stroke="{stroke}" stroke-width="{svg_num(s * 0.02)}" fill="none"/>'
+    return f'<g class="icon grapes">{stalk}{berries}</g>'
+
+
 def shield(at: Point, s: float) -> str:
     """A pennant: a small white shield edged in dark grey, 0.12 tiles wide (:data:`PENNANT`:
     white is no player's colour, and reads on city, field and every meeple colour)."""

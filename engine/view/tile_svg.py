@@ -19,7 +19,8 @@ new tile or new kind renders with no drawing code of its own.
   centre (a curve when a segment joins two sides); a one-port segment ends at
   a junction mark in the centre.
 * ``none`` kinds (cloisters, gardens) are a building icon in the centre, in
-  the kind's colour (several on one tile stand side by side).
+  the kind's colour (several on one tile stand side by side), or a bunch of grapes
+  for a kind with ``icon: grapes`` (a vineyard).
 * A segment attribute above 0 is a mark inside the segment: ``pennants`` a small
   shield (the usual name, as :data:`PALETTE` keys the usual kinds); a token (an
   attribute a kind's ``rewards`` hands out: goods) a coloured disc with the start of its name;
@@ -51,7 +52,7 @@ from ..rules.ruleset import Ruleset
 from ..rules.tiles import CENTRE_KIND, HALF, NONE, SIDE
 from .markup import pts, svg_num, xml_text
 from .tile_geometry import Point, bend, border, half_runs, perimeter, side_mid, side_runs
-from .symbols import PENNANT, PENNANT_ATTRIBUTE, TOKEN_COLOURS, badge, icon, labels, mark_spots, shield, token
+from .symbols import PENNANT, PENNANT_ATTRIBUTE, TOKEN_COLOURS, badge, grapes, icon, labels, mark_spots, shield, token
 
 
 #: Colours for the usual kind names: (fill, stroke).  Any other kind gets a
@@ -62,6 +63,7 @@ PALETTE: dict[str, tuple[str, str]] = {
     "road": ("#f5f2ea", "#6e6e6e"),
     "river": ("#4f92d6", "#2a5f96"),
     "cloister": ("#a0522d", "#5c2c14"),
+    "vineyard": ("#7b3f9e", "#3f1c52"),  # grapes
 }
 #: Painting order by ``ports`` type: later layers cover earlier ones.
 _LAYERS = (HALF, CENTRE_KIND, SIDE, NONE)
@@ -133,10 +135,11 @@ class _Shape:
     :func:`_segment_body` draws it."""
 
     def __init__(self, kind_ports: str, ports: Sequence[int], *, icon_at: Point = (0.5, 0.5),
-                 end: Point = (0.5, 0.5), end_mark: str = "junction", avoid: tuple[Point, ...] = ()) -> None:
+                 end: Point = (0.5, 0.5), end_mark: str = "junction", avoid: tuple[Point, ...] = (),
+                 icon: str = "building") -> None:
         self.kind_ports = kind_ports
         self.ports = tuple(ports)
-        self.icon_at, self.end, self.end_mark, self.avoid = icon_at, end, end_mark, avoid
+        self.icon_at, self.end, self.end_mark, self.avoid, self.icon = icon_at, end, end_mark, avoid, icon
 
     def anchor(self) -> Point:
         """Where a follower on this segment stands (unit coordinates)."""
@@ -231,7 +234,7 @@ def _segment_body(shape: _Shape, fill: str, stroke: str, size: float) -> list[st
             out.append(f'<circle class="pool" cx="{svg_num(s / 2)}" cy="{svg_num(s / 2)}" r="{svg_num(s * 0.2)}" '
                        f'fill="{fill}" stroke="{stroke}" stroke-width="{svg_num(s * 0.025)}"/>')
     else:
-        out.append(icon(shape.icon_at, fill, stroke, s))
+        out.append((grapes if shape.icon == "grapes" else icon)(shape.icon_at, fill, stroke, s))
     return out
 
 
@@ -284,7 +287,7 @@ def _shapes(ruleset: Ruleset, tile: int, rotation: int) -> list[_Shape]:
     for j, k in enumerate(kinds):
         end, mark = ends.get(j, ((0.5, 0.5), "junction"))
         shapes.append(_Shape(k, ports_by_seg[j], icon_at=icons.get(j, (0.5, 0.5)), end=end, end_mark=mark,
-                             avoid=off_centre))
+                             avoid=off_centre, icon=ruleset.kinds[tile_type.segments[j].kind].icon))
     return shapes
 
 
