@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ..geometry import RING8
 from .followers import count_of
 from .moving import note_movers
-from .scoring import ScoreEvent, Scored, check_totals, majority, score_feature
+from .scoring import ScoreEvent, Scored, check_totals, majority_in, score_feature
 from .tallies import hold, note_closed, reward
 
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ def score_completion(game: "Game", root: int) -> list[Scored]:
         check_totals(game, scored, list(game.scores))
         pay(game, scored)
         found.extend(scored)
-        players = majority(game.followers_by_player(root))
+        players = majority_in(game, [root], game.followers_by_player(root))
         if game.ruleset.bonuses:
             hold(game, root, players)
     given = reward(game, root, players)

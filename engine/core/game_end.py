@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..rules.kinds import ScoreRangeError
 from .scoring import (Paid, ScoreEvent, Scored, adjacent_roots, check_totals, count_by_kind, explained, feature_inputs,
-                      is_complete, kind_of, majority, own_env, owner_paid, paid_only, score_feature)
+                      is_complete, kind_of, majority_in, own_env, owner_paid, paid_only, score_feature)
 from .tallies import aggregates
 
 if TYPE_CHECKING:
@@ -58,9 +58,10 @@ def end_totals(game: "Game") -> list[int]:
 def _bonus(game: "Game", bonus: "Bonus", inputs: list[dict[str, int]], explain: bool) -> list[Scored]:
     try:
         values = [int(bonus.value(env)) for env in inputs]
+        winners: list[tuple[int, ...]]
         if bonus.award == "each":
             winners = [(p,) for p, v in enumerate(values) if v > 0]
-        elif bonus.award == "title":  # its holder, on the value it took it with (engine/core/titles.py)
+        elif bonus.award == "title":  # its holder, on its record (engine/core/titles.py)
             holder, record = game.titles[game.ruleset.titles.index(bonus)]
             winners = [(holder,)] if holder >= 0 else []
             if holder >= 0:
@@ -137,11 +138,13 @@ def _completed_adjacent(game: "Game", root: int) -> list[int]:
 def _final_by_adjacent(game: "Game", kind: "FeatureKind", roots: list[int], make) -> list[Scored]:
     counts: dict[int, list[int]] = {}
     packed: dict[int, list[int]] = {}  # per target, the followers of every feature touching it
+    sources: dict[int, list[int]] = {}  # and those features (where a tie-break looks)
     for root in roots:
         followers = game.followers_by_player(root)
         for target in _completed_adjacent(game, root):
             total = counts.setdefault(target, [0] * game.players)
             packed.setdefault(target, []).append(game.fol[root])
+            sources.setdefault(target, []).append(root)
             for p, n in enumerate(followers):
                 total[p] += n
     kinds = game.ruleset.kinds
@@ -149,7 +152,7 @@ def _final_by_adjacent(game: "Game", kind: "FeatureKind", roots: list[int], make
     for target, followers in counts.items():
         env = target_inputs(game, kind, target)
         name = kinds[kind_of(game, target)].name
-        players = majority(followers)
+        players = majority_in(game, sources[target], followers)
         for group in ([(p,) for p in players] if kind.own else [players]):
             mine = own_env(game, kind, env, packed[target], group[0]) if kind.own and group else env
             events.append(make(game, kind, f"final, per {name}", kind.final, mine, followers,
@@ -176,7 +179,7 @@ def _final_paying_once(game: "Game", kind: "FeatureKind", roots: list[int], make
         env = feature_inputs(game, root, kind)
         followers = game.followers_by_player(root)
         completed = set(_completed_adjacent(game, root))
-        for p in majority(followers):
+        for p in majority_in(game, [root], followers):
             fresh = completed - paid[p]
             paid[p] |= completed
             mine = own_env(game, kind, env, [game.fol[root]], p) if kind.own else dict(env)

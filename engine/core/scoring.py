@@ -22,6 +22,7 @@ from ..geometry import RING8
 from ..rules.formula_syntax import MAX_POINTS
 from ..rules.kinds import ScoreRangeError
 from .followers import count_of
+from .ties import broken
 
 if TYPE_CHECKING:
     from ..rules.kinds import FeatureKind, Score
@@ -250,6 +251,13 @@ def majority(followers: list[int]) -> tuple[int, ...]:
     return tuple(p for p, n in enumerate(followers) if n == most) if most else ()
 
 
+def majority_in(game: "Game", roots: list[int], followers: list[int]) -> tuple[int, ...]:
+    """:func:`majority` of ``followers`` on the features ``roots``, a tie broken by the ruleset's
+    ``rules.tie_break`` (:func:`engine.core.ties.broken`: a follower on a hill)."""
+    players = majority(followers)
+    return broken(game, roots, players) if len(players) > 1 and game.ruleset.tie_kind >= 0 else players
+
+
 def end_points(kind: "FeatureKind", env: dict[str, int | bool]) -> int:
     """What an occupied feature pays at game end: ``incomplete`` (unless complete) plus ``final``."""
     points = 0
@@ -271,7 +279,7 @@ def score_feature(game: "Game", root: int, *, complete: bool, phase: str, rule: 
     rule = rule or ("complete" if complete else "incomplete")
     followers = game.followers_by_player(root)
     make = explained if explain else paid_only
-    env, players = feature_inputs(game, root, kind), majority(followers)
+    env, players = feature_inputs(game, root, kind), majority_in(game, [root], followers)
     owners = owner_paid(game, root, kind, rule, env, phase, explain)
     if owners and not players:  # only pieces that pay their owners stand here: no majority to report
         return owners

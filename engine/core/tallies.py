@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .scoring import Paid, ScoreEvent, Scored, attribute_sums, is_complete, kind_of, majority
+from .scoring import Paid, ScoreEvent, Scored, attribute_sums, is_complete, kind_of, majority_in
 
 if TYPE_CHECKING:
     from .game import Game
@@ -71,7 +71,7 @@ def aggregates(game: "Game", final_points: list[dict[str, int]]) -> list[dict[st
     held = [list(mine) for mine in game.held]
     for root in game.occupied_roots():
         if not is_complete(game, root):
-            for p in majority(game.followers_by_player(root)):
+            for p in majority_in(game, [root], game.followers_by_player(root)):
                 held[p].append((kind_of(game, root), _tiles(game, root)))
     board = [0] * len(kinds)
     for notes in game.closed:

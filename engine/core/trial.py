@@ -63,9 +63,10 @@ def _looking_ahead(error: UserError) -> UserError:
 def look_ahead(game: "Game") -> Lookahead | TrialLookahead:
     """The look-ahead for ``game``'s ruleset: by features, or by trial under game-end bonuses,
     several follower types (majorities weighed by strength), wild sides (which end the
-    features of the tiles they meet, not only the placed tile's) or ``around`` inputs (a tile
-    placed changes what the features around it count)."""
+    features of the tiles they meet, not only the placed tile's), ``around`` inputs (a tile
+    placed changes what the features around it count) or a tie-break (a tied majority reads
+    where followers stand)."""
     ruleset = game.ruleset
     by_trial = ruleset.bonuses or len(ruleset.follower_types) > 1 or ruleset.edge_wild >= 0 \
-        or any(kind.around for kind in ruleset.kinds)
+        or any(kind.around for kind in ruleset.kinds) or ruleset.tie_kind >= 0
     return TrialLookahead(game) if by_trial else Lookahead(game)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from .completion import pay
 from .followers import types_mask
-from .scoring import ScoreEvent, Scored, check_totals, explained, feature_inputs, majority, paid_only
+from .scoring import ScoreEvent, Scored, check_totals, explained, feature_inputs, majority_in, paid_only
 
 if TYPE_CHECKING:
     from ..rules.triggers import ScoreTrigger
@@ -64,7 +64,7 @@ def score_others(game: "Game", root: int, trigger: "ScoreTrigger") -> list[Score
     followers = game.weighed(root, weights)
     make = explained if game.explain else paid_only
     event = make(game, kind, trigger.name, trigger.score, feature_inputs(game, root, kind), followers,
-                 majority(followers), root, "in_game")
+                 majority_in(game, [root], followers), root, "in_game")
     check_totals(game, [event], list(game.scores))
     pay(game, [event])
     if isinstance(event, ScoreEvent):

@@ -125,7 +125,7 @@ class FeatureKind:
     own: tuple[tuple[str, int], ...] = ()
     #: ``around``: ``(input, kind index)``, segments of that kind on the 8 tiles around (engine/rules/around.py).
     around: tuple[tuple[str, int], ...] = ()
-    icon: str = "building"  # how pictures draw a segment of a kind without ports (``grapes``: a vineyard)
+    icon: str = "building"  # how pictures draw a segment of a kind without ports (``grapes``, ``hill``)
 
 
 def kind_inputs(spec: dict) -> dict[str, type]:

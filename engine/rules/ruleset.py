@@ -23,6 +23,7 @@ from .follower_types import FollowerType, compile_follower_types
 from .kinds import FeatureKind, Score, compile_kinds
 from .problems import Problems, diagnostic_order
 from .resolve import resolved
+from .ties import compile_tie_break
 from .seats import START, compile_seats
 from .source import Document, own_refusal
 from .tiles import CENTRE_KIND, SIDE, EdgeCodes, TileType, compile_tile
@@ -80,6 +81,8 @@ class Ruleset:
     personal_count: int = 0
     #: Game-end bonuses, in scoring order (:mod:`engine.rules.bonuses`).
     bonuses: tuple[Bonus, ...] = ()
+    #: ``rules.tie_break``: the kind whose segments break a tied majority (a hill), -1: none (engine/rules/ties.py).
+    tie_kind: int = -1
     #: The bonuses that are titles (``award: title``), in order: :mod:`engine.core.titles` passes them.
     titles: tuple[Bonus, ...] = ()
     #: Every token a kind's ``rewards`` hands out, in kind order.
@@ -293,6 +296,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
     follower_types = compile_follower_types(doc, kinds, problems)
     movers, scorers = compile_triggers(doc, follower_types, kinds, problems)
     seat_pieces, seat_points = compile_seats(doc, follower_types, kinds, bonuses, players["max"], problems)
+    tie_kind = compile_tie_break(doc, kinds, problems)
     warn_unreachable(tiles, codes.mirror, codes.wild, kinds, follower_types, bonuses,
                      {start: fixed_starts} if fixed_starts else {}, tile_ids.get(personal_tile or "", -1), problems)
     if problems.found:
@@ -306,7 +310,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         min_players=players["min"], max_players=players["max"],
         followers=data.get("followers", 7),
         kinds=tuple(kinds), tiles=tuple(tiles), start=start,
-        deploy_own=rules.get("deploy", "empty") == "own-or-empty",
+        deploy_own=rules.get("deploy", "empty") == "own-or-empty", tie_kind=tie_kind,
         unplaceable=rules.get("unplaceable", "discard"),
         start_drawn=data.get("deck", {}).get("start_rule", "fixed") == "drawn",
         maps=data.get("deck", {}).get("maps", 1),

@@ -46,6 +46,13 @@ def grapes(at: Point, fill: str, stroke: str, s: float) -> str:
     return f'<g class="icon grapes">{stalk}{berries}</g>'
 
 
+def hill(at: Point, fill: str, stroke: str, s: float) -> str:
+    """A hill (Hills & Sheep): a mound 0.36 tiles wide, its foot on ``at``."""
+    x, y, w = at[0] * s, at[1] * s, 0.18 * s
+    d = f"M{svg_num(x - w)},{svg_num(y + 0.06 * s)} Q{svg_num(x)},{svg_num(y - 0.22 * s)} {svg_num(x + w)},{svg_num(y + 0.06 * s)} Z"
+    return f'<path class="icon hill" d="{d}" fill="{fill}" stroke="{stroke}" stroke-width="{svg_num(s * 0.02)}"/>'
+
+
 def shield(at: Point, s: float) -> str:
     """A pennant: a small white shield edged in dark grey, 0.12 tiles wide (:data:`PENNANT`:
     white is no player's colour, and reads on city, field and every meeple colour)."""

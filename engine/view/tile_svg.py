@@ -20,7 +20,7 @@ new tile or new kind renders with no drawing code of its own.
   a junction mark in the centre.
 * ``none`` kinds (cloisters, gardens) are a building icon in the centre, in
   the kind's colour (several on one tile stand side by side), or a bunch of grapes
-  for a kind with ``icon: grapes`` (a vineyard).
+  for a kind with ``icon: grapes`` (a vineyard), a mound for ``icon: hill``.
 * A segment attribute above 0 is a mark inside the segment: ``pennants`` a small
   shield (the usual name, as :data:`PALETTE` keys the usual kinds); a token (an
   attribute a kind's ``rewards`` hands out: goods) a coloured disc with the start of its name;
@@ -52,7 +52,7 @@ from ..rules.ruleset import Ruleset
 from ..rules.tiles import CENTRE_KIND, HALF, NONE, SIDE
 from .markup import pts, svg_num, xml_text
 from .tile_geometry import Point, bend, border, half_runs, perimeter, side_mid, side_runs
-from .symbols import PENNANT, PENNANT_ATTRIBUTE, TOKEN_COLOURS, badge, grapes, icon, labels, mark_spots, shield, token
+from .symbols import PENNANT, PENNANT_ATTRIBUTE, TOKEN_COLOURS, badge, grapes, hill, icon, labels, mark_spots, shield, token
 
 
 #: Colours for the usual kind names: (fill, stroke).  Any other kind gets a
@@ -64,6 +64,7 @@ PALETTE: dict[str, tuple[str, str]] = {
     "river": ("#4f92d6", "#2a5f96"),
     "cloister": ("#a0522d", "#5c2c14"),
     "vineyard": ("#7b3f9e", "#3f1c52"),  # grapes
+    "hill": ("#b7a26a", "#6b5a2c"),
 }
 #: Painting order by ``ports`` type: later layers cover earlier ones.
 _LAYERS = (HALF, CENTRE_KIND, SIDE, NONE)
@@ -234,7 +235,7 @@ def _segment_body(shape: _Shape, fill: str, stroke: str, size: float) -> list[st
             out.append(f'<circle class="pool" cx="{svg_num(s / 2)}" cy="{svg_num(s / 2)}" r="{svg_num(s * 0.2)}" '
                        f'fill="{fill}" stroke="{stroke}" stroke-width="{svg_num(s * 0.025)}"/>')
     else:
-        out.append((grapes if shape.icon == "grapes" else icon)(shape.icon_at, fill, stroke, s))
+        out.append({"grapes": grapes, "hill": hill}.get(shape.icon, icon)(shape.icon_at, fill, stroke, s))
     return out
 
 

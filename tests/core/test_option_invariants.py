@@ -32,7 +32,8 @@ TEST_RULESETS = Path(__file__).parents[1] / "scenarios" / "rulesets"
 GOODS = str(TEST_RULESETS / "goods.yaml")
 TYPED = [str(TEST_RULESETS / name) for name in ("large-follower.yaml", "helper-follower.yaml", "mayor.yaml",
                                                "zero-strength-own.yaml", "abbey-tiles.yaml", "abbey-supply.yaml",
-                                               "wagon.yaml", "barn.yaml", "head-start.yaml", "vineyards.yaml")]
+                                               "wagon.yaml", "barn.yaml", "head-start.yaml", "vineyards.yaml",
+                                               "hills.yaml")]
 REFS = sorted({f"{edition}{river}+{option}" for edition in EDITIONS for river in ("", "+river") for option in OPTIONS}
               | {f"{edition}{river}+{'+'.join(OPTIONS)}" for edition in EDITIONS for river in ("", "+river")}
               | {GOODS, f"{GOODS}+longest-road-bonus+farms-pay-cloisters"}
