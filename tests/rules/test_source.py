@@ -414,7 +414,7 @@ def test_schema_error_without_close_match_lists_allowed_keys() -> None:
     assert [(d.path, d.line, d.col, d.message) for d in found] == [
         ("$.features", 2, 11, "expected at least 1 entry"),
         ("$.tiles", 3, 8, "expected at least 1 entry"),
-        ("$.rules.zzz", 4, 9, "unknown key 'zzz' (expected one of 'deploy', 'unplaceable')"),
+        ("$.rules.zzz", 4, 9, "unknown key 'zzz' (expected one of 'deploy', 'tie_break', 'unplaceable')"),
     ]
 
 
