@@ -310,12 +310,12 @@ class Game(Board):
         return events
 
     def weighed(self, root: int, weights: tuple[int, ...]) -> list[int]:
-        """Each player's strength on the feature at ``root``
-        (:meth:`~engine.core.board.Board.weighed`), with a strength that reads the feature (the
-        mayor's ``pennants``) worked out on this one (:func:`~engine.core.strength.feature_weights`)."""
-        if self.ruleset.feature_strengths:
-            weights = feature_weights(self, root, weights)
-        return strengths(self.fol[root], self.players, weights)
+        """Each player's strength on the feature at ``root`` (:meth:`~engine.core.board.Board.weighed`)."""
+        return strengths(self.fol[root], self.players, self.type_weights(root, weights))
+
+    def type_weights(self, root: int, weights: tuple[int, ...]) -> tuple[int, ...]:
+        """``weights``, a strength that reads the feature at ``root`` (the mayor's) worked out on it."""
+        return feature_weights(self, root, weights) if self.ruleset.feature_strengths else weights
 
     def potential_scores(self) -> list[int]:
         """Each player's score if the game ended now (current score + final scoring)."""

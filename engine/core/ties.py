@@ -13,11 +13,16 @@ if TYPE_CHECKING:
 
 def broken(game: "Game", roots: list[int], tied: tuple[int, ...]) -> tuple[int, ...]:
     """Of the ``tied`` seats, those with a follower that counts for the majority (strength above
-    0) on one of the features ``roots``, standing on a tile with a segment of the tie-break kind;
+    0, worked out on its feature for a strength that reads it) on one of the features ``roots``, standing on a tile with a segment of the tie-break kind;
     all of ``tied`` when none of them has one."""
-    marker, types = game.ruleset.tie_kind, game.ruleset.follower_types
-    features = set(roots)
-    up = {player for segment, player, kind, _ in game.on_board
-          if player in tied and types[kind].strength > 0 and game.find(segment) in features
-          and marker in game.tiles[game.board[game.seg_pos[segment]][2]].kinds}
+    marker = game.ruleset.tie_kind
+    base = tuple(t.strength for t in game.ruleset.follower_types)
+    # A strength that reads the feature (the mayor's pennants) is worked out on it: 0 does not count.
+    weights = {root: game.type_weights(root, base) for root in roots}
+    up = set()
+    for segment, player, kind, _ in game.on_board:
+        root = game.find(segment)
+        if player in tied and root in weights and weights[root][kind] > 0 \
+                and marker in game.tiles[game.board[game.seg_pos[segment]][2]].kinds:
+            up.add(player)
     return tuple(p for p in tied if p in up) or tied

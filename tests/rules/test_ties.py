@@ -30,7 +30,7 @@ def test_every_edition_with_hills_breaks_ties(tmp_path: Path, edition: str) -> N
     ruleset = load_ruleset(str(ruleset_file))
     assert ruleset.tie_kind >= 0
     broken = 0
-    for seed in range(4):
+    for seed in range(16):
         game = play_game(ruleset, ["greedy", "greedy"], seed).game
         for event in game.events:
             top = max(event.followers, default=0)
