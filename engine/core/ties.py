@@ -12,9 +12,9 @@ if TYPE_CHECKING:
 
 
 def broken(game: "Game", roots: list[int], tied: tuple[int, ...]) -> tuple[int, ...]:
-    """Of the ``tied`` seats, those with a follower that counts for the majority (strength above
-    0, worked out on its feature for a strength that reads it) on one of the features ``roots``, standing on a tile with a segment of the tie-break kind;
-    all of ``tied`` when none of them has one."""
+    """Of the ``tied`` seats, those with a follower on one of the features ``roots`` that counts
+    for the majority (strength above 0, worked out on its feature for a strength that reads it)
+    and stands on a tile with a segment of the tie-break kind; all of ``tied`` when none has one."""
     marker = game.ruleset.tie_kind
     base = tuple(t.strength for t in game.ruleset.follower_types)
     # A strength that reads the feature (the mayor's pennants) is worked out on it: 0 does not count.

@@ -23,9 +23,9 @@ from .follower_types import FollowerType, compile_follower_types
 from .kinds import FeatureKind, Score, compile_kinds
 from .problems import Problems, diagnostic_order
 from .resolve import resolved
-from .ties import compile_tie_break
 from .seats import START, compile_seats
 from .source import Document, own_refusal
+from .ties import compile_tie_break
 from .tiles import CENTRE_KIND, SIDE, EdgeCodes, TileType, compile_tile
 from .triggers import ScoreTrigger, compile_triggers
 from .unreachable import warn_unreachable
