@@ -58,4 +58,4 @@ def complete_after(game: "Game", root: int, gained: dict[int, bool]) -> bool:
             return gained[root]
         pos = game.seg_pos[root]
         return all(pos + d in game.board for d in RING8)
-    return False
+    return completion == "formula" and game.is_done(root)

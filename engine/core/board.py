@@ -81,6 +81,13 @@ class Board:
         #: Segments of neighbouring tiles whose feature the last placement ended at a wild side
         #: (an abbey's): completion looks at them as well as at the placed tile's own.
         self.closed_at_wild: list[int] = []
+        #: Segments of features completed by their kind's completion formula (engine/rules/completes.py):
+        #: such a feature stays complete however it grows, so each is noted once, by one of its segments.
+        self.done: set[int] = set()
+        #: Whether some kind completes by a formula, and whether one reads the tiles around
+        #: (``neighbors`` or ``around``): a placement then tests the features around it too.
+        self.judging = any(k.completes is not None for k in ruleset.kinds)
+        self.judge_around = any(k.completes is not None and (k.neighbourly or bool(k.around)) for k in ruleset.kinds)
         #: The current tile's placements (:func:`~engine.core.choices.placement_table`),
         #: or None to walk the frontier again; dropped whenever the frontier changes.
         self.placement_cache: tuple[list[int], list[tuple[int, ...]], list[int]] | None = None
@@ -107,12 +114,19 @@ class Board:
         other.frontier = other.frontiers[self.map]
         other.placement_cache = self.placement_cache  # never mutated, only replaced
         other.closed_at_wild = []
+        other.done = set(self.done)
+        other.judging, other.judge_around = self.judging, self.judge_around
 
     def enter_map(self, m: int) -> None:
         """Make map ``m``'s frontier the one placements look at."""
         self.map = m
         self.frontier = self.frontiers[m]
         self.placement_cache = None
+
+    def is_done(self, root: int) -> bool:
+        """Whether the feature at ``root`` completed by its kind's formula (:attr:`done`)."""
+        done = self.done
+        return bool(done) and any(s in done for s in self.members[root])
 
     def find(self, s: int) -> int:
         """The root of segment ``s``'s feature (with path halving)."""

@@ -123,8 +123,9 @@ def deploy_options(game: Game, pos: int, rotation: int) -> list[int]:
     kinds = game.ruleset.kinds
     group, packed = _joined(game, tile, pos, rotation)
     mask = game.deploy_masks[game.player]
-    return [j for j, seg in enumerate(tile.segments)
-            if kinds[seg.kind].deployable and not packed[_local_find(group, j)] & mask]
+    found = [j for j, seg in enumerate(tile.segments)
+             if kinds[seg.kind].deployable and not packed[_local_find(group, j)] & mask]
+    return _not_done(game, tile, pos, rotation, group, found) if game.done else found
 
 
 def deploy_choices(game: Game, pos: int, rotation: int) -> list[tuple[int, int]]:
@@ -161,6 +162,9 @@ def deploy_choices(game: Game, pos: int, rotation: int) -> list[tuple[int, int]]
             if not here & kept_out:
                 found.extend((n + c, t) for t in game.ruleset.corner_types
                              if _may_go(game, types[t], tile.segments[j].kind, here, mask))
+    if game.done:
+        spots = _not_done(game, tile, pos, rotation, group, [tile.spot_segment(spot) for spot, _ in found])
+        found = [(spot, t) for spot, t in found if tile.spot_segment(spot) in spots]
     return found
 
 
@@ -228,6 +232,28 @@ def _joined(game: Game, tile: "TileType", pos: int, rotation: int) -> tuple[list
                     group[other] = g
                     packed[g] += packed[other]
     return group, packed
+
+
+def _not_done(game: Game, tile: "TileType", pos: int, rotation: int, group: list[int],
+              segments: list[int]) -> list[int]:
+    """``segments`` of ``tile`` placed at ``pos``, ``rotation`` (local union-find ``group``, as
+    :func:`_joined` gives) whose feature would not join one completed by its kind's formula: a
+    complete feature takes no follower (engine/rules/completes.py)."""
+    orientation = tile.orientations[rotation]
+    board, find, wild = game.board, game.find, game.ruleset.edge_wild
+    done_groups = set()
+    for side in range(4):
+        neighbour = board.get(pos + SIDE_STEP[side])
+        if neighbour is None:
+            continue
+        n_orientation, n_base, _ = neighbour
+        if wild >= 0 and wild in (orientation.side_codes[side], n_orientation.side_codes[(side + 2) % 4]):
+            continue
+        n_ports = n_orientation.port_segment
+        for j, port, _ in orientation.joins[side]:
+            if game.is_done(find(n_base + n_ports[FACING[port]])):
+                done_groups.add(_local_find(group, j))
+    return [j for j in segments if _local_find(group, j) not in done_groups]
 
 
 def legal_moves(game: Game) -> list[Move]:
@@ -314,6 +340,9 @@ def raise_refused_spot(game: Game, move: Move) -> None:
         why = f"the player has no {a[2:]} left in supply"
     elif at_corner and not corner_meets(game, tile, move.pos, move.rotation, move.follower - len(tile.segments)):
         why = f"a {wanted.name} goes only where four tiles meet, each with its corner there on the {refused.name}"
+    elif game.done and not _not_done(game, tile, move.pos, move.rotation,
+                                     _joined(game, tile, move.pos, move.rotation)[0], [tile.spot_segment(move.follower)]):
+        why = f"the {refused.name} is complete (its completion formula held), so no follower goes on it"
     elif wanted.needs:
         needed = " or ".join(types[n].name for n in wanted.needs)
         why = f"{a} goes only on a {refused.name} that already holds the player's {needed} follower"

@@ -15,10 +15,13 @@ from typing import TYPE_CHECKING
 from ..geometry import RING8
 from .followers import count_of
 from .moving import note_movers
-from .scoring import ScoreEvent, Scored, check_totals, majority_in, score_feature
+from ..rules.completes import OPEN
+from ..rules.tiles import NONE
+from .scoring import ScoreEvent, Scored, check_totals, feature_inputs, majority_in, score_feature
 from .tallies import hold, note_closed, reward
 
 if TYPE_CHECKING:
+    from ..rules.tiles import TileType
     from .game import Game
 
 
@@ -52,15 +55,55 @@ def score_completed(game: "Game", tile_index: int, pos: int, base: int) -> list[
                 for s in ids:
                     if fol[s] or rewarding:
                         events.extend(score_completion(game, s))
+    if game.judging:
+        events.extend(judge(game, tile, pos, base, done, rewarding))
     return events
 
 
-def score_completion(game: "Game", root: int) -> list[Scored]:
+def judge(game: "Game", tile: "TileType", pos: int, base: int, done: list[int], rewarding: bool) -> list[Scored]:
+    """Complete the features of kinds with a completion formula (engine/rules/completes.py) that
+    the placement of ``tile`` at ``pos`` (segments from ``base``) touched and whose formula now
+    holds: the tile's own and, when a formula reads the tiles around, those on the 8 tiles around.
+    Each completes once and stays complete (:attr:`~engine.core.board.Board.done`); a done feature
+    the placement joined to occupied ones completes them with it, so their followers score now."""
+    segments = [base + j for j in tile.judged]
+    if game.judge_around:
+        board, tiles = game.board, game.tiles
+        for d in RING8:
+            entry = board.get(pos + d)
+            if entry is not None:
+                segments.extend(entry[1] + j for j in tiles[entry[2]].judged)
+    events: list[Scored] = []
+    kinds = game.ruleset.kinds
+    for segment in segments:
+        root = game.find(segment)
+        if root in done:
+            continue
+        done.append(root)
+        if game.is_done(root):  # completed before: only followers the placement brought in score
+            if game.fol[root]:
+                events.extend(score_completion(game, root, noted=False))
+            continue
+        kind = kinds[game.seg_kind[root]]
+        completes = kind.completes
+        assert completes is not None, "judged segments are of kinds with a completion formula"
+        env = feature_inputs(game, root, kind)
+        if kind.ports != NONE:
+            env[OPEN] = game.open[root]
+        if completes(env):
+            game.done.add(root)
+            if game.fol[root] or rewarding:
+                events.extend(score_completion(game, root))
+    return events
+
+
+def score_completion(game: "Game", root: int, noted: bool = True) -> list[Scored]:
     """Score the completed feature at ``root`` if occupied, pay it, hand out its tokens, note
-    who held it and who completed it (for bonuses), and free its followers."""
+    who held it and who completed it (for bonuses), and free its followers.  ``noted=False``: it
+    completed before (a done feature joined to occupied ones), so no rewards or completion are noted again."""
     found: list[Scored] = []
     players: tuple[int, ...] = ()
-    if game.ruleset.bonuses:
+    if game.ruleset.bonuses and noted:
         note_closed(game, root)
     if game.fol[root]:
         scored = score_feature(game, root, complete=True, phase="in_game", explain=game.explain)
@@ -70,7 +113,7 @@ def score_completion(game: "Game", root: int) -> list[Scored]:
         players = majority_in(game, [root], game.followers_by_player(root))
         if game.ruleset.bonuses:
             hold(game, root, players)
-    given = reward(game, root, players)
+    given = reward(game, root, players) if noted else None
     if given is not None:
         found.append(given)
     if game.explain:

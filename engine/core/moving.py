@@ -115,4 +115,4 @@ def _complete(game: "Game", root: int) -> bool:
     if completion == "surrounded":
         pos = game.seg_pos[root]
         return all(pos + d in game.board for d in RING8)
-    return False
+    return completion == "formula" and game.is_done(root)

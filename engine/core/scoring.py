@@ -168,7 +168,7 @@ def is_complete(game: "Game", root: int) -> bool:
         return game.open[root] == 0
     if kind.completion == "surrounded":
         return _neighbours(game, root) == 8
-    return False
+    return kind.completes is not None and game.is_done(root)
 
 
 def make_inputs(kind: "FeatureKind", tiles: int, segments: int, complete: bool, attrs: list[int],
@@ -183,7 +183,7 @@ def make_inputs(kind: "FeatureKind", tiles: int, segments: int, complete: bool, 
         env.update(kind.constants)
     if kind.attributes:
         env.update(zip(kind.attributes, attrs))
-    if kind.completion == "surrounded":
+    if kind.neighbourly:
         env["neighbors"] = neighbours
     if kind.adjacency_inputs:
         env.update(zip(kind.adjacency_inputs, adjacent or [0] * len(kind.adjacency)))
@@ -205,7 +205,7 @@ def feature_inputs(game: "Game", root: int, kind: "FeatureKind") -> dict[str, in
         segments=len(members),
         complete=is_complete(game, root),
         attrs=attribute_sums(game, members, kind),
-        neighbours=_neighbours(game, root) if kind.completion == "surrounded" else 0,
+        neighbours=_neighbours(game, root) if kind.neighbourly else 0,
         adjacent=count_by_kind(game, kind, [t for t in adjacent_roots(game, members) if is_complete(game, t)])
         if kind.adjacency else None,
         around=around_counts(game, root, kind) if kind.around else None,

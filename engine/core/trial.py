@@ -64,9 +64,9 @@ def look_ahead(game: "Game") -> Lookahead | TrialLookahead:
     """The look-ahead for ``game``'s ruleset: by features, or by trial under game-end bonuses,
     several follower types (majorities weighed by strength), wild sides (which end the
     features of the tiles they meet, not only the placed tile's), ``around`` inputs (a tile
-    placed changes what the features around it count) or a tie-break (a tied majority reads
-    where followers stand)."""
+    placed changes what the features around it count), a tie-break (a tied majority reads
+    where followers stand) or a completion formula (engine/rules/completes.py)."""
     ruleset = game.ruleset
     by_trial = ruleset.bonuses or len(ruleset.follower_types) > 1 or ruleset.edge_wild >= 0 \
-        or any(kind.around for kind in ruleset.kinds) or ruleset.tie_kind >= 0
+        or any(kind.around or kind.completes for kind in ruleset.kinds) or ruleset.tie_kind >= 0
     return TrialLookahead(game) if by_trial else Lookahead(game)

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .kinds import FeatureKind, Score, compile_score, shared_inputs
+from .kind_inputs import shared_inputs
+from .kinds import FeatureKind, Score, compile_score
 from .problems import Problems
 from .source import Document
 

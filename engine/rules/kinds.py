@@ -12,9 +12,11 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ..errors import Diagnostic, UserError
-from .around import around_names, compile_around
-from .formula import PREVIOUS, Formula, compile_formula, names_previous
+from .around import compile_around
+from .completes import FORMULA, compile_completion, is_formula, reads_neighbours
+from .formula import Formula, compile_formula, names_previous
 from .formula_syntax import MAX_POINTS, Source, parse
+from .kind_inputs import adjacency_entries, check_input_names, kind_inputs, own_inputs, shared_inputs
 from .problems import Problems
 from .source import Document, json_path
 from .tiles import NONE
@@ -83,7 +85,8 @@ class FeatureKind:
     """A feature kind (road, city, cloister, field, river, …) as the ruleset defines it.
 
     ``ports``: ``side``/``centre``/``half``/``none`` (how its segments sit on
-    a tile); ``completion``: ``closed``/``surrounded``/``never``;
+    a tile); ``completion``: ``closed``/``surrounded``/``never``, or ``formula``
+    when ``completes`` (a boolean formula, :mod:`engine.rules.completes`) says when;
     ``adjacency``: indices of the kinds whose completed features this kind
     counts (fields count cities; a house rule adds cloisters), empty for none,
     with ``adjacency_inputs`` the formula input naming each count.  ``complete`` is scored
@@ -126,109 +129,11 @@ class FeatureKind:
     #: ``around``: ``(input, kind index)``, segments of that kind on the 8 tiles around (engine/rules/around.py).
     around: tuple[tuple[str, int], ...] = ()
     icon: str = "building"  # how pictures draw a segment of a kind without ports (``grapes``, ``hill``)
+    completes: Formula | None = None
+    #: Whether its formulas read ``neighbors`` (surrounded, or completing by formula without ports).
+    neighbourly: bool = False
 
 
-def kind_inputs(spec: dict) -> dict[str, type]:
-    """The formula inputs a feature kind declares (docs/rulesets.md, "Scoring formulas")."""
-    inputs: dict[str, type] = {"tiles": int, "segments": int, "complete": bool}
-    inputs.update({a: int for a in spec.get("attributes", ())})
-    if spec.get("completion", "never") == "surrounded":
-        inputs["neighbors"] = int
-    inputs.update({entry["input"]: int for entry in adjacency_entries(spec)})
-    inputs.update({name: int for name in spec.get("around", {})})
-    return inputs
-
-
-def shared_inputs(specs: list[dict]) -> dict[str, type]:
-    """The inputs every one of the kinds ``specs`` declares (:func:`kind_inputs`), for a formula
-    worked out on a feature of any of them; empty for no kinds."""
-    if not specs:
-        return {}
-    found = [kind_inputs(spec) for spec in specs]
-    return {key: kind for key, kind in found[0].items() if all(key in other for other in found)}
-
-
-def own_inputs(data: dict) -> dict[str, int]:
-    """``own_T`` → index of follower type T, for each follower type beside normal whose name a
-    formula can read: the per-player inputs of feature formulas (docs/rulesets.md, "Follower types")."""
-    return {f"own_{name}": index for index, name in enumerate(data.get("follower_types", {}), start=1)
-            if _READABLE.match(f"own_{name}")}
-
-
-def adjacency_entries(spec: dict) -> list[dict]:
-    """A kind's ``adjacency`` as a list of ``{kind, input}`` (one mapping, a list, or none)."""
-    adjacency = spec.get("adjacency")
-    if adjacency is None:
-        return []
-    return adjacency if isinstance(adjacency, list) else [adjacency]
-
-
-#: Inputs the engine gives formulas (``neighbors`` only to surrounded kinds, but reserved for all,
-#: so changing ``completion`` never turns an attribute into a clash).
-BUILT_IN_INPUTS = ("tiles", "segments", "complete", "neighbors")
-#: The formula language's reserved words (grammar/scoring.lark).
-KEYWORDS = frozenset({"if", "then", "else", "and", "or", "not", "true", "false", "min", "max"})
-_READABLE = re.compile(r"[a-z_][a-z0-9_]*\Z")  # a NAME of grammar/scoring.lark
-
-
-def _unreadable(name: str, what: str) -> str | None:
-    """Why a formula could not read ``what``, an input called ``name``, or None if it can."""
-    if name in KEYWORDS:
-        return f"{what} cannot be read by a formula: '{name}' is a reserved word of the formula language"
-    if name == PREVIOUS:
-        return f"{what} cannot be read by a formula: '{name}' names the formula an option's formula replaces"
-    if not _READABLE.match(name):
-        return f"{what} cannot be read by a formula: names are lower case letters, digits and '_'"
-    return None
-
-
-def check_input_names(doc: Document, problems: Problems) -> None:
-    """Every name a formula reads means one thing: attributes, adjacency inputs and constants
-    are readable names (lower case, no reserved word), none is a built-in input, no
-    attribute is its kind's adjacency input, and no constant is any kind's input.  Errors
-    ``input-name`` and ``constant-name``."""
-    specs, constants = doc.data["features"], doc.data.get("constants", {})
-    for name, spec in specs.items():
-        at = ("features", name)
-        attributes = list(spec.get("attributes", ()))
-        named = isinstance(spec.get("attributes"), dict)  # a mapping: each attribute is located by its name
-        declared: list[tuple[tuple, str, str]] = [
-            (at + ("attributes", a if named else i), f"attribute '{a}' of kind '{name}'", a)
-            for i, a in enumerate(attributes)]
-        entries = adjacency_entries(spec)
-        listed = isinstance(spec.get("adjacency"), list)
-        seen: list[str] = []
-        for i, entry in enumerate(entries):
-            where = at + (("adjacency", i, "input") if listed else ("adjacency", "input"))
-            declared.append((where, f"adjacency input '{entry['input']}' of kind '{name}'", entry["input"]))
-        declared += around_names(name, spec)
-        for path, what, input_name in declared:
-            why = _unreadable(input_name, what)
-            if input_name in BUILT_IN_INPUTS:
-                why = f"{what} has the name of a built-in input ({', '.join(BUILT_IN_INPUTS)})"
-            elif path[-1] == "input" and input_name in attributes:
-                why = f"{what} has the name of one of its attributes"
-            elif path[-1] == "input" and input_name in seen:
-                why = f"{what} is the input of another adjacency of the kind"
-            elif path[-2] == "around" and input_name in attributes + seen:
-                why = f"{what} has the name of another input of the kind"
-            elif path[-1] == "input" and spec.get("majority") == "adjacent" and any(
-                    input_name in specs.get(e["kind"], {}).get("attributes", ()) for e in entries):
-                # Scored per adjacent feature, the formula reads that feature's attributes too.
-                why = f"{what} has the name of an attribute of an adjacent kind, which 'majority: adjacent' reads"
-            if path[-1] == "input":
-                seen.append(input_name)
-            if why:
-                problems.at(path, why, "input-name", key=(named and path[-2] == "attributes") or path[-2] == "around")
-    for constant in constants:
-        why = _unreadable(constant, f"constant '{constant}'")
-        if constant in BUILT_IN_INPUTS:
-            why = f"constant '{constant}' has the name of a built-in input ({', '.join(BUILT_IN_INPUTS)})"
-        for name, spec in specs.items():
-            if why is None and constant in kind_inputs(spec):
-                why = f"constant '{constant}' has the name of an input of kind '{name}'"
-        if why:
-            problems.at(("constants", constant), why, "constant-name", key=True)
 
 
 def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
@@ -300,6 +205,10 @@ def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
                         f"(its attributes: {', '.join(attributes) or 'none'})", "reward-token")
             else:
                 tokens.append(attributes.index(token))
+        completes = None
+        if is_formula(completion):
+            completes = compile_completion(doc, at, completion, ports, {**kind_inputs(spec), **{
+                c: int for c in constants}}, tuple(adjacency_inputs), problems)
         if rewards and completion == "never":
             problem(at + ("rewards",), f"kind '{name}' never completes, so it hands out no rewards", "reward-token",
                     key=True)
@@ -307,7 +216,8 @@ def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
             problem(at + ("scoring", "complete"), f"kind '{name}' never completes, so it has no 'complete' score",
                     "kind-scoring")
         kinds.append(FeatureKind(
-            name=name, index=index, edge=spec.get("edge"), ports=ports, completion=completion,
+            name=name, index=index, edge=spec.get("edge"), ports=ports,
+            completion=FORMULA if is_formula(completion) else completion,
             deployable=spec.get("deployable", True), follower=spec.get("follower", "follower"),
             attributes=attributes, adjacency=tuple(adjacency_kinds), adjacency_inputs=tuple(adjacency_inputs),
             complete=formulas["complete"], incomplete=formulas["incomplete"], final=formulas["final"],
@@ -317,6 +227,7 @@ def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
                       if any(n in f.names for score in formulas.values() if score for _, f in score.items)),
             reward_to=rewards.get("to", "placer") if rewards else "placer",
             around=compile_around(name, spec, names, problems), icon=spec.get("icon", "building"),
+            completes=completes, neighbourly=reads_neighbours(completion, ports),
         ))
     return kinds
 

@@ -72,7 +72,8 @@ class TileType:
     """A tile type: its id, count and segments, with all four orientations.
 
     ``surrounded`` and ``closing`` list the indices of the segments whose kind
-    completes when surrounded (cloisters) or when closed (roads, cities), so
+    completes when surrounded (cloisters) or when closed (roads, cities), and ``judged``
+    those whose kind completes by a formula (:mod:`engine.rules.completes`), so
     completion checks after a placement look only where they can succeed.
     """
 
@@ -87,6 +88,7 @@ class TileType:
     group: str = "base"
     #: The kind index of each segment, in order (the engine keeps one per placed segment).
     kinds: tuple[int, ...] = ()
+    judged: tuple[int, ...] = ()
     #: Per corner (``NE SE SW NW``, canonical orientation), the segment holding both half-sides
     #: that meet there, or -1: where a ``spot: corner`` piece may stand (the barn, on a field).
     corners: tuple[int, int, int, int] = (-1, -1, -1, -1)
@@ -283,7 +285,7 @@ def compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind],
             adjacent = tuple(j for j, (other, other_ports, _) in enumerate(segments) if other in k.adjacency and (
                 ring_adjacent(seg_ports, other_ports) if other_ports
                 else s_index in touches[j]))
-        if k.completion != "closed":
+        if k.completion not in ("closed", "formula"):  # formula: its ``open`` input counts them
             open_sides = 0
         elif k.ports == SIDE:
             open_sides = len(seg_ports) // 3
@@ -292,12 +294,13 @@ def compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind],
         compiled.append(SegmentType(k_index, seg_ports, attrs, adjacent, open_sides))
     segs = tuple(compiled)
     kind_ports = [k.ports for k in kinds]
-    counts_open = [k.completion == "closed" for k in kinds]
+    counts_open = [k.completion in ("closed", "formula") for k in kinds]
     return TileType(
         id=tile_id, index=index, count=spec["count"], edges=edges, segments=segs,
         orientations=tuple(orient(segs, kind_ports, counts_open, codes, r) for r in range(4)),
         surrounded=tuple(i for i, s in enumerate(segs) if kinds[s.kind].completion == "surrounded"),
         closing=tuple(i for i, s in enumerate(segs) if kinds[s.kind].completion == "closed"),
+        judged=tuple(i for i, s in enumerate(segs) if kinds[s.kind].completes is not None),
         group=spec.get("group", "base"),
         kinds=tuple(seg.kind for seg in segs),
         corners=(_corner(segs, 0), _corner(segs, 1), _corner(segs, 2), _corner(segs, 3)),

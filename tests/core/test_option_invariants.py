@@ -33,7 +33,7 @@ GOODS = str(TEST_RULESETS / "goods.yaml")
 TYPED = [str(TEST_RULESETS / name) for name in ("large-follower.yaml", "helper-follower.yaml", "mayor.yaml",
                                                "zero-strength-own.yaml", "abbey-tiles.yaml", "abbey-supply.yaml",
                                                "wagon.yaml", "barn.yaml", "head-start.yaml", "vineyards.yaml",
-                                               "hills.yaml")]
+                                               "hills.yaml", "short-roads.yaml", "small-cloisters.yaml")]
 REFS = sorted({f"{edition}{river}+{option}" for edition in EDITIONS for river in ("", "+river") for option in OPTIONS}
               | {f"{edition}{river}+{'+'.join(OPTIONS)}" for edition in EDITIONS for river in ("", "+river")}
               | {GOODS, f"{GOODS}+longest-road-bonus+farms-pay-cloisters"}
