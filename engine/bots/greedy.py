@@ -21,6 +21,23 @@ def decision_values(game: Game) -> list[tuple[Move, list[int]]]:
     return found
 
 
+def pick_values(game: Game) -> list[tuple[Move, list[int]]]:
+    """``(pick, potential per seat)`` for each tile type the player holds (``deck.hand``): the
+    potentials of its best move by the player's margin, each pick played on a copy."""
+    me = game.player
+    found = []
+    for pick in game.legal_moves():
+        trial = game.copy()
+        trial.explain = False
+        trial.play(pick, checked=True, draw=False)
+        found.append((pick, max((totals for _, totals in look_ahead(trial).moves()), key=lambda t: _margin(t, me))))
+    return found
+
+
+def _margin(totals: list[int], me: int) -> int:
+    return totals[me] - max(totals[:me] + totals[me + 1:], default=0)
+
+
 class GreedyPlayer:
     """Maximises its own score-if-the-game-ended-now minus the best opponent's,
     computed with the ruleset's own formulas (so it plays any variant's scoring)
@@ -29,7 +46,8 @@ class GreedyPlayer:
     offered (:data:`~engine.core.moves.DRAW`) is worth the margin as it stands, since
     nothing is placed now: the bot places its abbey as soon as that gains anything.  A
     follower that may move on is weighed the same way, each destination and home
-    tried on a copy of the game."""
+    tried on a copy of the game, and a tile of the hand (``deck.hand``) by the best move it
+    allows."""
 
     name = "greedy"
 
@@ -44,11 +62,16 @@ class GreedyPlayer:
         me = game.player
         best: list[Move] = []
         best_value = None
-        candidates = decision_values(game) if game.movers else look_ahead(game).moves()
+        if game.movers:
+            candidates = decision_values(game)
+        elif game.hands is not None and game.hands.picking:
+            candidates = pick_values(game)
+        else:
+            candidates = look_ahead(game).moves()
         if game.personal_turn:
             candidates.append((DRAW, game.potential_scores()))
         for move, totals in candidates:
-            value = totals[me] - max(totals[:me] + totals[me + 1:], default=0)
+            value = _margin(totals, me)
             if best_value is None or value > best_value:
                 best, best_value = [move], value
             elif value == best_value:

@@ -1,7 +1,8 @@
 """The search bot: information-set Monte-Carlo tree search over determinised games.
 
 Each iteration deals the hidden tiles afresh (:func:`engine.core.chance.determinise`),
-so the draws are chance and the real order is never used (single-observer
+so the draws are chance and the real order is never used, nor the tiles the other
+players hold (``deck.hand``) (single-observer
 ISMCTS: Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree
 Search", IEEE TCIAIG 4(2), 2012).  A node's children are moves
 (``(tile type, Move)``: the same move of another tile is another child), each
@@ -39,7 +40,7 @@ from ..core.chance import determinise
 from ..core.game import Game
 from ..core.trial import look_ahead
 from ..core.moves import DRAW, Move
-from .greedy import GreedyPlayer, decision_values
+from .greedy import GreedyPlayer, decision_values, pick_values
 
 #: How playouts choose moves: uniformly at random, or as the greedy bot does.
 PLAYOUTS = ("random", "greedy")
@@ -192,7 +193,7 @@ class MctsPlayer:
                 state.play(greedy.choose(state), checked=True)
                 turns += 1
                 continue
-            if state.movers:  # as the random bot: any destination, or home
+            if state.movers or (state.hands is not None and state.hands.picking):  # as the random bot
                 choices = state.legal_moves()
                 state.play(choices[rng.randrange(len(choices))], checked=True)
                 continue
@@ -226,7 +227,12 @@ def _root_order(game: Game) -> list[tuple[int, Move]]:
     opponent if the game ended right after it), best first; ties in listing order."""
     me = game.player
     valued = []
-    candidates = decision_values(game) if game.movers else look_ahead(game).moves()
+    if game.movers:
+        candidates = decision_values(game)
+    elif game.hands is not None and game.hands.picking:  # each held tile by the best move it allows
+        candidates = pick_values(game)
+    else:
+        candidates = look_ahead(game).moves()
     if game.personal_turn:  # declining the personal tile leaves the margin as it stands
         candidates.append((DRAW, game.potential_scores()))
     for i, (move, totals) in enumerate(candidates):
@@ -236,8 +242,9 @@ def _root_order(game: Game) -> list[tuple[int, Move]]:
 
 
 def _moves(state: Game) -> list[Move]:
-    """Legal moves below the root: every placement without a follower, then those with one."""
-    if state.movers:
+    """Legal moves below the root: every placement without a follower, then those with one (a
+    follower's choices, or the tiles of a hand to pick from, as listed)."""
+    if state.movers or (state.hands is not None and state.hands.picking):
         return state.legal_moves()
     placements = state.placements()
     bare = [Move(pos, r) for pos, r in placements]

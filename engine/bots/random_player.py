@@ -11,8 +11,9 @@ from ..core.moves import DRAW, Move
 class RandomPlayer:
     """Uniform over legal placements, then uniform over that placement's follower
     options (deploying nothing included); a personal tile offered is declined
-    (:data:`~engine.core.moves.DRAW`) as one more placement would be chosen, and a follower
-    that may move on goes to a destination or home, uniformly.  Counts
+    (:data:`~engine.core.moves.DRAW`) as one more placement would be chosen, a follower
+    that may move on goes to a destination or home, uniformly, and under ``deck.hand`` the
+    tile to place is picked uniformly among the types held.  Counts
     placements instead of listing them, since random play is what simulations spend
     their time on."""
 
@@ -26,7 +27,7 @@ class RandomPlayer:
 
     def choose(self, game: Game) -> Move:
         rng = self.rng
-        if game.movers:
+        if game.movers or (game.hands is not None and game.hands.picking):  # a follower's choice, or a held tile
             choices = game.legal_moves()
             return choices[rng.randrange(len(choices))]
         count = game.placement_count()

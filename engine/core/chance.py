@@ -39,11 +39,10 @@ def draw_outcomes(game: "Game") -> list[tuple[int, float]]:
     if a is None:
         raise ValueError("no tile is left to draw on this map")
     phase, (top, bottom) = stack[a], pins[a]
-    if top:
+    number = _phase_number(game, m, a)
+    if top or len(phase) <= bottom + len(_marks(game, m, number)):  # pinned, or only known returns left
         return [(phase[-1], 1.0)]
-    if bottom and len(phase) == 1:
-        return [(phase[0], 1.0)]
-    counts = Counter(_hidden_pool(game, _phase_number(game, m, a)))
+    counts = Counter(_hidden_pool(game, number))
     total = sum(counts.values())
     return [(tile, counts[tile] / total) for tile in sorted(counts)]
 
@@ -56,28 +55,62 @@ def unseen(game: "Game") -> dict[int, int]:
     return dict(sorted(Counter(hidden + [tile for tiles in game.box for tile in tiles]).items()))
 
 
-def determinise(game: "Game", rng: random.Random) -> "Game":
-    """A copy of ``game`` in which every hidden tile has been dealt again with ``rng``:
-    within each phase, over every map's unpinned places of that phase.  Pinned tiles
-    stay where they are, and the copy's own random generator (the reshuffles of
-    ``unplaceable: reshuffle``) is drawn from ``rng`` too, so nothing in the copy
-    depends on the real order.  The copy's ``seed`` is None."""
+def determinise(game: "Game", rng: random.Random, seat: int | None = None) -> "Game":
+    """A copy of ``game`` in which every tile hidden from ``seat`` (default: the player to move)
+    has been dealt again with ``rng``: within each phase, over every map's unpinned places of
+    that phase, the box, and under ``deck.hand`` the tiles the other seats hold or returned that
+    ``seat`` does not know (:mod:`engine.core.hands`).  Pinned tiles stay where they are, as do
+    ``seat``'s own hand and what it knows, and the copy's own random generator (the reshuffles
+    of ``unplaceable: reshuffle``) is drawn from ``rng`` too, so nothing in the copy depends on
+    the real order.  The copy's ``seed`` is None."""
     other = game.copy()
     other.seed = None
     other.rng = random.Random(rng.getrandbits(64))
     if other.forced:  # a replay's given order is the record's, not a secret
         return other
+    me = 1 << (game.player if seat is None else seat)
     for number in range(len(game.ruleset.phases) or 1):
-        places = _places(other, number)
+        slots: list[tuple[list, int]] = [(phase, i) for phase, lo, hi in _places(other, number) for i in range(lo, hi)]
+        if other.hands is not None:
+            slots += _unknown_to(other, number, me)
+        box = other.box[number]
+        slots += [(box, i) for i in range(len(box))]
         # Sorted first: the deal then depends on what is hidden, never on where it lies.
-        pool = sorted(_hidden_pool(other, number))
+        pool = sorted(_tile_at(where, i) for where, i in slots)
         rng.shuffle(pool)
-        i = 0
-        for phase, lo, hi in places:
-            phase[lo:hi] = pool[i:i + hi - lo]
-            i += hi - lo
-        other.box[number] = pool[i:]
+        for (where, i), tile in zip(slots, pool):
+            where[i] = tile if type(where[i]) is int else (tile, *where[i][1:])
     return other
+
+
+def _tile_at(where: list, i: int) -> int:
+    """The tile type at place ``i`` of a phase or box list (an int), or of a list of hand entries."""
+    value = where[i]
+    return value if type(value) is int else value[0]
+
+
+def _unknown_to(game: "Game", number: int, me: int) -> list[tuple[list, int]]:
+    """Under ``deck.hand``, the places of phase ``number``'s tiles that the seat with bit ``me``
+    cannot know: those returned to a bottom by other seats, held by other seats, or returned to
+    the box by them."""
+    hands = game.hands
+    assert hands is not None, "only hands hide tiles from some seats"
+    found: list[tuple[list, int]] = []
+    for m, (stack, pins) in enumerate(zip(game.stacks, game.pins)):
+        a = number - (len(game.ruleset.phases) or 1) + len(stack)
+        if 0 <= a < len(stack):
+            bottom = int(pins[a][1])
+            marks = hands.marks[m][number]
+            found += [(stack[a], bottom + i) for i, known in enumerate(marks) if not known & me]
+    for held in hands.held:
+        found += [(held, i) for i, (_, phase, known) in enumerate(held) if phase == number and not known & me]
+    found += [(hands.out, i) for i, (_, phase, known) in enumerate(hands.out) if phase == number and not known & me]
+    return found
+
+
+def _marks(game: "Game", m: int, number: int) -> list[int]:
+    """The tiles returned to the bottom of phase ``number`` on map ``m`` (``deck.hand``), bottom first."""
+    return game.hands.marks[m][number] if game.hands is not None else []
 
 
 def _phase_number(game: "Game", m: int, a: int) -> int:
@@ -86,13 +119,14 @@ def _phase_number(game: "Game", m: int, a: int) -> int:
 
 
 def _places(game: "Game", number: int) -> list[tuple[list[int], int, int]]:
-    """``(phase list, lo, hi)`` per map holding phase ``number``: the slice of hidden places."""
+    """``(phase list, lo, hi)`` per map holding phase ``number``: the slice of hidden places (above a
+    tile pinned last and the tiles returned to the bottom, below one pinned first)."""
     found = []
     for m, (stack, pins) in enumerate(zip(game.stacks, game.pins)):
         a = number - (len(game.ruleset.phases) or 1) + len(stack)
         if 0 <= a < len(stack) and stack[a]:
             phase, (top, bottom) = stack[a], pins[a]
-            lo = 1 if bottom else 0
+            lo = (1 if bottom else 0) + len(_marks(game, m, number))  # tiles returned to the bottom are not drawn next
             hi = len(phase) - 1 if top else len(phase)
             if lo < hi:
                 found.append((phase, lo, hi))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..geometry import FACING, SIDE_STEP
 from .followers import count_of, types_mask
-from .moves import DRAW, HOME, IllegalMove, Move, is_decision, is_draw
+from .moves import DRAW, HOME, PICK, IllegalMove, Move, is_decision, is_draw, is_pick
 from .moving import destinations, refusal
 
 if TYPE_CHECKING:
@@ -264,6 +264,8 @@ def legal_moves(game: Game) -> list[Move]:
     :data:`~engine.core.moves.HOME` instead."""
     if game.movers:
         return [*destinations(game), HOME]
+    if game.hands is not None and game.hands.picking:
+        return [Move(tile, PICK) for tile in game.hands.types(game.player)]
     moves = []
     several = len(game.ruleset.follower_types) > 1
     for pos, r in game.placements():
@@ -290,6 +292,9 @@ def check(game: Game, move: Move) -> None:
         if move not in legal_moves(game):
             raise IllegalMove("follower", refusal(game, move))
         return
+    if game.hands is not None and (game.hands.picking or is_pick(move)):
+        _check_pick(game, move)
+        return
     if is_draw(move):
         if not game.personal_turn:
             raise IllegalMove("placement", "only a personal tile may be declined (the tile to place was drawn)")
@@ -311,6 +316,22 @@ def check(game: Game, move: Move) -> None:
             raise IllegalMove("placement", why)
     if move.follower is not None:
         raise_refused_spot(game, move)
+
+
+def _check_pick(game: Game, move: Move) -> None:
+    """Under ``deck.hand``: :class:`IllegalMove` (``placement``) unless ``move`` picks a tile the player
+    holds while they are to choose one, or places the tile picked."""
+    hands = game.hands
+    assert hands is not None, "picks need hands"
+    held = hands.types(game.player)
+    names = ", ".join(game.tiles[t].id for t in held)
+    if not is_pick(move):
+        raise IllegalMove("placement", f"choose which tile of the hand ({names}) to place first")
+    if not hands.picking:
+        raise IllegalMove("placement", "the tile to place is chosen: place it")
+    if move.pos not in held:
+        name = game.tiles[move.pos].id if 0 <= move.pos < len(game.tiles) else f"type {move.pos}"
+        raise IllegalMove("placement", f"the player holds no {name} (the hand: {names})")
 
 
 def raise_refused_spot(game: Game, move: Move) -> None:

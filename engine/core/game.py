@@ -16,11 +16,11 @@ from mypy_extensions import mypyc_attr
 from ..geometry import map_local, map_origin
 from ..rules.ruleset import Ruleset
 from ..rules.seats import categories_at_start, points_at_start
-from . import choices, completion, moving, personal, titles, triggered
+from . import choices, completion, hands, moving, personal, titles, triggered
 from .board import Board
 from .deck import Pins, Stack, build_stacks, put_back, take
 from .followers import others_mask, strengths
-from .moves import Move, is_draw
+from .moves import Move, is_draw, is_pick
 from .game_end import end_totals, final_scores
 from .scoring import ScoreEvent, Scored
 from .snapshot import copy_game_into
@@ -42,8 +42,8 @@ class Game(Board):
     :class:`Move`, scores what it completed and draws the next tile, discarding tiles that fit
     nowhere (RULES.md §3.2 row 4, seed 003).  When :attr:`tile` is None the tiles are used up;
     :meth:`finish` runs final scoring.  Raises :class:`IllegalMove` for a move the rules refuse.
-    Under ``deck.personal`` a turn may offer the player's personal tile instead of a draw
-    (:mod:`engine.core.personal`; :attr:`personal_turn`).
+    ``deck.personal`` may offer a personal tile instead of a draw (:mod:`engine.core.personal`),
+    and ``deck.hand`` a choice among held tiles (:mod:`engine.core.hands`).
     """
 
     def __init__(self, ruleset: Ruleset, players: int = 2, seed: int | None = None, *,
@@ -95,6 +95,8 @@ class Game(Board):
         self.personal_turn = False
         self.personal_turns: tuple[int, ...] = ()
         self.last_round: list[int] | None = None
+        #: ``deck.hand`` (engine/core/hands.py): what each seat holds and knows; None for the single draw.
+        self.hands = hands.Hands(players, len(ruleset.phases) or 1, ruleset.maps) if ruleset.hand else None
         #: Followers that may move on after their feature scored (engine/core/moving.py), as
         #: ``(owner, type, tile it stood on)`` in the order their owners choose (the first is
         #: :attr:`player`'s to decide); the seat whose placement scored them; and every choice made,
@@ -220,6 +222,9 @@ class Game(Board):
         if is_draw(move):
             personal.decline(self, draw)
             return []
+        if is_pick(move):
+            hands.pick(self, move.pos)
+            return []
         scored = self.apply(move)
         if self.movers:  # owners choose before the turn passes
             self.active, self.player = self.player, self.movers[0][0]
@@ -228,6 +233,8 @@ class Game(Board):
         return scored
 
     def _pass_turn(self, draw: bool) -> None:
+        if self.hands is not None:
+            hands.end_turn(self)
         if self.earned_turn:  # the player goes again, at once (and only once)
             self.extra_turn, self.earned_turn = True, False
         else:
@@ -243,14 +250,16 @@ class Game(Board):
         """After ``play(..., draw=False)``: draw the top tile of the current map's stack (which
         :func:`engine.core.chance.draw` arranges), with no further draw.  True if it is now
         :attr:`tile`; False if it fit nowhere and was discarded (:meth:`discard`): the next draw
-        is then due, maybe on another map, unless the stacks are used up."""
+        is then due, maybe on another map, unless the stacks are used up.  Under ``deck.hand`` the
+        tile goes into the player's hand (:func:`engine.core.hands.draw_one`)."""
+        if self.hands is not None:
+            return hands.draw_one(self)
         self._draw_next()
         tile = self.tile
         if tile is None or self.fits_somewhere(tile):
             return tile is not None
-        self._set_aside()
-        self.tile = None
-        self.placement_cache = None
+        self.set_aside()
+        self.tile, self.placement_cache = None, None
         if not any(self.stacks[self.map]) and self.remaining:
             self._next_map()
         personal.stacks_out(self)
@@ -264,6 +273,8 @@ class Game(Board):
         base = self.place(tile, move.pos, move.rotation)
         self.history.append((tile, move))
         self.seats.append(self.player)
+        if self.hands is not None:
+            hands.played(self, tile)
         if self.personal_turn:
             personal.played(self)
         if self.ruleset.extra_turn_types:
@@ -289,7 +300,7 @@ class Game(Board):
         """Discard the current tile (it fits nowhere) and draw the next; the same player goes on.
         Under ``unplaceable: reshuffle`` (seed 001) the tile may go back into its phase
         (:func:`~engine.core.deck.put_back` says when, and why every game still ends)."""
-        self._set_aside()
+        self.set_aside()
         self._draw_next()
         if self.tile is None and self.remaining:  # this map's stack ran out mid-turn: on to the next map
             self._next_map()
@@ -329,22 +340,10 @@ class Game(Board):
         copy_game_into(self, other)
         return other
 
-    # -- notation ------------------------------------------------------------
-
-    def force_map(self, map_index: int) -> None:
-        """Play the current turn on map ``map_index`` (replays and scenarios of multi-map games)."""
-        self.enter_map(map_index)
-
     def force_tile(self, tile: int) -> None:
-        """Make ``tile`` the tile to place now (replays and scenarios choose the draw); a
-        personal tile offered is declined."""
-        self.tile = tile
-        self.personal_turn = False
-        self.placement_cache = None
-
-    def force_last_round(self) -> None:
-        """The stacks are used up now (replays and scenarios say when): the last round of personal tiles begins."""
-        personal.start_last_round(self)
+        """Make ``tile`` the tile to place now (replays and scenarios choose the draw; a replay's map is
+        :meth:`enter_map`'s); a personal tile offered is declined."""
+        self.tile, self.personal_turn, self.placement_cache = tile, False, None
 
     @property
     def remaining(self) -> int:
@@ -354,13 +353,14 @@ class Game(Board):
     # -- internals -------------------------------------------------------------
 
     def draw_or_wait(self, draw: bool) -> None:
-        """Draw the turn's tile (``draw=False``: leave the draw due, :meth:`draw_one`); when the
-        stacks are used up, the last round of personal tiles may begin (:mod:`engine.core.personal`)."""
-        if draw:
+        """Draw the turn's tile or hand (``draw=False``: leave the draw due, :meth:`draw_one`); the stacks used up,
+        the last round of personal tiles may begin (:mod:`engine.core.personal`)."""
+        if self.hands is not None:
+            hands.open_turn(self, draw)
+        elif draw:
             self._draw()
         else:
-            self.tile = None
-            self.placement_cache = None
+            self.tile, self.placement_cache = None, None
         if self.ruleset.personal_tile >= 0:
             personal.stacks_out(self)
 
@@ -381,7 +381,7 @@ class Game(Board):
             wanted = next((m for m in (*range(wanted, maps), *range(wanted)) if any(self.stacks[m])), wanted)
         self.enter_map(wanted)
 
-    def _set_aside(self) -> None:
+    def set_aside(self) -> None:
         """Discard the current tile: into the history, and back into its phase or out of the game."""
         self.history.append((_drawn(self.tile), None))
         self.seats.append(self.player)

@@ -48,6 +48,16 @@ MOVE_ON: Final = -2
 HOME: Final = Move(0, -3)
 
 
+#: The rotation that marks choosing which held tile to place (``deck.hand``, :mod:`engine.core.hands`):
+#: ``Move(tile type index, PICK)``.
+PICK: Final = -4
+
+
+def is_pick(move: Move) -> bool:
+    """Whether ``move`` chooses a held tile (``Move(tile, PICK)``)."""
+    return move.rotation == PICK
+
+
 def is_draw(move: Move) -> bool:
     """Whether ``move`` is :data:`DRAW`."""
     return move.rotation == -1
@@ -55,4 +65,4 @@ def is_draw(move: Move) -> bool:
 
 def is_decision(move: Move) -> bool:
     """Whether ``move`` moves a follower on (``MOVE_ON``) or sends it :data:`HOME`."""
-    return move.rotation <= MOVE_ON
+    return move.rotation in (MOVE_ON, HOME.rotation)

@@ -53,7 +53,7 @@ def decline(game: "Game", draw: bool) -> None:
 
 def stacks_out(game: "Game") -> None:
     """After a draw: if it found the stacks used up, the last round begins (not in a forced game,
-    whose caller says when: :meth:`~engine.core.game.Game.force_last_round`)."""
+    whose caller says when: :func:`start_last_round`)."""
     if game.tile is None and game.ruleset.personal_tile >= 0 and not game.forced and not game.remaining:
         start_last_round(game)
 

@@ -41,7 +41,7 @@ from .supply import TileSupply
 from .turn_entries import extra_turn_mismatch, play_turn, take_tile, tile_index, titles_mismatch
 
 FORMAT = "carcassonne-record"
-VERSION = 3
+VERSION = 4
 
 
 def history_seats(game: Game) -> list[int]:
@@ -68,6 +68,8 @@ def turn_entries(game: Game) -> list[dict[str, Any]]:
             entry["extra_turn"] = True
         if turn in own:
             entry["personal"] = True
+        if game.hands is not None:
+            entry["hand"] = [ruleset.tiles[t].id for t in game.hands.shown[turn - 1]]
         if several:
             entry["map"] = m
         if move.follower is not None:

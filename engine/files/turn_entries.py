@@ -8,6 +8,7 @@ personal tile offered, and sending home a follower whose choice the entries leav
 
 from __future__ import annotations
 
+from ..core import hands, personal
 from ..core.game import Game
 from ..core.moves import DRAW, HOME, MOVE_ON, IllegalMove, Move
 from ..errors import UserError
@@ -33,7 +34,7 @@ def enter_turn_map(game: Game, turn: dict, doc: Document, path: tuple) -> None:
         if not 0 <= turn["map"] < game.ruleset.maps:
             raise UserError(f"there is no map {turn['map']} (the ruleset has {game.ruleset.maps})", code="map",
                             **doc.where(path + ("map",)))
-        game.force_map(turn["map"])
+        game.enter_map(turn["map"])
 
 
 def entry_pos(game: Game, turn: dict, key: str, doc: Document, path: tuple) -> int:
@@ -77,6 +78,9 @@ def take_tile(game: Game, turn: dict, doc: Document, path: tuple) -> None:
     while game.movers:  # a follower that could have moved on, and the record goes on: it went home
         game.play(HOME)
     tile = tile_index(game.ruleset, turn["tile"], doc, path + ("tile",))
+    if game.hands is not None:
+        _take_from_hand(game, turn, tile, doc, path)
+        return
     if not turn.get("personal"):
         game.force_tile(tile)
         return
@@ -87,7 +91,7 @@ def take_tile(game: Game, turn: dict, doc: Document, path: tuple) -> None:
         raise IllegalMove("placement", f"{turn['tile']} is not a personal tile (deck.personal: "
                                        f"{ruleset.tiles[ruleset.personal_tile].id})")
     if game.last_round is None and doc.data.get("finished", True) and path[-1] > last_drawn_turn(doc.data["turns"]):
-        game.force_last_round()
+        personal.start_last_round(game)
     if game.last_round is not None and "player" in turn:
         while game.personal_turn and game.player != turn["player"]:
             game.play(DRAW)
@@ -99,6 +103,22 @@ def take_tile(game: Game, turn: dict, doc: Document, path: tuple) -> None:
                "its personal tile once, in turn order)" if game.last_round == [] and game.tile is None else
                f"seat {seat}'s personal tile fits nowhere now")
         raise IllegalMove("placement", why)
+
+
+def _take_from_hand(game: Game, turn: dict, tile: int, doc: Document, path: tuple) -> None:
+    """Under ``deck.hand``: the turn's seat (``player``: the seats before it passed over, holding
+    nothing) held ``hand`` (default: the tile alone) and places ``tile``; a discarded tile is the one
+    to set aside.  :class:`UserError` (``replay``) where the entries and the hands disagree."""
+    try:
+        if "player" in turn and 0 <= turn["player"] < game.players:
+            hands.pass_to(game, turn["player"])
+        if turn.get("discarded"):
+            game.force_tile(tile)
+            return
+        held = [tile_index(game.ruleset, t, doc, path + ("hand", i)) for i, t in enumerate(turn.get("hand", [turn["tile"]]))]
+        hands.force(game, held, tile)
+    except ValueError as error:
+        raise UserError(str(error), code="replay", **doc.where(path + (("hand",) if "hand" in turn else ()))) from None
 
 
 def decision_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
@@ -158,6 +178,8 @@ def play_turn(game: Game, turn: dict, doc: Document, path: tuple) -> None:
         if game.placements():
             raise UserError(f"tile {turn['tile']} is recorded as discarded but fits on the board",
                             code="replay", **doc.where(path))
+        if game.hands is not None and game.tile in game.hands.types(game.player):  # a held tile, set aside
+            hands.drop(game, game.tile)
         game.discard()
         return
     try:

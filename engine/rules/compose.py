@@ -33,8 +33,8 @@ from typing import Any
 from ..errors import Diagnostic, UserError
 from ..resources import rulesets_dir
 from .combine import application_order, check_relations, clashes, shipped
-from .references import is_name, named_file, resolve, shipped_file, shortened
 from .formula import names_previous
+from .references import is_name, named_file, resolve, shipped_file, shortened
 from .source import Document, JsonPath, Shape, load_yaml_cached, own_refusal, value_at
 from .validate import check
 

@@ -31,9 +31,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from ..geometry import SIDE_STEP
+from .tiles import CENTRE_KIND, SIDE
 
 if TYPE_CHECKING:
     from ..core.game import Game
+    from .kinds import FeatureKind
+    from .problems import Problems
     from .tiles import Orientation, TileType
 
 
@@ -111,3 +114,44 @@ RULES: dict[str, Callable[[Constraint, "Game", int, int, int], bool]] = {
 }
 #: The rules that watch a feature kind, and so need one.
 WATCHING = frozenset({"extend", "no-u-turn"})
+
+
+def compile_constraints(specs: dict, kinds: list["FeatureKind"], tile_ids: dict[str, int],
+                        problems: "Problems") -> list[Constraint]:
+    """The ruleset's ``constraints`` (docs/rulesets.md, "Placement constraints"); each problem is
+    collected in ``problems`` (``kind-unknown``, ``constraint``, ``tile-unknown``) and its constraint left out."""
+    by_name = {k.name: k.index for k in kinds}
+    found = []
+    for name, spec in specs.items():
+        at = ("constraints", name)
+        kind = spec.get("kind")
+        if kind is not None and kind not in by_name:
+            problems.at(at + ("kind",), f"unknown feature kind '{kind}'", "kind-unknown")
+            continue
+        if kind is None and spec["rule"] in WATCHING:
+            problems.at(at + ("rule",), f"rule '{spec['rule']}' watches a feature kind: give its 'kind'",
+                        "constraint")
+            continue
+        if spec["rule"] in WATCHING and kinds[by_name[kind]].ports not in (SIDE, CENTRE_KIND):
+            problems.at(at + ("kind",), f"rule '{spec['rule']}' follows a kind across the centres of sides, and "
+                        f"kind '{kind}' crosses none (ports: {kinds[by_name[kind]].ports})", "constraint")
+            continue
+        stray = [(key, rule) for key, rule in (("look", "no-u-turn"), ("neighbors", "hole"))
+                 if key in spec and spec["rule"] != rule]
+        for key, rule in stray:
+            problems.at(at + (key,), f"'{key}' is a parameter of rule '{rule}', not of '{spec['rule']}'",
+                        "constraint", key=True)
+        if stray:
+            continue
+        if kind is None and "tiles" not in spec:
+            problems.at(at, "the constraint applies to no tile: give a 'kind' (tiles carrying it) or 'tiles'",
+                        "constraint", key=True)
+            continue
+        unknown = [(i, t) for i, t in enumerate(spec.get("tiles", ())) if t not in tile_ids]
+        for i, tile_id in unknown:
+            problems.at(at + ("tiles", i), f"'{tile_id}' is not a tile type of this ruleset", "tile-unknown")
+        if unknown:
+            continue
+        found.append(Constraint(spec["rule"], by_name[kind] if kind is not None else -1, spec.get("look", "ahead"),
+                                spec.get("neighbors", 4), frozenset(tile_ids[t] for t in spec.get("tiles", ()))))
+    return found

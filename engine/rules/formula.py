@@ -54,7 +54,6 @@ from lark.exceptions import VisitError
 from .formula_nodes import VARIABLE, Env, Evaluator, Node, Value, chain, combine, constant, negate
 from .formula_syntax import MAX_POINTS, Source, balanced, parse, span
 
-
 #: The name a formula uses for the formula it replaces (reserved: no input may be called so).
 PREVIOUS = "previous"
 #: Where a formula's text names ``previous`` (a whole word: ``previous_x`` is another name).

@@ -19,8 +19,8 @@ from ..geometry import PORTS
 from ..resources import rulesets_dir
 from .compose import RULESET_SHAPE, compose, load_option, options_dir
 from .formula import names_previous
-from .ruleset import Ruleset, load_ruleset
 from .resolve import resolved
+from .ruleset import Ruleset, load_ruleset
 from .source import Document, JsonPath, json_path, load_yaml, load_yaml_cached, value_at
 
 #: Keys that name a ruleset rather than set a rule; ``diff`` leaves them out.

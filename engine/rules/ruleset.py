@@ -16,17 +16,18 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Diagnostic, UserError
-from .compose import compose
 from .bonuses import Bonus, compile_bonuses, token_names
-from .constraints import WATCHING, Constraint
+from .compose import compose
+from .constraints import Constraint, compile_constraints
 from .follower_types import FollowerType, compile_follower_types
+from .hands import Hand, compile_hand
 from .kinds import FeatureKind, Score, compile_kinds
 from .problems import Problems, diagnostic_order
 from .resolve import resolved
 from .seats import START, compile_seats
 from .source import Document, own_refusal
 from .ties import compile_tie_break
-from .tiles import CENTRE_KIND, SIDE, EdgeCodes, TileType, compile_tile
+from .tiles import EdgeCodes, TileType, compile_tile
 from .triggers import ScoreTrigger, compile_triggers
 from .unreachable import warn_unreachable
 from .validate import check
@@ -79,6 +80,8 @@ class Ruleset:
     #: ``deck.personal``: the tile type each player holds outside the stacks (-1: none), and how many.
     personal_tile: int = -1
     personal_count: int = 0
+    #: ``deck.hand``: the tiles a player chooses among (None: the single draw; engine/rules/hands.py).
+    hand: Hand | None = None
     #: Game-end bonuses, in scoring order (:mod:`engine.rules.bonuses`).
     bonuses: tuple[Bonus, ...] = ()
     #: ``rules.tie_break``: the kind whose segments break a tied majority (a hill), -1: none (engine/rules/ties.py).
@@ -291,7 +294,8 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
     if personal_tile is not None and personal_tile not in data["tiles"]:  # a broken one has its own error
         problem(("deck", "personal", personal_tile), f"personal tile '{personal_tile}' is not a tile type of this "
                 "ruleset", "tile-unknown", key=True)
-    constraints = _compile_constraints(data.get("constraints", {}), kinds, tile_ids, problems)
+    hand = compile_hand(deck, personal_tile is not None, problems)
+    constraints = compile_constraints(data.get("constraints", {}), kinds, tile_ids, problems)
     bonuses = compile_bonuses(doc, kinds, problems)
     follower_types = compile_follower_types(doc, kinds, problems)
     movers, scorers = compile_triggers(doc, follower_types, kinds, problems)
@@ -316,7 +320,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         maps=data.get("deck", {}).get("maps", 1),
         phases=phases, set_aside=tuple(set_aside), deck_size=size,
         personal_tile=tile_ids.get(personal_tile, -1) if personal_tile is not None else -1,
-        personal_count=personal_count,
+        personal_count=personal_count, hand=hand,
         bonuses=bonuses, titles=tuple(b for b in bonuses if b.award == "title"), tokens=token_names(kinds),
         follower_types=follower_types,
         extra_turn_types=tuple(t.index for t in follower_types if t.extra_turn), movers=movers, scorers=scorers,
@@ -358,42 +362,3 @@ def _compile_phases(deck: dict, tiles: list[TileType], tile_ids: dict[str, int],
         for group in sorted(groups - set(named)):
             users = ", ".join(t.id for t in tiles if t.group == group)
             problems.at(("deck", "phases"), f"tiles of group '{group}' ({users}) are in no phase", "deck-phase")
-
-
-def _compile_constraints(specs: dict, kinds: list[FeatureKind], tile_ids: dict[str, int],
-                         problems: Problems) -> list[Constraint]:
-    by_name = {k.name: k.index for k in kinds}
-    found = []
-    for name, spec in specs.items():
-        at = ("constraints", name)
-        kind = spec.get("kind")
-        if kind is not None and kind not in by_name:
-            problems.at(at + ("kind",), f"unknown feature kind '{kind}'", "kind-unknown")
-            continue
-        if kind is None and spec["rule"] in WATCHING:
-            problems.at(at + ("rule",), f"rule '{spec['rule']}' watches a feature kind: give its 'kind'",
-                        "constraint")
-            continue
-        if spec["rule"] in WATCHING and kinds[by_name[kind]].ports not in (SIDE, CENTRE_KIND):
-            problems.at(at + ("kind",), f"rule '{spec['rule']}' follows a kind across the centres of sides, and "
-                        f"kind '{kind}' crosses none (ports: {kinds[by_name[kind]].ports})", "constraint")
-            continue
-        stray = [(key, rule) for key, rule in (("look", "no-u-turn"), ("neighbors", "hole"))
-                 if key in spec and spec["rule"] != rule]
-        for key, rule in stray:
-            problems.at(at + (key,), f"'{key}' is a parameter of rule '{rule}', not of '{spec['rule']}'",
-                        "constraint", key=True)
-        if stray:
-            continue
-        if kind is None and "tiles" not in spec:
-            problems.at(at, "the constraint applies to no tile: give a 'kind' (tiles carrying it) or 'tiles'",
-                        "constraint", key=True)
-            continue
-        unknown = [(i, t) for i, t in enumerate(spec.get("tiles", ())) if t not in tile_ids]
-        for i, tile_id in unknown:
-            problems.at(at + ("tiles", i), f"'{tile_id}' is not a tile type of this ruleset", "tile-unknown")
-        if unknown:
-            continue
-        found.append(Constraint(spec["rule"], by_name[kind] if kind is not None else -1, spec.get("look", "ahead"),
-                                spec.get("neighbors", 4), frozenset(tile_ids[t] for t in spec.get("tiles", ()))))
-    return found

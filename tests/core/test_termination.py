@@ -179,7 +179,7 @@ def test_a_map_whose_stack_runs_out_on_a_discard_hands_the_turn_to_the_next_map(
                    deck={"start": "S", "maps": 2})
     y, z = ruleset.tile_ids["Y"], ruleset.tile_ids["Z"]
     game = Game(ruleset, 2, 1)
-    game.force_map(0)
+    game.enter_map(0)
     game.stacks, game.tile = [[[]], [[z]]], y
     game.discard()
     assert (game.tile, game.map, game.player) == (z, 1, 0)

@@ -1,0 +1,241 @@
+"""Hands of tiles (``deck.hand``, engine/rules/hands.py): each player chooses which held tile to place.
+
+A turn starts with the player drawing until they hold ``size`` tiles.  A held
+tile that fits nowhere is discarded and replaced, as a drawn one is (RULES.md
+§3.2 row 4, seed 003).  The player places one tile; under ``keep: true`` the
+others wait for their next turn (hand-of-two), under ``keep: false`` they go
+back at the end of the turn, to the bottom of the stack, shuffled into it or
+out of the game (draw-three-keep-one).  Once the stacks are used up the
+players go on placing what they hold, a seat holding nothing is passed over,
+and the game ends when no seat holds a tile: every turn places or discards a
+tile, and each tile goes back at most once per turn, so every game ends.
+
+The choice is a move.  While the hand holds tiles of more than one type,
+:attr:`Hands.picking` is True, :attr:`~engine.core.game.Game.tile` is the
+lowest-numbered type held, and the legal moves are ``Move(t, PICK)`` for each
+type ``t`` held (:data:`~engine.core.moves.PICK`); once one is picked its
+placements follow as for a drawn tile.
+
+What each seat knows: its own hand, not the others'; the tiles it returned
+to the bottom of the stack or to the box.  Every held or returned tile
+carries the bitmask of the seats that know it (its holder; every seat for a
+tile pinned in its phase, the River's lake), so
+:func:`engine.core.chance.determinise` deals again only what the searching
+seat cannot know, and keeps the returned tiles at the bottom in place.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from .deck import reshuffle, take
+
+if TYPE_CHECKING:
+    from .game import Game
+
+#: A held or returned tile: ``(tile type index, phase number it was drawn in, seats that know it)``.
+Entry = tuple[int, int, int]
+
+
+class Hands:
+    """What the players hold, and what is known of the tiles they returned (module docstring).
+
+    ``held[seat]`` lists that seat's tiles in the order drawn; ``marks[map][phase]`` the seats
+    knowing each tile returned to the bottom of that phase and still there, bottom first (the
+    phase's list holds them just above a tile pinned last); ``out`` the tiles returned to the box.
+    """
+
+    def __init__(self, players: int, phases: int, maps: int) -> None:
+        self.held: list[list[Entry]] = [[] for _ in range(players)]
+        self.picking = False
+        self.marks: list[list[list[int]]] = [[[] for _ in range(phases)] for _ in range(maps)]
+        self.out: list[Entry] = []
+        #: Per placement so far, the tile types its player held to choose from, in draw order (records write it).
+        self.shown: tuple[tuple[int, ...], ...] = ()
+
+    def copy(self) -> Hands:
+        """An independent copy."""
+        other = Hands.__new__(Hands)
+        other.held = [list(tiles) for tiles in self.held]
+        other.picking = self.picking
+        other.marks = [[list(marks) for marks in phases] for phases in self.marks]
+        other.out = list(self.out)
+        other.shown = self.shown
+        return other
+
+    def types(self, seat: int) -> list[int]:
+        """The tile types ``seat`` holds, each once, in type order."""
+        return sorted({tile for tile, _, _ in self.held[seat]})
+
+
+def open_turn(game: "Game", draw: bool) -> None:
+    """Start the current player's turn: draw until they hold ``size`` tiles (``draw=False``: stop
+    where a draw is due, :attr:`~engine.core.game.Game.tile` None), discard what fits nowhere and
+    draw again, and offer the choice.  Once the stacks are used up a seat holding nothing is passed
+    over; when no seat holds a tile, :attr:`~engine.core.game.Game.tile` is None: the game is over.
+    A forced game (replays, scenarios) draws nothing: each turn entry says what the player held."""
+    hands = _hands(game)
+    size = game.ruleset.hand.size if game.ruleset.hand else 1
+    if game.forced:
+        offer(game)
+        return
+    for _ in range(game.players):
+        held = hands.held[game.player]
+        while True:
+            misfit = next((i for i, (tile, _, _) in enumerate(held) if not game.fits_somewhere(tile)), None)
+            if misfit is not None:
+                _discard(game, held.pop(misfit)[0])
+                continue
+            if len(held) < size and game.remaining:
+                if not any(game.stacks[game.map]):
+                    game.enter_map(next(m for m, stack in enumerate(game.stacks) if any(stack)))
+                if not draw:
+                    game.tile, game.placement_cache = None, None
+                    return
+                _draw_into(game, held)
+                continue
+            break
+        if held:
+            break
+        game.player = (game.player + 1) % game.players
+    offer(game)
+
+
+def draw_one(game: "Game") -> bool:
+    """A due draw (``draw=False``, :meth:`~engine.core.game.Game.draw_one`): the top tile of the
+    current map's stack goes into the player's hand, and the turn goes on as far as it can.  True
+    if a tile is now to place (or to pick), False if another draw is due or the game is over."""
+    _draw_into(game, _hands(game).held[game.player])
+    open_turn(game, False)
+    return game.tile is not None
+
+
+def offer(game: "Game") -> None:
+    """Make the current player's lowest-numbered held type :attr:`~engine.core.game.Game.tile`, and
+    let them pick when they hold more than one type (None if they hold nothing)."""
+    hands = _hands(game)
+    types = hands.types(game.player)
+    game.tile = types[0] if types else None
+    game.placement_cache = None
+    hands.picking = len(types) > 1
+
+
+def pick(game: "Game", tile: int) -> None:
+    """``Move(tile, PICK)``: the player places ``tile``, one they hold, this turn (unchecked)."""
+    game.tile, game.placement_cache = tile, None
+    _hands(game).picking = False
+
+
+def played(game: "Game", tile: int) -> None:
+    """``tile`` was placed: it leaves its player's hand, which :attr:`Hands.shown` notes for the record."""
+    hands = _hands(game)
+    hands.shown += (tuple(t for t, _, _ in hands.held[game.player]),)
+    drop(game, tile)
+
+
+def drop(game: "Game", tile: int) -> None:
+    """One ``tile`` leaves the current player's hand (placed, or set aside in a replay)."""
+    hands = _hands(game)
+    held = hands.held[game.player]
+    for i, entry in enumerate(held):
+        if entry[0] == tile:
+            del held[i]
+            break
+    hands.picking = False
+
+
+def force(game: "Game", tiles: list[int], tile: int) -> None:
+    """A replay or scenario says the current player held ``tiles`` (type indices, draw order) and
+    places ``tile``: make it so.  ``ValueError`` if ``tile`` is not among them, or (``keep: true``)
+    a tile the player kept from their last turn is missing."""
+    hands = _hands(game)
+    names = [game.tiles[t].id for t in tiles]
+    if tile not in tiles:
+        raise ValueError(f"{game.tiles[tile].id} is not in the hand ({', '.join(names)})")
+    missing = Counter(t for t, _, _ in hands.held[game.player]) - Counter(tiles)
+    if missing:
+        kept = ", ".join(game.tiles[t].id for t in sorted(missing.elements()))
+        raise ValueError(f"the player kept {kept} from their last turn, so their hand ({', '.join(names)}) holds it")
+    hands.held[game.player] = [(t, 0, 1 << game.player) for t in tiles]
+    game.tile, game.placement_cache = tile, None
+    hands.picking = False
+
+
+def pass_to(game: "Game", seat: int) -> None:
+    """A replay says ``seat`` plays now, the seats before it passed over (they hold nothing, once the
+    stacks are used up).  ``ValueError`` if one of them holds a tile or has not played yet."""
+    hands = _hands(game)
+    while game.player != seat:
+        if hands.held[game.player] or game.player not in game.seats:
+            raise ValueError(f"seat {game.player} plays now (a seat is passed over only when it holds no tile)")
+        game.player = (game.player + 1) % game.players
+
+
+def end_turn(game: "Game") -> None:
+    """The turn is over: under ``keep: false`` the tiles not placed go back, where ``return`` says.
+    A forced game puts nothing back (its entries name every later draw)."""
+    hand = game.ruleset.hand
+    hands = _hands(game)
+    held = hands.held[game.player]
+    if hand is None or hand.keep or not held:
+        return
+    seat_bit = 1 << game.player
+    if hand.return_to == "box":
+        hands.out.extend((tile, number, known | seat_bit) for tile, number, known in held)
+    elif not game.forced:
+        m = game.map
+        stack, pins = game.stacks[m], game.pins[m]
+        if not stack:  # the stacks ran out this turn: the returned tiles are a last phase of their own
+            stack.append([])
+            pins.append([False, False])
+        a = next((i for i, phase in enumerate(stack) if phase), 0)
+        phase, bottom = stack[a], pins[a][1]
+        number = (len(game.ruleset.phases) or 1) - len(stack) + a
+        marks = hands.marks[m][number]
+        if hand.return_to == "bottom":
+            for tile, _, known in held:
+                phase.insert(1 if bottom else 0, tile)
+                marks.insert(0, known | seat_bit)
+        else:
+            phase.extend(tile for tile, _, _ in held)
+            last = phase[0] if bottom else None
+            reshuffle(phase, last, game.rng)
+            marks.clear()  # shuffled: nobody knows where the tiles returned before lie now
+        game.deck = stack[0]
+    held.clear()
+
+
+def _draw_into(game: "Game", held: list[Entry]) -> None:
+    """Draw the top tile of the current map's stack into ``held``, noting who knows it: its holder,
+    the seats that returned it to the bottom, or everyone for a pinned tile."""
+    m = game.map
+    stack, pins = game.stacks[m], game.pins[m]
+    a = next(i for i, phase in enumerate(stack) if phase)
+    phase, (top, bottom) = stack[a], pins[a]
+    number = (len(game.ruleset.phases) or 1) - len(stack) + a
+    marks = _hands(game).marks[m][number]
+    public = top or (bottom and len(phase) == 1)
+    tile = take(stack, pins)
+    assert tile is not None, "a draw needs a tile in the stack"
+    known = 1 << game.player
+    if marks and len(phase) < int(bottom) + len(marks):  # one returned to the bottom
+        known |= marks.pop()
+    held.append((tile, number, (1 << game.players) - 1 if public else known))
+    game.deck = stack[0] if stack else []
+
+
+def _discard(game: "Game", tile: int) -> None:
+    """A held tile fits nowhere: discarded (under ``unplaceable: reshuffle`` maybe back into the stack)."""
+    game.tile = tile
+    returned = game.returned
+    game.set_aside()
+    if game.returned != returned:  # back into its phase, shuffled: the tiles returned to its bottom are anywhere
+        for marks in _hands(game).marks[game.map]:
+            marks.clear()
+
+
+def _hands(game: "Game") -> Hands:
+    hands = game.hands
+    assert hands is not None, "the ruleset has no hands (deck.hand)"
+    return hands
