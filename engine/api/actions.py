@@ -16,15 +16,18 @@ quarter turns.  Under ``deck.personal`` one more action, the last, declines a
 personal tile offered (:data:`~engine.core.moves.DRAW`), and the personal tiles
 count among the tiles.  Under a ``triggers`` move (the wagon), a follower moving on
 has an action per map, cell and follower slot after those,
-``((map · side + y + reach) · side + x + reach) · slots + slot``, and one more,
-the last, sends it home.  The basic game has 145 × 145 × 4 × 9 + 4 = 756,904 actions.
+``((map · side + y + reach) · side + x + reach) · slots + slot``, and one more
+sends it home.  Under ``deck.hand`` one action per tile type comes last, after
+all of those: action ``(first pick) + t`` picks held tile type ``t``
+(``Move(t, PICK)``, :data:`~engine.core.moves.PICK`).  Rulesets without hands keep
+every number above.  The basic game has 145 × 145 × 4 × 9 + 4 = 756,904 actions.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.moves import DRAW, HOME, MOVE_ON, Move, is_decision, is_draw
+from ..core.moves import DRAW, HOME, MOVE_ON, PICK, Move, is_decision, is_draw, is_pick
 from ..geometry import map_local, map_origin, pack
 from ..rules.ruleset import Ruleset
 
@@ -42,15 +45,17 @@ class ActionCodec:
     draws: bool = False
     #: Whether a follower may move on after scoring (``triggers``): its actions, and HOME.
     movers: bool = False
+    #: Under ``deck.hand``, the tile types (one pick action each, the last actions); else 0.
+    picks: int = 0
 
     @classmethod
     def for_ruleset(cls, ruleset: Ruleset) -> ActionCodec:
-        """The encoding of ``ruleset``: its maps, tile count, largest tile and corner spots."""
+        """The encoding of ``ruleset``: its maps, tile count, largest tile, corner spots and hands."""
         tiles = sum(t.count for t in ruleset.tiles) + ruleset.personal_count * ruleset.max_players
         types = len(ruleset.follower_types)
         spots = max(len(t.segments) for t in ruleset.tiles) + (4 if ruleset.corner_types else 0)
         return cls(ruleset.maps, tiles, 1 + spots * types, types,
-                   ruleset.personal_tile >= 0, bool(ruleset.movers))
+                   ruleset.personal_tile >= 0, bool(ruleset.movers), len(ruleset.tiles) if ruleset.hand else 0)
 
     @property
     def side(self) -> int:
@@ -65,6 +70,12 @@ class ActionCodec:
     @property
     def size(self) -> int:
         """How many actions there are in all."""
+        return self.pick_from + self.picks
+
+    @property
+    def pick_from(self) -> int:
+        """The first pick action (:attr:`size` when the ruleset has no hands): ``pick_from + t``
+        picks tile type ``t``."""
         return self._moves_from + (self.maps * self.side * self.side * self.slots + 1 if self.movers else 0)
 
     @property
@@ -83,6 +94,12 @@ class ActionCodec:
         """The action of ``move``."""
         if is_draw(move):
             return self.draw_action
+        if is_pick(move):
+            if not self.picks:
+                raise ValueError("the ruleset has no hands to pick a tile from (deck.hand)")
+            if not 0 <= move.pos < self.picks:
+                raise ValueError(f"no tile type {move.pos} to pick (the ruleset has {self.picks})")
+            return self.pick_from + move.pos
         if is_decision(move):
             return self._encode_decision(move)
         m, x, y = map_local(move.pos)
@@ -95,14 +112,16 @@ class ActionCodec:
         return (((m * self.side + y + r) * self.side + x + r) * 4 + move.rotation) * self.slots + slot
 
     def decode(self, action: int) -> Move:
-        """The move of a placing ``action`` or of :attr:`draw_action` (not a start rotation)."""
+        """The move of a placing, declining, moving-on or picking ``action`` (not a start rotation)."""
         if self.draws and action == self.placements + 4:
             return DRAW
-        if self.movers and self._moves_from <= action < self.size:
+        if self.movers and self._moves_from <= action < self.pick_from:
             return self._decode_decision(action)
+        if self.pick_from <= action < self.size:
+            return Move(action - self.pick_from, PICK)
         if not 0 <= action < self.placements:
             raise ValueError(f"action {action} places no tile (those are 0 ≤ action < {self.placements}; "
-                             f"the last 4 of the {self.size} turn a start tile)")
+                             f"the 4 after them turn a start tile)")
         rest, slot = divmod(action, self.slots)
         rest, rotation = divmod(rest, 4)
         rest, x = divmod(rest, self.side)
@@ -117,7 +136,7 @@ class ActionCodec:
         if not self.movers:
             raise ValueError("no follower of the ruleset moves on (triggers)")
         if move == HOME:
-            return self.size - 1
+            return self.pick_from - 1
         m, x, y = map_local(move.pos)
         r = self.reach
         if not (0 <= m < self.maps and -r <= x <= r and -r <= y <= r):
@@ -126,7 +145,7 @@ class ActionCodec:
         return self._moves_from + ((m * self.side + y + r) * self.side + x + r) * self.slots + slot
 
     def _decode_decision(self, action: int) -> Move:
-        if action == self.size - 1:
+        if action == self.pick_from - 1:
             return HOME
         rest, slot = divmod(action - self._moves_from, self.slots)
         m, rest = divmod(rest, self.side * self.side)
@@ -142,5 +161,5 @@ class ActionCodec:
 
     def start_rotation(self, action: int) -> int | None:
         """The rotation of a start ``action``, or None if it places a tile, declines a personal
-        tile or is no action."""
+        tile, moves a follower on, picks a held tile or is no action."""
         return action - self.placements if self.placements <= action < self.placements + 4 else None

@@ -7,8 +7,14 @@ winners alike, 0 otherwise; ``"points"``: the final scores).  Draws are
 explicit chance nodes whose outcomes are tile type indices
 (:mod:`engine.api.turns`); actions are the :class:`~engine.api.actions.ActionCodec`'s,
 which covers every legal move of any ruleset; the observation tensor is
-:mod:`engine.api.observation`'s.  The game has perfect information once the
-draws are chance events, is general-sum, and rewards only at the end.
+:mod:`engine.api.observation`'s.  The game is general-sum and rewards only at
+the end.  It has perfect information once the draws are chance events, but for
+a ruleset with hands (``deck.hand``): each seat's hand is hidden from the
+others, so that game's :class:`pyspiel.GameType` says imperfect information
+(:data:`HANDS_GAME_TYPE`: ``game.get_type()`` is per ruleset, under the one
+registered name, whose registered type is the default ruleset's), and its
+observation tensor and string are each seat's own (no information state is
+provided).
 """
 
 from __future__ import annotations
@@ -33,22 +39,31 @@ except ImportError as error:  # pragma: no cover - depends on the extra
 SHORT_NAME = "python_carcassonne"
 DEFAULTS: dict[str, Any] = {"ruleset": "basic", "players": 2, "returns": "win"}
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Carcassonne (any ruleset of carcassonne-rules)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=6,
-    min_num_players=1,
-    provides_information_state_string=False,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULTS,
-)
+
+def _game_type(information: Any) -> Any:
+    """The game's :class:`pyspiel.GameType` with ``information`` (a ``GameType.Information``)."""
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="Carcassonne (any ruleset of carcassonne-rules)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=information,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=6,
+        min_num_players=1,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=DEFAULTS,
+    )
+
+
+#: The registered type, and the type of every ruleset without hands.
+GAME_TYPE = _game_type(pyspiel.GameType.Information.PERFECT_INFORMATION)
+#: The type of a ruleset with hands (``deck.hand``): the other seats' hands are hidden.
+HANDS_GAME_TYPE = _game_type(pyspiel.GameType.Information.IMPERFECT_INFORMATION)
 
 
 class CarcassonneGame(pyspiel.Game):
@@ -77,23 +92,35 @@ class CarcassonneGame(pyspiel.Game):
             utility_sum=None,
             # Draws: at most tiles × tile types (deck.put_back); moves: one per tile; start rotations: one per
             # map; under deck.personal, one move per personal tile and a decline before each draw and per seat;
-            # under a triggers move, after each placement a choice per follower that may move on.
+            # under a triggers move, after each placement a choice per follower that may move on; under
+            # deck.hand a pick per placement and, per turn, up to size − 1 tiles returned to be drawn again.
             max_game_length=tiles * len(self.ruleset.tiles) + tiles + codec.maps
+            + (tiles * self.ruleset.hand.size if self.ruleset.hand else 0)
             + (self.ruleset.personal_count * self.players + tiles + self.players if codec.draws else 0)
             + (tiles + self.ruleset.personal_count * self.players) * self.players
             * sum(max(pieces_at_start(self.ruleset, seat)[t] for seat in range(self.players))  # ``seats`` may vary it
                   for t, _ in self.ruleset.movers),
         )
-        super().__init__(GAME_TYPE, info, params)
+        super().__init__(HANDS_GAME_TYPE if self.ruleset.hand else GAME_TYPE, info, params)
 
     def new_initial_state(self) -> CarcassonneState:
         """The state before the first draw."""
         return CarcassonneState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CarcassonneObserver:
-        """The observer of :mod:`engine.api.observation` (public information: all of it)."""
+        """The observer of :mod:`engine.api.observation`: everything public, and under ``deck.hand``
+        the observing seat's own hand.  ``ValueError`` for parameters, and under ``deck.hand`` for
+        an observation type other than the default (perfect recall: an information state; the
+        private information of no seat or of all)."""
         if params:
             raise ValueError(f"the observer takes no parameters, not {params}")
+        if self.ruleset.hand and iig_obs_type is not None and (
+                iig_obs_type.perfect_recall or not iig_obs_type.public_info
+                or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise ValueError(f"the observer of a game with hands (deck.hand) shows the public information and "
+                             f"the observing seat's hand, without perfect recall, not perfect_recall="
+                             f"{iig_obs_type.perfect_recall}, public_info={iig_obs_type.public_info}, "
+                             f"private_info={iig_obs_type.private_info}")
         return CarcassonneObserver(self.ruleset, self.players)
 
 
@@ -122,7 +149,12 @@ class CarcassonneState(pyspiel.State):
         self.inner.apply(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return self.inner.action_to_string(action, chance_step=player == pyspiel.PlayerId.CHANCE)
+        # The chance player reads a draw as the referee does (as OpenSpiel's card games deal face up in
+        # their strings: the outcome is in the history anyway); a seat asking at a chance node reads it as
+        # that seat sees it, without the tile drawn into another seat's hand.
+        if player == pyspiel.PlayerId.CHANCE:
+            return self.inner.action_to_string(action, chance_step=True)
+        return self.inner.action_to_string(action, chance_step=self.inner.chance, seat=player)
 
     def is_terminal(self) -> bool:
         return self.inner.over
@@ -131,9 +163,13 @@ class CarcassonneState(pyspiel.State):
         return self.inner.returns()
 
     def __str__(self) -> str:
+        """The whole state, as the referee sees it (every hand included)."""
         game = self.inner.game
-        tile = "none" if game.tile is None else self.inner.ruleset.tiles[game.tile].id
-        return (f"turn {game.turn}, scores {game.scores}, supply {game.supply}, tile {tile}, "
+        tiles = self.inner.ruleset.tiles
+        tile = "none" if game.tile is None else tiles[game.tile].id
+        hands = "" if game.hands is None else \
+            ", hands " + " | ".join(" ".join(tiles[t].id for t, _, _ in held) or "-" for held in game.hands.held)
+        return (f"turn {game.turn}, scores {game.scores}, supply {game.supply}, tile {tile}{hands}, "
                 f"{len(game.board)} tiles placed, {game.remaining} to draw")
 
 
@@ -150,7 +186,11 @@ class CarcassonneObserver:
         observation.fill(self.dict, state.inner, player)
 
     def string_from(self, state: CarcassonneState, player: int) -> str:
-        return f"seat {player}: {state}"
+        """Without hands, ``"seat 0: "`` and the state; under ``deck.hand`` what ``player`` may
+        see: its hand, and the tile to place when it is its own and chosen."""
+        if state.inner.game.hands is None:
+            return f"seat {player}: {state}"
+        return observation.text(state.inner, player)
 
 
 pyspiel.register_game(GAME_TYPE, CarcassonneGame)

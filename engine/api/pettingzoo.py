@@ -5,13 +5,15 @@ agents ``player_0`` … act in seat order; the environment draws the tiles itsel
 (from a ``random.Random`` seeded by ``reset(seed=…)``), so every step is a
 move, or the first player's turn of a start tile drawn from the stack.  An
 observation is ``{"observation": float32 vector, "action_mask": int8 vector}``:
-the vector is :mod:`engine.api.observation`'s, the mask marks the acting
+the vector is :mod:`engine.api.observation`'s as that agent's seat sees it
+(under ``deck.hand`` its own hand, not the others'), the mask marks the acting
 agent's legal actions (all zero for the others), over the
-:class:`~engine.api.actions.ActionCodec`'s actions.  Rewards come at the end:
-1 to each winner and 0 otherwise (``returns="win"``), or the final points
-(``returns="points"``).  :meth:`render` gives text with ``render_mode="ansi"``
-and the board picture with ``"rgb_array"`` (the ``render`` extra too); the
-environment never renders by itself.
+:class:`~engine.api.actions.ActionCodec`'s actions (picks of a held tile
+included).  Rewards come at the end: 1 to each winner and 0 otherwise
+(``returns="win"``), or the final points (``returns="points"``).
+:meth:`render` gives text with ``render_mode="ansi"`` and the board picture
+with ``"rgb_array"`` (the ``render`` extra too); the environment never renders
+by itself.
 """
 
 from __future__ import annotations
@@ -86,6 +88,7 @@ class CarcassonneEnv(AECEnv):
         self.agent_selection = self.possible_agents[self.state.player]
 
     def observe(self, agent: str) -> dict[str, Any]:
+        """``agent``'s private view (module docstring); ``ValueError`` for an unknown agent."""
         if agent not in self.possible_agents:
             raise ValueError(f"no agent {agent!r} (agents: {', '.join(self.possible_agents)})")
         seat = self.possible_agents.index(agent)

@@ -4,8 +4,11 @@ The shared core of the OpenSpiel game and the PettingZoo environment.  A
 step is a **chance** step (a start tile or a tile is drawn:
 :func:`engine.core.chance.draw_outcomes`), a player's **move** (place the
 drawn tile, maybe deploy; or place a personal tile offered, or decline it,
-:mod:`engine.core.personal`), or the first player's **start rotation** when the
-start tile is drawn from the stack.  Tiles that fit nowhere are the engine's
+:mod:`engine.core.personal`; or pick which held tile to place,
+:mod:`engine.core.hands`), or the first player's **start rotation** when the
+start tile is drawn from the stack.  Under ``deck.hand`` each tile drawn into a
+hand is a chance step of its own, seen by the drawing seat only
+(:meth:`ChanceGame.action_to_string`).  Tiles that fit nowhere are the engine's
 business: such a draw is discarded and the next draw is due (RULES.md §3.2
 row 4, seed 003).  The underlying game's own stacks only supply tiles to
 swap: every draw is the outcome given, so nothing hidden is kept.
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 from ..core import chance
 from ..core.game import Game
-from ..core.moves import HOME, IllegalMove, Move, is_decision, is_draw
+from ..core.moves import HOME, IllegalMove, Move, is_decision, is_draw, is_pick
 from ..files.notation import format_follower
 from ..geometry import map_local
 from ..rules.ruleset import Ruleset
@@ -183,20 +186,31 @@ class ChanceGame:
             fresh.apply(action)
         self.__dict__.update(fresh.__dict__)
 
-    def action_to_string(self, action: int, chance_step: bool | None = None) -> str:
+    def action_to_string(self, action: int, chance_step: bool | None = None, seat: int | None = None) -> str:
         """``"draw V"``, ``"turn the start tile 1"``, a move in the project's notation
-        (``"V (1,0) r2 road@S"``: tile type, cell, quarter turns, follower) or ``"keep AB and
-        draw"`` (``and pass`` in the last round) for declining a personal tile."""
+        (``"V (1,0) r2 road@S"``: tile type, cell, quarter turns, follower), ``"keep AB and
+        draw"`` (``and pass`` in the last round) for declining a personal tile, or ``"pick V"``
+        for choosing a held tile (``deck.hand``).
+
+        ``seat`` is who reads a chance step: None for the referee, who sees every draw.  A tile
+        drawn into a hand is seen by its drawer only, so any other seat reads ``"seat 1 draws a
+        tile"`` (a start tile drawn from the stack is face up: ``"draw V"`` for all)."""
         chance_step = self.chance if chance_step is None else chance_step
         tiles = self.ruleset.tiles
         if chance_step:
-            return f"draw {tiles[action].id}" if 0 <= action < len(tiles) else f"no tile type {action}"
+            if not 0 <= action < len(tiles):
+                return f"no tile type {action}"
+            if seat is not None and self.game.hands is not None and not self.start_due and seat != self.game.player:
+                return f"seat {self.game.player} draws a tile"
+            return f"draw {tiles[action].id}"
         if not 0 <= action < self.codec.size:
             return f"no action {action}"
         rotation = self.codec.start_rotation(action)
         if rotation is not None:
             return f"turn the start tile {rotation}"
         move = self.codec.decode(action)
+        if is_pick(move):
+            return f"pick {tiles[move.pos].id}"
         tile = self.game.tile
         name = tiles[tile].id if tile is not None else "?"
         if is_draw(move):

@@ -34,9 +34,10 @@ from ..files.notation import format_follower, place_name
 from ..files.output import check_writable
 from ..files.record import history_seats
 from ..sim.play import QuitGame  # the play loop catches it and stops the game where it stands
+from .hand_choice import choose_tile, hand_note
 from .move_input import MoveInputError, decline_word, move_notation, parse_move
 from .output import terminal_console
-from .screen import SEAT_STYLES, board_text, kind_letter, kind_style, tile_text
+from .screen import SEAT_STYLES, board_text, kind_letter, kind_style, pieces_left, tile_text
 
 __all__ = ["HumanPlayer", "Choice"]
 
@@ -83,10 +84,12 @@ class HumanPlayer:
         follower that may move on after its feature scored, a destination or home)."""
         if game.movers:
             return self._choose_move_on(game)
+        if game.hands is not None and game.hands.picking:
+            return choose_tile(self, game)
         choices = self.choices(game)
         self.show_turn(game, choices)
         while True:
-            answer = self._ask("Your move (number, X,Y rR [KIND@PORT], ? help, q quit): ")
+            answer = self.ask("Your move (number, X,Y rR [KIND@PORT], ? help, q quit): ")
             if answer in ("?", "h", "help"):
                 self.show_help(game, choices)
                 continue
@@ -96,7 +99,7 @@ class HumanPlayer:
             try:
                 move = self._interpret(game, answer, choices)
             except MoveInputError as error:  # every way an answer can be wrong; anything else is a bug
-                self._refuse(str(error))
+                self.refuse(str(error))
                 continue
             self.console.print(Text(f"→ {move_notation(game, move)}", style="bold green"))
             return move
@@ -117,9 +120,9 @@ class HumanPlayer:
                             place_name(ruleset, tile, orientation.rotation, move.follower)))
         c = self.console
         c.rule(Text(f"Turn {game.turn} · P{game.player + 1} {self.name} · your {name} may move on", style="bold"))
-        self._show_news(game)
+        self.show_news(game)
         c.print(board_text(game, max_width=c.width), end="")
-        c.print(self._scores(game))
+        c.print(self.scores_line(game))
         listing = Text(f"Your {name}'s feature has scored. Move it on to a feature that is not complete and holds "
                        "no follower, within reach, or take it home:\n", style="bold")
         for number, (notation, where) in enumerate(written, start=1):
@@ -127,7 +130,7 @@ class HumanPlayer:
         listing.rstrip()
         c.print(listing)
         while True:
-            answer = self._ask(f"Move the {name} on (1–{len(options)} or X,Y KIND@PORT, home, ? help, b board, "
+            answer = self.ask(f"Move the {name} on (1–{len(options)} or X,Y KIND@PORT, home, ? help, b board, "
                                "q quit): ")
             typed = re.sub(r"\s*,\s*", ",", re.sub(r"\s+", " ", answer.strip().lower()))
             if typed in ("?", "h", "help", "b", "board"):  # h is help, as at the tile prompt: home is spelt out
@@ -140,7 +143,7 @@ class HumanPlayer:
             chosen = (HOME if typed == "home" else options[int(typed.rstrip(")")) - 1]
                       if typed.rstrip(")") in numbers else by_text.get(typed))
             if chosen is None:
-                self._refuse(f"'{answer}' is not a choice: type a number from 1 to {len(options)}, a destination "
+                self.refuse(f"'{answer}' is not a choice: type a number from 1 to {len(options)}, a destination "
                              f"as listed (e.g. {written[0][0]}), or home")
                 continue
             shown = "home" if chosen == HOME else "to " + written[options.index(chosen)][0]
@@ -154,7 +157,7 @@ class HumanPlayer:
         self.console.rule(Text(f"{self.name}: turn the start tile {ruleset.tiles[tile].id}", style="bold"))
         self.console.print(tile_text(ruleset, tile))
         while True:
-            answer = self._ask("Start tile rotation (0–3 or r0–r3, ? help, q quit): ")
+            answer = self.ask("Start tile rotation (0–3 or r0–r3, ? help, q quit): ")
             if answer in ("?", "h", "help"):
                 self.console.print("The start tile goes at 0,0. Give its rotation: 0, 1, 2 or 3 clockwise "
                                    "quarter turns from the drawing r0 (r1 = 90°, r2 = 180°, r3 = 270°); "
@@ -164,7 +167,7 @@ class HumanPlayer:
             found = re.fullmatch(r"r?\s*([+-]?\d+)", answer, re.IGNORECASE)
             if found and 0 <= int(found[1]) <= 3:
                 return int(found[1])
-            self._refuse(f"'{answer}' is not a rotation: type 0, 1, 2 or 3 (clockwise quarter turns)")
+            self.refuse(f"'{answer}' is not a rotation: type 0, 1, 2 or 3 (clockwise quarter turns)")
 
     # -- what the player sees --------------------------------------------------
 
@@ -187,13 +190,15 @@ class HumanPlayer:
         own = " (your own)" if game.personal_turn else ""
         c.rule(Text(f"Turn {game.turn + 1} · P{game.player + 1} {self.name} · tile {ruleset.tiles[tile].id}{own}"
                     f" · {game.remaining} left to draw{where}", style="bold"))
-        self._show_news(game)
+        self.show_news(game)
         c.print(board_text(game, max_width=c.width), end="")
-        c.print(self._scores(game))
+        c.print(self.scores_line(game))
         legal = {r for _, r in game.placements()}
         c.print(Text(f"Your tile {ruleset.tiles[tile].id} (edges N E S W per rotation; rotations are "
                      f"clockwise quarter turns):", style="bold"))
         c.print(tile_text(ruleset, tile, legal=legal), end="")
+        if game.hands is not None:
+            c.print(hand_note(game))
         c.print(self._move_list(game, choices, limit=self.max_listed))
         if game.personal_turn:
             instead = ("pass: the stacks are used up, and this is the last round" if game.last_round is not None
@@ -276,7 +281,7 @@ class HumanPlayer:
         segment = tile.segments[tile.spot_segment(move.follower)]
         return kind_style(game.ruleset, segment.kind)
 
-    def _scores(self, game: Game) -> Text:
+    def scores_line(self, game: Game) -> Text:
         """One line: each seat's colour, score, pieces left by type, tokens collected (goods) and
         titles held; ``◀`` marks the seat to play."""
         out = Text("Scores  ")
@@ -290,11 +295,13 @@ class HumanPlayer:
                              *(f", holds the {title}" for title in held_by(game, seat))])
             if game.ruleset.personal_tile >= 0:
                 goods += f", {game.personal[seat]} {game.ruleset.tiles[game.ruleset.personal_tile].id} held"
-            out.append(f" {game.scores[seat]} pts, {_pieces_left(game, seat)} left{goods}   ")
+            if game.hands is not None:  # how many, not which: the others' hands are hidden
+                goods += f", {len(game.hands.held[seat])} tile{'s' * (len(game.hands.held[seat]) != 1)} in hand"
+            out.append(f" {game.scores[seat]} pts, {pieces_left(game, seat)} left{goods}   ")
         out.rstrip()
         return out
 
-    def _show_news(self, game: Game) -> None:
+    def show_news(self, game: Game) -> None:
         """What was played and scored since this player last looked, so a bot's turn is not missed."""
         seats = history_seats(game)
         names = [f"P{s + 1}" for s in range(game.players)]
@@ -344,7 +351,7 @@ class HumanPlayer:
             try:
                 check_writable(path)
             except UserError as error:
-                self._refuse(error.diagnostics[0].message if error.diagnostics else str(error))
+                self.refuse(error.diagnostics[0].message if error.diagnostics else str(error))
                 continue
             if not path.exists():
                 return path
@@ -353,7 +360,7 @@ class HumanPlayer:
                 return path
         return None
 
-    def _ask(self, prompt: str) -> str:
+    def ask(self, prompt: str) -> str:
         """One answer, stripped; ``q`` or a closed input (end of file, Ctrl-C) quits the game."""
         answer = self._line(prompt)
         if answer is None:
@@ -385,16 +392,5 @@ class HumanPlayer:
             return choices[number - 1].move
         return parse_move(game, answer)
 
-    def _refuse(self, reason: str) -> None:
+    def refuse(self, reason: str) -> None:
         self.console.print(Text(f"✗ {reason}", style="bold red"))
-
-
-def _pieces_left(game: Game, seat: int) -> str:
-    """``7 followers`` under a ruleset with one follower type; else each type's count, normal
-    followers first (``5 followers, 1 large``), as the web table says it."""
-    types = game.ruleset.follower_types
-    counts = game.reserve[seat]
-    if len(types) == 1:
-        return f"{counts[0]} follower{'s' * (counts[0] != 1)}"
-    return ", ".join(f"{counts[t.index]} follower{'s' * (counts[t.index] != 1)}" if t.index == 0 else
-                     f"{counts[t.index]} {t.name}" for t in types)

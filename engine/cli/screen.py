@@ -281,3 +281,14 @@ def tile_text(ruleset: Ruleset, tile: int, rotations: tuple[int, ...] = (0, 1, 2
         out.rstrip()
         out.append("\n")
     return out
+
+
+def pieces_left(game: Game, seat: int) -> str:
+    """``7 followers`` under a ruleset with one follower type; else each type's count, normal
+    followers first (``5 followers, 1 large``), as the web table says it."""
+    types = game.ruleset.follower_types
+    counts = game.reserve[seat]
+    if len(types) == 1:
+        return f"{counts[0]} follower{'s' * (counts[0] != 1)}"
+    return ", ".join(f"{counts[t.index]} follower{'s' * (counts[t.index] != 1)}" if t.index == 0 else
+                     f"{counts[t.index]} {t.name}" for t in types)

@@ -18,7 +18,7 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
     earned (a follower type's ``extra_turn``: Traders & Builders' builder), a personal
     tile placed instead of a draw and the last round of them (``deck.personal``), and each
     follower moving on after its feature scored (``triggers``: the wagon)."""
-    from ..core.moves import is_decision
+    from ..core.moves import is_decision, is_pick
     from ..files.notation import follower_phrase, moved_on_phrase
 
     seen = 0
@@ -28,6 +28,8 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
 
     def log(game: Game, seat: int, tile: int, move: Any, events: list) -> None:
         nonlocal seen, last_round_told
+        if is_pick(move):  # shown with the placement; which tiles were held stays hidden (deck.hand)
+            return
         if is_decision(move):
             console.print(f"      ↳ {names[seat]}'s {moved_on_phrase(game, game.decisions[-1][2], move)}")
             return

@@ -80,6 +80,7 @@ def open_turn(game: "Game", draw: bool) -> None:
     if game.forced:
         offer(game)
         return
+    game.tile, game.placement_cache = None, None  # the tile placed last is no longer the one to place
     for _ in range(game.players):
         held = hands.held[game.player]
         while True:
@@ -227,7 +228,7 @@ def _draw_into(game: "Game", held: list[Entry]) -> None:
 
 def _discard(game: "Game", tile: int) -> None:
     """A held tile fits nowhere: discarded (under ``unplaceable: reshuffle`` maybe back into the stack)."""
-    game.tile = tile
+    game.tile, game.placement_cache = tile, None  # the table is the current tile's: never another's
     returned = game.returned
     game.set_aside()
     if game.returned != returned:  # back into its phase, shuffled: the tiles returned to its bottom are anywhere

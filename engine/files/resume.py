@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.game import Game
-from ..core.moves import DRAW, HOME, IllegalMove
+from ..core.moves import DRAW, HOME, PICK, IllegalMove, Move
 from ..errors import UserError
 from ..rules.ruleset import Ruleset, load_ruleset_for
 from ..rules.source import Document
@@ -109,7 +109,10 @@ def _play(game: Game, turn: dict[str, Any], entries: int, doc: Document, path: t
         game.play(DRAW)  # the personal tile offered was declined
     if game.tile is None:
         raise UserError("the record goes on after every tile was drawn", code="resume", **doc.where(path))
-    _same_tile(game, game.tile, game.ruleset.tile_ids.get(turn["tile"], -1), doc, path + ("tile",))
+    recorded = game.ruleset.tile_ids.get(turn["tile"], -1)
+    if game.hands is not None and game.hands.picking and recorded in game.hands.types(game.player):
+        game.play(Move(recorded, PICK))  # the tile the player chose from the hand the seed dealt
+    _same_tile(game, game.tile, recorded, doc, path + ("tile",))
     game.play(turn_move(game, turn, doc, path), checked=True)
 
 

@@ -108,17 +108,18 @@ def take_tile(game: Game, turn: dict, doc: Document, path: tuple) -> None:
 def _take_from_hand(game: Game, turn: dict, tile: int, doc: Document, path: tuple) -> None:
     """Under ``deck.hand``: the turn's seat (``player``: the seats before it passed over, holding
     nothing) held ``hand`` (default: the tile alone) and places ``tile``; a discarded tile is the one
-    to set aside.  :class:`UserError` (``replay``) where the entries and the hands disagree."""
+    to set aside.  :class:`UserError` (``hand``) where the entries and the hands disagree."""
     try:
         if "player" in turn and 0 <= turn["player"] < game.players:
             hands.pass_to(game, turn["player"])
-        if turn.get("discarded"):
+        if turn.get("discarded"):  # drawn, or held since an earlier turn: it leaves the hand
+            hands.drop(game, tile)
             game.force_tile(tile)
             return
         held = [tile_index(game.ruleset, t, doc, path + ("hand", i)) for i, t in enumerate(turn.get("hand", [turn["tile"]]))]
         hands.force(game, held, tile)
     except ValueError as error:
-        raise UserError(str(error), code="replay", **doc.where(path + (("hand",) if "hand" in turn else ()))) from None
+        raise UserError(str(error), code="hand", **doc.where(path + (("hand",) if "hand" in turn else ()))) from None
 
 
 def decision_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
@@ -178,8 +179,6 @@ def play_turn(game: Game, turn: dict, doc: Document, path: tuple) -> None:
         if game.placements():
             raise UserError(f"tile {turn['tile']} is recorded as discarded but fits on the board",
                             code="replay", **doc.where(path))
-        if game.hands is not None and game.tile in game.hands.types(game.player):  # a held tile, set aside
-            hands.drop(game, game.tile)
         game.discard()
         return
     try:

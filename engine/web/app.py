@@ -10,9 +10,11 @@ Routes (``{id}`` is a table's id):
 * ``POST /api/tables/{id}/move`` ``{"turn", "map", "x", "y", "rotation", "follower"}`` (and
   ``"type"``, the follower type's index, when not normal)
   and ``POST /api/tables/{id}/start`` ``{"turn", "rotation"}`` and ``POST /api/tables/{id}/keep``
-  ``{"turn"}`` (keep a tile of one's own and draw instead) and ``POST /api/tables/{id}/move-on``
+  ``{"turn"}`` (keep a tile of one's own and draw instead) and ``POST /api/tables/{id}/pick``
+  ``{"turn", "tile"}`` (the id of the tile of the hand to place) and ``POST /api/tables/{id}/move-on``
   ``{"turn", "map", "x", "y", "segment"}`` (``"segment": null``: home) → the new state;
-* ``GET /api/tables/{id}/record`` — the record as a download;
+* ``GET /api/tables/{id}/record`` — the record as a download (under ``deck.hand`` once the game is
+  over: it names every hand);
 * ``GET /rulesets``, ``GET /rulesets/atlas?ref=REF`` — shipped rulesets and options, a ruleset's tiles;
 * ``GET /replay``, ``GET /replay/{name}``, ``POST /api/replay`` (a record's text, sent as
   ``application/json``) — replay viewer pages for the saved records and for any record uploaded.
@@ -185,6 +187,15 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
         await _in_thread(table.keep, _whole(data, "turn", low=0))
         return JSONResponse(await _in_thread(table.state))
 
+    async def pick(request: Request) -> Response:
+        table = await _in_thread(tables.get, request.path_params["id"])
+        data = await _json_body(request)
+        tile = data.get("tile")
+        if not isinstance(tile, str):
+            raise Refused(f"'tile' must be the id of a tile in your hand, such as \"D\", not {json.dumps(tile)[:40]}")
+        await _in_thread(table.pick, _whole(data, "turn", low=0), tile)
+        return JSONResponse(await _in_thread(table.state))
+
     async def move_on(request: Request) -> Response:
         table = await _in_thread(tables.get, request.path_params["id"])
         data = await _json_body(request)
@@ -195,7 +206,7 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
 
     def record(request: Request) -> Response:
         table_id = request.path_params["id"]
-        text = json.dumps(tables.get(table_id).record(), indent=1, ensure_ascii=False) + "\n"
+        text = json.dumps(tables.get(table_id).download(), indent=1, ensure_ascii=False) + "\n"
         return Response(text, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="table-{table_id}.json"'})
 
@@ -265,6 +276,7 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
         Route("/api/tables/{id}", state),
         Route("/api/tables/{id}/move", move, methods=["POST"]),
         Route("/api/tables/{id}/keep", keep, methods=["POST"]),
+        Route("/api/tables/{id}/pick", pick, methods=["POST"]),
         Route("/api/tables/{id}/move-on", move_on, methods=["POST"]),
         Route("/api/tables/{id}/start", start, methods=["POST"]),
         Route("/api/tables/{id}/record", record),

@@ -20,11 +20,13 @@ _NAV = ('<nav><a href="/">new game</a> · <a href="/rulesets">rulesets</a> · '
         '<a href="/replay">replays</a></nav>')
 
 
-def _page(title: str, body: str, *, script: str = "", data: str = "") -> str:
-    scripts = f'<script src="/static/{script}" defer></script>' if script else ""
+def _page(title: str, body: str, *, scripts: tuple[str, ...] = (), data: str = "") -> str:
+    """A page titled ``title`` around the HTML ``body``, with ``scripts`` (file names under
+    ``static/``, run in that order once the page is read) and the body's ``data`` attributes."""
+    tags = "".join(f'<script src="/static/{script}" defer></script>' for script in scripts)
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<title>{xml_text(title)}</title><link rel="stylesheet" href="/static/table.css">{scripts}</head>'
+            f'<title>{xml_text(title)}</title><link rel="stylesheet" href="/static/table.css">{tags}</head>'
             f'<body{data}>{_NAV}<h1>{xml_text(title)}</h1>\n{body}\n</body></html>\n')
 
 
@@ -47,7 +49,7 @@ def index_page(form: dict[str, str], tables: list[Listed]) -> str:
 <p id="error" class="error" role="alert"></p>
 </form>
 <h2>Tables</h2><ul id="tables">{rows or "<li>none yet</li>"}</ul>"""
-    return _page("Carcassonne table", body, script="index.js")
+    return _page("Carcassonne table", body, scripts=("index.js",))
 
 
 def table_page(table_id: str) -> str:
@@ -60,6 +62,7 @@ def table_page(table_id: str) -> str:
 <div id="status" role="status"></div>
 <div id="players"></div>
 <table id="breakdown" hidden></table>
+<div id="held" hidden></div>
 <div id="hand">
 <div id="tile-preview"></div>
 <div id="controls">
@@ -77,7 +80,8 @@ def table_page(table_id: str) -> str:
 <h2>Turns</h2><ul id="log"></ul>
 </aside>
 </div>"""
-    return _page("Carcassonne", body, script="table.js", data=f' data-table="{xml_text(table_id)}"')
+    # hands.js first: it only defines what table.js calls once the state has come
+    return _page("Carcassonne", body, scripts=("hands.js", "table.js"), data=f' data-table="{xml_text(table_id)}"')
 
 
 def problem_page(title: str, why: str, record: str | None = None) -> str:
@@ -115,7 +119,7 @@ def replay_page(saved: list[str]) -> str:
 through it: <input type="file" id="record-file" accept=".json,application/json"></p>
 <p id="error" class="error" role="alert"></p>
 <h2>Saved here</h2><ul>{rows or "<li>none yet</li>"}</ul>"""
-    return _page("Replays", body, script="replay.js")
+    return _page("Replays", body, scripts=("replay.js",))
 
 
 __all__ = ["atlas_page", "index_page", "problem_page", "replay_page", "rulesets_page", "table_page"]

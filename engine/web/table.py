@@ -6,6 +6,7 @@ the board as SVG, scores, the drawn tile and, on a human's turn, every legal
 placement with its follower spots) and sends a human's move with
 :meth:`Table.place`, a drawn start tile's rotation with :meth:`Table.turn_start`, or
 the choice to keep a personal tile offered (``deck.personal``) with :meth:`Table.keep`,
+which tile of the hand to place (``deck.hand``) with :meth:`Table.pick`,
 or where a follower whose feature scored moves on (``triggers``) with :meth:`Table.move_on`;
 bots then play, in a thread of the table's own, until a human must answer again or the game
 is over: a bot thinking holds up no request (it thinks on a copy of the game, so the page
@@ -16,6 +17,7 @@ is built in :mod:`engine.web.table_state`; nothing here serves HTTP (that is
 
 from __future__ import annotations
 
+import json
 import secrets
 import sys
 import threading
@@ -27,7 +29,7 @@ from typing import Any
 
 from ..bots.players import Player, check_seats, make_player
 from ..core.game import Game
-from ..core.moves import DRAW, HOME, MOVE_ON, IllegalMove, Move
+from ..core.moves import DRAW, HOME, MOVE_ON, PICK, IllegalMove, Move, is_pick
 from ..errors import UserError
 from ..files.output import write_json
 from ..files.record import build_record, load_record
@@ -141,6 +143,16 @@ class Table:
         with self._lock:
             return self._record()
 
+    def download(self) -> dict[str, Any]:
+        """The record the page offers (:meth:`record`); :class:`Refused` (409) while a game with
+        hands (``deck.hand``) goes on: each turn names the hand its player held, so the record
+        would tell what every seat kept, or returned to the stack, as it was saved."""
+        with self._lock:
+            if self.game.hands is not None and not self.game.finished and self.stopped is None:
+                raise Refused("the record names the tiles each player held: it can be downloaded once the "
+                              "game is over", 409)
+            return self._record()
+
     def settle(self, timeout: float | None = None) -> bool:
         """Wait until no bot is to play (a human must answer, or the game is over or stopped);
         False if ``timeout`` seconds passed first."""
@@ -160,6 +172,8 @@ class Table:
             self._expect_human(turn)
             if self.game.start_tile is not None:
                 raise Refused("the start tile is to be turned first", 409)
+            if self.game.hands is not None and self.game.hands.picking:
+                raise Refused("choose which tile of your hand to place first", 409)
             local = self.game.local
             match = [pos for pos, r in self.game.placements() if local(pos) == (map_index, x, y) and r == rotation]
             if not match:
@@ -175,6 +189,25 @@ class Table:
             if not self.game.personal_turn:
                 raise Refused(f"tile {self.tile_id()} was drawn: only a tile of your own may be kept instead", 409)
             self._play(DRAW)
+
+    def pick(self, turn: int, tile: str) -> None:
+        """Choose the tile of the hand to place for turn ``turn`` (``deck.hand``): ``tile`` is the
+        id of a tile type the player holds.  The choice is a move (it cannot be taken back): the
+        state then offers that tile's placements.  Raises :class:`Refused`: 409 when there is no
+        choice to make now (one tile type held, or it was made), 400 for a tile not held."""
+        with self._lock:
+            self._expect_human(turn)
+            hands = self.game.hands
+            if hands is None or not hands.picking:
+                raise Refused(f"there is no tile to choose now: place {self.tile_id()}", 409)
+            index = self.ruleset.tile_ids.get(tile)
+            if index is None:
+                raise Refused(f"the ruleset has no tile {json.dumps(tile[:40])}")
+            try:
+                self.game.play(Move(index, PICK))
+            except IllegalMove as error:  # a tile not held
+                raise Refused(str(error)) from None
+            self._moved(save=False)  # the record holds placements only: it is as it was
 
     def move_on(self, turn: int, map_index: int | None = None, x: int = 0, y: int = 0,
                 segment: int | None = None) -> None:
@@ -269,8 +302,10 @@ class Table:
     def _run_bots(self) -> None:
         """The bots' thread: each bot to play thinks on a copy of the game, without the lock (the
         page reads the game, and is told who thinks), then its move is played under the lock; until
-        a human must answer or the game is over.  A rule that fails meanwhile stops the game; so
-        does anything unexpected, its traceback on the server's standard error."""
+        a human must answer or the game is over.  A bot that picks a tile of its hand
+        (``deck.hand``) thinks on to its placement, as one move for the page.  A rule that fails
+        meanwhile stops the game; so does anything unexpected, its traceback on the server's
+        standard error."""
         while True:
             with self._lock:
                 seat = self._bot_to_play()
@@ -279,18 +314,22 @@ class Table:
                     self._changed.notify_all()
                     return
                 view, start = self.game.copy(), self.game.start_tile is not None
-                self.thinking = (seat, time.monotonic())
+                if self.thinking is None:  # else it goes on from the tile it picked
+                    self.thinking = (seat, time.monotonic())
             bot = self.seats[seat].bot
             assert bot is not None
             try:
                 choice = bot.choose_start(view) if start else bot.choose(view)
                 with self._lock:
-                    self.thinking = None
                     if start:
                         self.game.place_start(choice)  # type: ignore[arg-type]
                     else:
                         self.game.play(choice, checked=True)  # type: ignore[arg-type]
-                    self._moved()
+                    # A bot's pick shows nothing: the page would learn from a change of version that
+                    # its hand held two tile types, so the pick and the placement are one change.
+                    if start or not is_pick(choice):  # type: ignore[arg-type]
+                        self.thinking = None
+                        self._moved()
             except UserError as error:
                 with self._lock:
                     self._stop(error)

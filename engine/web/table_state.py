@@ -1,6 +1,10 @@
 """What the web table's page may see of a :class:`~engine.web.table.Table`: its state as
 JSON-ready data (the board as SVG, scores, the log, and on a human's turn the drawn tile with
-every legal placement and follower spot), never the order of the stack."""
+every legal placement and follower spot), never the order of the stack.
+
+Under ``deck.hand`` (:mod:`engine.core.hands`) the page sees how many tiles each seat holds and
+the tiles of one seat only (:func:`_hand_seat`): the human to answer, or while a bot plays the
+table's only human.  A bot's hand, and what any seat returned to the stack, is never in it."""
 
 from __future__ import annotations
 
@@ -21,10 +25,13 @@ TILE = 60
 
 
 def build_state(table: Table) -> dict[str, Any]:
+    """``table``'s state as the page receives it, one for every browser (docs/web.md, "The API",
+    names each field): the same whatever the stack's order or the hands the page may not see."""
     game, ruleset = table.game, table.ruleset
     seat = table.seat_to_answer()
     human_turn = seat is not None and table.seats[seat].human
-    options = _options(table) if human_turn and game.start_tile is None and not game.movers else []
+    choosing = game.hands is not None and game.hands.picking  # the tile to place is not chosen yet
+    options = _options(table) if human_turn and game.start_tile is None and not game.movers and not choosing else []
     spots = [(o["map"], o["x"], o["y"]) for o in options]
     state: dict[str, Any] = {
         "ruleset": table.ref, "seed": table.seed, "turn": game.turn, "remaining": game.remaining,
@@ -35,13 +42,17 @@ def build_state(table: Table) -> dict[str, Any]:
                      "by_kind": dict(game.kind_points[i]),
                      "in_game": (table.in_game or game.scores)[i],
                      "tokens": dict(zip(ruleset.tokens, game.tokens[i])), "titles": held_by(game, i),
-                     **({"personal": game.personal[i]} if ruleset.personal_tile >= 0 else {})}
+                     **({"personal": game.personal[i]} if ruleset.personal_tile >= 0 else {}),
+                     **({"holds": len(game.hands.held[i])} if game.hands is not None else {})}
                     for i, s in enumerate(table.seats)],
         "board": board_svg(game, table.names, size=TILE, coordinates=True, spots=spots,
                            recent=_since_last_turn(table, seat)),
         "log": _log(table), "events": _events(table), "saved_as": table.save.name if table.save else None,
         "save_error": table.save_error, "stopped": table.stopped,
     }
+    viewer = _hand_seat(table)
+    if viewer is not None:
+        state["hand"] = _hand(table, viewer)
     if human_turn and game.start_tile is not None:
         tile = game.start_tile
         state["start"] = {"tile": ruleset.tiles[tile].id,
@@ -49,13 +60,51 @@ def build_state(table: Table) -> dict[str, Any]:
     elif human_turn and game.movers:
         state["moving"] = {"follower": ruleset.follower_types[game.movers[0][1]].name,
                            "options": _destinations(table)}
-    elif human_turn and game.tile is not None:
+    elif human_turn and game.tile is not None and not choosing:
         tile = game.tile
         state["tile"] = {"id": ruleset.tiles[tile].id, "svg": [tile_group(ruleset, tile, r, TILE) for r in range(4)]}
         if game.personal_turn:
             state["tile"]["own"] = "pass" if game.last_round is not None else "draw"
         state["options"] = options
     return state
+
+
+def _hand_seat(table: Table) -> int | None:
+    """The seat whose hand (``deck.hand``) the page shows: the human seat to answer, else the
+    table's only human seat (so a lone human sees the tile they kept while the bots play); None
+    without hands, at a table of bots only, or while a bot plays among several humans (each
+    hand is shown only on its holder's turn: they share the page)."""
+    if table.game.hands is None:
+        return None
+    seat = table.seat_to_answer()
+    if seat is not None and table.seats[seat].human:
+        return seat
+    humans = [i for i, s in enumerate(table.seats) if s.human]
+    return humans[0] if len(humans) == 1 else None
+
+
+def _hand(table: Table, seat: int) -> dict[str, Any]:
+    """Seat ``seat``'s hand: ``tiles`` in the order drawn, each ``{id, svg}`` (the tile unturned,
+    ``svg`` as :func:`tile_group` draws it ``TILE`` units wide) and, while the seat is to choose
+    which to place (``picking``), ``cells``: the ``[map, x, y]`` where it fits; ``chosen``: the
+    id of the tile being placed once one is chosen, else None; ``others``: where the tiles not
+    placed go, ``kept`` (in the hand) or ``deck.hand``'s ``return`` (``bottom``, ``reshuffle``,
+    ``box``)."""
+    game, ruleset = table.game, table.ruleset
+    hand = ruleset.hand
+    assert game.hands is not None and hand is not None, "only a ruleset with hands shows one"
+    to_play = table.seat_to_answer() == seat and game.start_tile is None and not game.movers
+    picking = to_play and game.hands.picking
+    tiles = []
+    for tile, _, _ in game.hands.held[seat]:
+        shown: dict[str, Any] = {"id": ruleset.tiles[tile].id, "svg": tile_group(ruleset, tile, 0, TILE)}
+        if picking:
+            shown["cells"] = [list(cell) for cell in sorted({game.local(pos) for pos, _ in game.placements(tile)})]
+        tiles.append(shown)
+    chosen = ruleset.tiles[game.tile].id if to_play and not picking and game.tile is not None else None
+    return {"seat": seat, "picking": picking, "chosen": chosen, "tiles": tiles,
+            "others": "kept" if hand.keep else hand.return_to}
+
 
 def _options(table: Table) -> list[dict[str, Any]]:
     """Per legal cell of the drawn tile, its legal rotations and their follower spots."""

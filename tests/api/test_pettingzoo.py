@@ -18,7 +18,7 @@ WAGONS = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "wagon.yaml"
 
 
 @pytest.mark.parametrize("ref, players", [("basic", 2), ("basic+river", 3), ("basic+random-start", 2), (ABBEYS, 3),
-                                          (WAGONS, 2)])
+                                          (WAGONS, 2), ("basic+hand-of-two", 2), ("basic+draw-three-keep-one", 3)])
 def test_pettingzoo_api_test(ref, players):
     api_test(CarcassonneEnv(ref, players), num_cycles=30)
 

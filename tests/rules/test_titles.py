@@ -106,7 +106,7 @@ def test_the_web_table_names_each_seats_titles() -> None:
 def test_the_terminal_scores_line_names_each_seats_titles() -> None:
     game = play_game(load_ruleset(KRB), ["greedy", "greedy"], 3).game
     out = Console(file=StringIO(), width=200)
-    line = HumanPlayer("alice", input=lambda prompt: "q", console=out)._scores(game).plain
+    line = HumanPlayer("alice", input=lambda prompt: "q", console=out).scores_line(game).plain
     king, baron = holders(game)["king"]["holder"], holders(game)["robber-baron"]["holder"]
     seats = line.split(" P")[1:]
     assert "holds the king" in seats[king] and "holds the robber-baron" in seats[baron]

@@ -93,7 +93,7 @@ def test_the_start_page_and_static_files(client: TestClient) -> None:
     table = _open(client)
     page = client.get("/")
     assert page.status_code == 200 and f'href="/table/{table}"' in page.text
-    for name in ("table.js", "table.css", "index.js", "replay.js"):
+    for name in ("table.js", "hands.js", "table.css", "index.js", "replay.js"):
         assert client.get(f"/static/{name}").status_code == 200
 
 
@@ -483,3 +483,24 @@ def test_a_seat_this_version_cannot_seat_is_located_in_the_record(client: TestCl
     table, _, _ = _edited(client, records, lambda r: r["players"][1].update(kind="mcts:99999s"))
     message = _error(_restarted(records).get(f"/api/tables/{table}"), 410)
     assert f"table-{table}.json:" in message and "mcts:99999s" in message
+
+
+def test_picking_a_tile_of_the_hand_through_the_api(client: TestClient) -> None:
+    """Hand-of-two: a pick names a tile of the hand by id; a tile not held, or no id, is a 400
+    saying so, a pick when there is no choice a 409; the record waits for the end of the game."""
+    table = _open(client, ruleset="basic+hand-of-two")
+    state = _answered(client, table)
+    assert state["hand"]["picking"] and "tile" not in state
+    assert 'src="/static/hands.js"' in client.get(f"/table/{table}").text
+    held = [t["id"] for t in state["hand"]["tiles"]]
+    other = next(t.id for t in load_ruleset("basic").tiles if t.id not in held)
+    pick = f"/api/tables/{table}/pick"
+    assert f"holds no {other}" in _error(client.post(pick, json={"turn": 0, "tile": other}), 400)
+    assert "'tile' must be the id" in _error(client.post(pick, json={"turn": 0, "tile": 3}), 400)
+    assert "'turn' must be" in _error(client.post(pick, json={"tile": held[1]}), 400)
+    assert "choose which tile" in _error(client.post(f"/api/tables/{table}/move", json={
+        "turn": 0, "map": 0, "x": 0, "y": 1, "rotation": 0, "follower": None}), 409)
+    picked = client.post(pick, json={"turn": 0, "tile": held[1]})
+    assert picked.status_code == 200 and picked.json()["tile"]["id"] == held[1]
+    assert "no tile to choose now" in _error(client.post(pick, json={"turn": 0, "tile": held[0]}), 409)
+    assert "once the game is over" in _error(client.get(f"/api/tables/{table}/record"), 409)

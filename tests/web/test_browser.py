@@ -370,6 +370,45 @@ def test_keeping_an_own_tile_in_the_browser(server, browser) -> None:
     assert after["turn"] == state["turn"] and after["players"][0]["personal"] == 1
 
 
+def test_picking_a_tile_of_the_hand_in_the_browser(server, browser) -> None:
+    """Hand-of-two: the page shows the two tiles held; hovering one lights up where it fits, a
+    click picks it and its cells are offered; the next turn a number key picks.  The record is
+    not offered while the game goes on (it names every hand)."""
+    request = urllib.request.Request(server + "/api/tables", json.dumps(
+        {"ruleset": "basic+hand-of-two", "players": "human,greedy", "seed": "7"}).encode(),
+        {"Content-Type": "application/json"})
+    table_id = json.load(urllib.request.urlopen(request))["id"]
+    state = _answered(server, table_id)
+    driver = browser
+    driver.get(f"{server}/table/{table_id}")
+
+    def choosing(d):
+        return "Click a tile of your hand" in d.find_element(By.ID, "status").text
+
+    WebDriverWait(driver, 60).until(choosing)
+    assert "2 tiles in hand" in driver.find_element(By.ID, "players").text
+    assert driver.find_element(By.ID, "links").text == ""
+    tiles = driver.find_elements(By.CSS_SELECTOR, "#held button")
+    second = state["hand"]["tiles"][1]
+    assert [t.get_attribute("data-tile") for t in tiles] == [t["id"] for t in state["hand"]["tiles"]]
+    assert not driver.find_elements(By.CSS_SELECTOR, "#board rect.spot")
+    ActionChains(driver).move_to_element(tiles[1]).perform()
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#board rect.highlight")) == len(second["cells"])
+    tiles[1].click()
+    _wait_for_turn(driver)
+    assert f"place tile {second['id']}" in driver.find_element(By.ID, "status").text
+    assert driver.find_element(By.CSS_SELECTOR, '#held button[aria-pressed="true"]').get_attribute(
+        "data-tile") == second["id"]
+    driver.find_elements(By.CSS_SELECTOR, "#board rect.spot")[0].click()
+    driver.find_element(By.ID, "confirm").click()
+    WebDriverWait(driver, 60).until(lambda d: len(_log(d)) == 2 and choosing(d))
+    assert _log(driver)[0].startswith(f"turn 1: human-1 placed {second['id']} at ")
+    first = driver.find_elements(By.CSS_SELECTOR, "#held button")[0].get_attribute("data-tile")
+    driver.find_element(By.TAG_NAME, "body").send_keys("1")
+    WebDriverWait(driver, 60).until(lambda d: f"place tile {first}" in d.find_element(By.ID, "status").text)
+    assert driver.find_element(By.ID, "error").text == ""
+
+
 def test_uploading_a_record_on_the_replay_page(server, browser, tmp_path) -> None:
     """The replay page sends the chosen file as JSON (the server takes no other body, so no other
     site can post one) and shows the viewer it returns."""

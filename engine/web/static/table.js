@@ -1,6 +1,7 @@
 // The table page. Everything shown comes from GET /api/tables/ID; a human's choice (cell,
 // rotation, follower) stays on the page until it is confirmed, so "undo" only forgets it.
 // Names and explanations are put in as text, never as markup; the SVG comes from the server.
+// A hand of tiles (deck.hand) is drawn by hands.js.
 "use strict";
 const TABLE = document.body.dataset.table;
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -145,6 +146,7 @@ function draw() {
   drawPlayers();
   drawBreakdown();
   drawStatus();
+  drawHeld();
   drawHand();
   drawEvents();
   drawLog();
@@ -167,6 +169,7 @@ function drawPlayers() {
     swatch.style.background = p.colour;
     let goods = Object.entries(p.tokens || {}).map(([name, n]) => `, ${n} ${name}`).join("");
     if (p.personal !== undefined) goods += `, ${p.personal} own tile${p.personal === 1 ? "" : "s"} held`;
+    if (p.holds !== undefined) goods += `, ${p.holds} tile${p.holds === 1 ? "" : "s"} in hand`;
     goods += (p.titles || []).map((title) => `, holds the ${title}`).join("");
     row.append(swatch, ` ${p.name}: ${p.score} points, ${pieces(p)} left${goods}`);
     return row;
@@ -204,6 +207,12 @@ function drawStatus() {
   } else if (state.moving) {
     text = `${state.players[state.to_play].name}, your ${state.moving.follower}'s feature has scored: move it on ` +
       `to a feature that is not complete and holds no follower, within reach, or take it home.`;
+  } else if (state.hand && state.hand.picking) {
+    const [rest, are] = state.hand.tiles.length > 2 ? ["the others", "are"] : ["the other", "is"];
+    const others = {kept: `you keep ${rest} for your next turn`, bottom: `${rest} ${are} put under the stack`,
+      reshuffle: `${rest} ${are} shuffled back into the stack`, box: `${rest} ${are} out of the game`}[state.hand.others];
+    text = `Turn ${state.turn + 1}: ${state.players[state.to_play].name}, choose the tile of your hand to place ` +
+      `(${others}; ${state.remaining} left to draw). Click a tile of your hand, or press its number.`;
   } else if (state.tile) {
     const where = state.maps > 1 ? ` on map ${state.map}` : "";
     text = `Turn ${state.turn + 1}: ${state.players[state.to_play].name}, place tile ${state.tile.id}${where} ` +
@@ -374,6 +383,8 @@ function drawLog() {
 function drawLinks() {
   const links = $("links");
   links.replaceChildren();
+  // Under hands the record names what each player held: the server gives it once the game is over.
+  if (state.players[0].holds !== undefined && !state.finished && !state.stopped) return;
   const record = element("a", state.finished ? "download the record" : "download the record so far",
     {href: `/api/tables/${TABLE}/record`});
   links.append(record);

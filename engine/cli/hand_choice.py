@@ -1,0 +1,67 @@
+"""Choosing which tile of a hand to place, at a terminal (``deck.hand``, engine/core/hands.py).
+
+When a player holds tiles of more than one type, the turn begins with this
+choice: each tile is drawn as at r0 with how many placements it has, and the
+answer is its number or its id.  The placement is then asked as for a drawn
+tile (:class:`~engine.cli.human.HumanPlayer`).  Only the player's own hand is
+shown; the others are told as counts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+from ..core.game import Game
+from ..core.moves import PICK, Move
+from .screen import board_text, tile_text
+
+if TYPE_CHECKING:
+    from .human import HumanPlayer
+
+
+def hand_note(game: Game) -> Text | None:
+    """``Your hand: U, V`` for the player to move under ``deck.hand`` (the tile to place among
+    them), or None without hands."""
+    if game.hands is None:
+        return None
+    held = [game.tiles[tile].id for tile, _, _ in game.hands.held[game.player]]
+    return Text(f"Your hand: {', '.join(held) or 'empty'}", style="bold")
+
+
+def choose_tile(player: "HumanPlayer", game: Game) -> Move:
+    """Show the hand and ask which tile to place: ``Move(tile, PICK)``.  A number from the list
+    or a tile id; ``?`` repeats the list, ``b`` redraws the board, ``q`` quits (as at the move prompt)."""
+    hands = game.hands
+    assert hands is not None and hands.picking, "a choice of tile needs a hand to choose from"
+    types = hands.types(game.player)
+    ids = [game.tiles[t].id for t in types]
+    c = player.console
+    c.rule(Text(f"Turn {game.turn + 1} · P{game.player + 1} {player.name} · choose a tile of your hand · "
+                f"{game.remaining} left to draw", style="bold"))
+    player.show_news(game)
+    c.print(board_text(game, max_width=c.width), end="")
+    c.print(player.scores_line(game))
+    listing = Text("Your hand (each tile as drawn, r0; the placement comes next):\n", style="bold")
+    for number, tile in enumerate(types, start=1):
+        fits = len(game.placements(tile))
+        listing.append(f"  {number}) {game.tiles[tile].id}: {fits} placement{'s' * (fits != 1)}\n", style=None)
+        listing.append_text(tile_text(game.ruleset, tile, rotations=(0,)))
+    c.print(listing, end="")
+    while True:
+        answer = player.ask(f"Which tile do you place? (1–{len(types)} or its id, ? list, b board, q quit): ")
+        typed = answer.strip().rstrip(")")
+        if typed in ("?", "h", "help", "b", "board"):
+            if typed in ("b", "board"):
+                c.print(board_text(game, max_width=c.width), end="")
+            c.print(listing, end="")
+            continue
+        chosen = types[int(typed) - 1] if typed.isdigit() and 1 <= int(typed) <= len(types) else next(
+            (t for t, name in zip(types, ids) if name.lower() == typed.lower()), None)
+        if chosen is None:
+            player.refuse(f"'{answer}' is not a tile of your hand: type a number from 1 to {len(types)} or one of "
+                          f"{', '.join(ids)}")
+            continue
+        c.print(Text(f"→ {game.tiles[chosen].id}", style="bold green"))
+        return Move(chosen, PICK)
