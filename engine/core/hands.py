@@ -10,8 +10,8 @@ players go on placing what they hold, a seat holding nothing is passed over,
 and the game ends when no seat holds a tile: every turn places or discards a
 tile, and each tile goes back at most once per turn, so every game ends.
 
-The choice is a move.  While the hand holds tiles of more than one type,
-:attr:`Hands.picking` is True, :attr:`~engine.core.game.Game.tile` is the
+The choice is a move.  While the hand holds more than one tile (even of one
+type, so that a pick step tells nobody what the hand holds), :attr:`Hands.picking` is True, :attr:`~engine.core.game.Game.tile` is the
 lowest-numbered type held, and the legal moves are ``Move(t, PICK)`` for each
 type ``t`` held (:data:`~engine.core.moves.PICK`); once one is picked its
 placements follow as for a drawn tile.
@@ -114,12 +114,14 @@ def draw_one(game: "Game") -> bool:
 
 def offer(game: "Game") -> None:
     """Make the current player's lowest-numbered held type :attr:`~engine.core.game.Game.tile`, and
-    let them pick when they hold more than one type (None if they hold nothing)."""
+    let them pick when they hold more than one tile (None if they hold nothing)."""
     hands = _hands(game)
     types = hands.types(game.player)
     game.tile = types[0] if types else None
     game.placement_cache = None
-    hands.picking = len(types) > 1
+    # By how many tiles are held (public), not how many types: a pick step must not tell the
+    # others that a hand is all one type.
+    hands.picking = len(hands.held[game.player]) > 1
 
 
 def pick(game: "Game", tile: int) -> None:
