@@ -150,10 +150,13 @@ def drop(game: "Game", tile: int) -> None:
 
 def force(game: "Game", tiles: list[int], tile: int) -> None:
     """A replay or scenario says the current player held ``tiles`` (type indices, draw order) and
-    places ``tile``: make it so.  ``ValueError`` if ``tile`` is not among them, or (``keep: true``)
-    a tile the player kept from their last turn is missing."""
+    places ``tile``: make it so.  ``ValueError`` if they are more than ``deck.hand``'s size, ``tile`` is
+    not among them, or (``keep: true``) a tile the player kept from their last turn is missing."""
     hands = _hands(game)
     names = [game.tiles[t].id for t in tiles]
+    size = game.ruleset.hand.size if game.ruleset.hand else 1
+    if len(tiles) > size:
+        raise ValueError(f"the hand ({', '.join(names)}) holds {len(tiles)} tiles, more than deck.hand's {size}")
     if tile not in tiles:
         raise ValueError(f"{game.tiles[tile].id} is not in the hand ({', '.join(names)})")
     missing = Counter(t for t, _, _ in hands.held[game.player]) - Counter(tiles)

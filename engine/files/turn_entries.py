@@ -81,6 +81,9 @@ def take_tile(game: Game, turn: dict, doc: Document, path: tuple) -> None:
     if game.hands is not None:
         _take_from_hand(game, turn, tile, doc, path)
         return
+    if "hand" in turn:
+        raise UserError(f"{game.ruleset.ref} has no hands of tiles (deck.hand): a turn names its tile alone",
+                        code="hand", **doc.where(path + ("hand",)))
     if not turn.get("personal"):
         game.force_tile(tile)
         return
@@ -108,7 +111,9 @@ def take_tile(game: Game, turn: dict, doc: Document, path: tuple) -> None:
 def _take_from_hand(game: Game, turn: dict, tile: int, doc: Document, path: tuple) -> None:
     """Under ``deck.hand``: the turn's seat (``player``: the seats before it passed over, holding
     nothing) held ``hand`` (default: the tile alone) and places ``tile``; a discarded tile is the one
-    to set aside.  :class:`UserError` (``hand``) where the entries and the hands disagree."""
+    to set aside.  :class:`IllegalMove` (``placement``) for a tile not in the hand; :class:`UserError`
+    (``hand``) where the entries and the hands disagree otherwise (a kept tile missing, a seat passed
+    over that holds tiles)."""
     try:
         if "player" in turn and 0 <= turn["player"] < game.players:
             hands.pass_to(game, turn["player"])
@@ -117,6 +122,8 @@ def _take_from_hand(game: Game, turn: dict, tile: int, doc: Document, path: tupl
             game.force_tile(tile)
             return
         held = [tile_index(game.ruleset, t, doc, path + ("hand", i)) for i, t in enumerate(turn.get("hand", [turn["tile"]]))]
+        if tile not in held:  # a probe may try it (illegal: placement); a record never holds it
+            raise IllegalMove("placement", f"the player holds no {turn['tile']} (the hand: {', '.join(turn['hand'])})")
         hands.force(game, held, tile)
     except ValueError as error:
         raise UserError(str(error), code="hand", **doc.where(path + (("hand",) if "hand" in turn else ()))) from None

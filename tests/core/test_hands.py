@@ -1,0 +1,231 @@
+"""Hands of tiles (deck.hand, engine/core/hands.py): what is drawn, returned and known, and that a
+search never learns another player's hand."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.bots.random_player import RandomPlayer
+from engine.core.chance import determinise
+from engine.core.game import Game
+from engine.core.moves import PICK, IllegalMove, Move
+from engine.errors import UserError
+from engine.files.record import record_from_text, replay
+from engine.files.resume import resume
+from engine.rules.ruleset import load_ruleset
+from engine.sim.play import play_game
+
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+HAND_REFS = ["basic+hand-of-two", "basic+draw-three-keep-one", "basic+river+draw-three-keep-one+unplaceable-reshuffle",
+             "second-edition+river+hand-of-two+traders-and-builders", "basic+two-maps+hand-of-two"]
+
+
+def stacked(ref: str, order: list[str], players: int = 2) -> Game:
+    """A game of ``ref`` whose stack is ``order`` (tile ids, first drawn first), every draw due."""
+    ruleset = load_ruleset(ref)
+    game = Game(ruleset, players, seed=0, draw=False)
+    game.stacks = [[[ruleset.tile_ids[t] for t in reversed(order)]]]
+    game.pins = [[[False, False]]]
+    game.box = [[]]
+    return game
+
+
+def ids(game: Game, tiles) -> list[str]:
+    return [game.tiles[t].id for t in tiles]
+
+
+def held(game: Game, seat: int) -> list[str]:
+    assert game.hands is not None
+    return [game.tiles[t].id for t, _, _ in game.hands.held[seat]]
+
+
+def draw_turn(game: Game) -> None:
+    """Resolve the due draws of the turn (chance steps: the stack's top each time)."""
+    while game.tile is None and game.remaining:
+        game.draw_one()
+
+
+def place(game: Game, tile_id: str) -> None:
+    """The player picks ``tile_id`` from the hand and places it at its first legal placement."""
+    tile = game.ruleset.tile_ids[tile_id]
+    if game.hands is not None and game.hands.picking:
+        game.play(Move(tile, PICK), draw=False)
+    assert game.tile == tile
+    game.play(Move(*game.placements()[0]), draw=False)
+
+
+def test_draw_three_keep_one_returns_the_two_to_the_bottom_in_the_order_drawn() -> None:
+    # U, V, E for A; A places V and returns U then E: under B, L, W, which come first.
+    game = stacked("basic+draw-three-keep-one", ["U", "V", "E", "B", "L", "W", "K"])
+    draw_turn(game)
+    assert held(game, 0) == ["U", "V", "E"] and game.hands.picking
+    place(game, "V")
+    assert held(game, 0) == []
+    assert ids(game, reversed(game.stacks[0][0])) == ["B", "L", "W", "K", "U", "E"]
+    assert game.hands.marks[0][0] == [0b01, 0b01]  # the bottom two, E lowest: only A knows them
+    draw_turn(game)
+    assert held(game, 1) == ["B", "L", "W"]
+    place(game, "B")
+    assert ids(game, reversed(game.stacks[0][0])) == ["K", "U", "E", "L", "W"]
+    draw_turn(game)
+    assert held(game, 0) == ["K", "U", "E"]  # A's own returns come back to A: known to A alone
+    assert [known for _, _, known in game.hands.held[0]] == [0b01, 0b01, 0b01]
+    place(game, "U")
+    draw_turn(game)
+    assert held(game, 1) == ["L", "W", "K"]
+    # L and W are B's own returns, K was A's: B now knows L and W (it returned them), and K
+    # (drawn), and A knows K (it returned it).
+    assert [known for _, _, known in game.hands.held[1]] == [0b10, 0b10, 0b11]
+
+
+def test_the_returned_tiles_stay_above_a_tile_pinned_last() -> None:
+    ruleset = load_ruleset("basic+river+draw-three-keep-one")
+    game = Game(ruleset, 2, seed=3, draw=False)
+    lake = ruleset.phases[0].last
+    draw_turn(game)
+    first = list(game.hands.held[0])
+    place(game, ruleset.tiles[game.hands.types(0)[0]].id)
+    phase = game.stacks[0][0]
+    assert phase[0] == lake and game.pins[0][0][1]  # still pinned last
+    assert sorted(phase[1:3]) == sorted(t for t, _, _ in first if t != game.history[-1][0])[:2]
+
+
+def test_return_box_takes_the_tiles_out_and_reshuffle_puts_them_back(tmp_path: Path) -> None:
+    for returned in ("box", "reshuffle"):
+        path = tmp_path / f"{returned}.yaml"
+        path.write_text(yaml.safe_dump({"name": f"three-{returned}", "extends": "basic",
+                                        "deck": {"hand": {"size": 3, "keep": False, "return": returned}}}))
+        ruleset = load_ruleset(str(path))
+        game = Game(ruleset, 2, seed=0, draw=False)
+        game.stacks = [[[ruleset.tile_ids[t] for t in reversed(["U", "V", "E", "B", "L"])]]]
+        draw_turn(game)
+        place(game, "V")
+        left = sorted(ids(game, game.stacks[0][0]))
+        if returned == "box":
+            assert left == ["B", "L"] and sorted(ids(game, [t for t, _, _ in game.hands.out])) == ["E", "U"]
+        else:
+            assert left == ["B", "E", "L", "U"] and game.hands.out == []
+
+
+def test_a_hand_of_two_keeps_the_tile_not_placed_and_refills() -> None:
+    game = stacked("basic+hand-of-two", ["U", "V", "E", "B", "L"])
+    draw_turn(game)
+    assert held(game, 0) == ["U", "V"]
+    place(game, "V")
+    draw_turn(game)
+    assert held(game, 1) == ["E", "B"]
+    place(game, "B")
+    draw_turn(game)
+    assert held(game, 0) == ["U", "L"]  # U kept, L drawn
+
+
+def test_a_pick_of_a_tile_not_held_is_refused() -> None:
+    game = stacked("basic+hand-of-two", ["U", "V", "E"])
+    draw_turn(game)
+    with pytest.raises(IllegalMove, match="holds no E"):
+        game.check(Move(game.ruleset.tile_ids["E"], PICK))
+    with pytest.raises(IllegalMove, match="choose which tile"):
+        game.check(Move(*game.placements()[0]))
+
+
+def hand_swapped(game: Game, seat: int) -> Game | None:
+    """A copy of ``game`` in which one tile ``seat`` holds is swapped with a hidden stack tile of
+    another type from the same phase: what another seat sees is the same in both."""
+    other = game.copy()
+    hands = other.hands
+    assert hands is not None
+    stack = other.stacks[other.map]
+    for i, (tile, number, known) in enumerate(hands.held[seat]):
+        phase = stack[0] if stack else []
+        for j, hidden in enumerate(phase):
+            if hidden != tile:
+                phase[j], hands.held[seat][i] = tile, (hidden, number, known)
+                return other
+    return None
+
+
+def state(game: Game) -> tuple:
+    return (game.stacks, game.box, game.hands.held if game.hands else None, game.hands.out if game.hands else None)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=SEEDS, turns=st.integers(min_value=1, max_value=30), ref=st.sampled_from(HAND_REFS[:2]))
+def test_determinise_never_reveals_another_players_hand(seed: int, turns: int, ref: str) -> None:
+    """Two games that differ only in what seat 1 holds look the same to seat 0: determinised for
+    seat 0 with the same generator, they are the same game; for seat 1, who knows, they differ."""
+    game = Game(load_ruleset(ref), 2, seed)
+    bots = [RandomPlayer(f"{seed}:0"), RandomPlayer(f"{seed}:1")]
+    placed = 0
+    while game.tile is not None and (placed < turns or game.player != 0):
+        move = bots[game.player].choose(game)
+        placed += move.rotation >= 0
+        game.play(move, checked=True)
+    if game.tile is None or not game.hands.held[1]:
+        return  # over, or seat 1 holds nothing now (draw-three-keep-one between turns)
+    swapped = hand_swapped(game, 1)
+    if swapped is None:
+        return
+    assert state(determinise(game, random.Random(seed), 0)) == state(determinise(swapped, random.Random(seed), 0))
+    mine = [determinise(g, random.Random(seed), 1).hands.held[1] for g in (game, swapped)]
+    assert mine[0] == game.hands.held[1] and mine[1] == swapped.hands.held[1] and mine[0] != mine[1]
+
+
+def test_determinise_keeps_what_the_seat_returned_to_the_bottom_and_deals_the_rest() -> None:
+    game = stacked("basic+draw-three-keep-one", ["U", "V", "E", "B", "L", "W", "K", "O", "P"])
+    draw_turn(game)
+    place(game, "V")  # A returns U, E to the bottom
+    draw_turn(game)
+    assert game.player == 1
+    for seed in range(20):
+        # A knows its returns lie at the bottom (E lowest, then U); B does not know them.
+        mine = determinise(game, random.Random(seed), 0).stacks[0][0]
+        assert ids(game, mine[:2]) == ["E", "U"]
+    theirs = {tuple(ids(game, determinise(game, random.Random(seed), 1).stacks[0][0][:2])) for seed in range(40)}
+    assert len(theirs) > 1
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=SEEDS, ref=st.sampled_from(HAND_REFS))
+def test_hand_games_end_replay_and_resume(seed: int, ref: str) -> None:
+    """Every offered tile fits, no hand outgrows its size, the game ends with every tile placed or
+    discarded, the same seed gives the same game, and its record replays and resumes."""
+    ruleset = load_ruleset(ref)
+    played = play_game(ruleset, ["greedy", "random"], seed, ref=ref)
+    game = played.game
+    size = ruleset.hand.size
+    assert all(len(shown) <= size for shown in game.hands.shown)
+    assert game.tile is None and game.remaining == 0 and not any(game.hands.held)
+    assert play_game(ruleset, ["greedy", "random"], seed, ref=ref).record == played.record
+    doc = record_from_text(json.dumps(played.record), "game.json")
+    replayed, problems = replay(doc)
+    assert problems == [] and replayed.scores == game.scores
+    assert resume(doc)[1].scores == game.scores
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=SEEDS, ref=st.sampled_from(HAND_REFS))
+def test_the_tile_offered_always_fits(seed: int, ref: str) -> None:
+    game = Game(load_ruleset(ref), 2, seed)
+    bot = RandomPlayer(seed)
+    while game.tile is not None:
+        assert game.fits_somewhere(game.tile)
+        assert all(game.fits_somewhere(t) for t in game.hands.types(game.player))
+        game.play(bot.choose(game), checked=True)
+
+
+def test_a_scenario_hand_that_outgrows_the_size_is_an_error(tmp_path: Path) -> None:
+    from engine.files.scenario import load_scenario, run_scenario
+
+    path = tmp_path / "s.yaml"
+    path.write_text("rulesets: [basic+hand-of-two]\nplayers: [A, B]\nstart: {tile: D, rotation: 0}\n"
+                    "turns:\n  - {tile: U, hand: [U, V, E], at: [1, 0], rotation: 1}\n"
+                    "expect:\n  basic+hand-of-two: {in_game: {A: 0, B: 0}}\n")
+    with pytest.raises(UserError, match="holds 3 tiles, more than deck.hand's 2"):
+        run_scenario(load_scenario(path))
