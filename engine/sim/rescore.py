@@ -1,7 +1,7 @@
 """Rescoring a recorded game under other rulesets: the same moves, other rules.
 
 Each ruleset replays the record's turns (same tiles, positions, rotations and
-followers).  A turn that ruleset refuses — a deployment a house rule allowed,
+followers; under a ruleset without hands, a turn's ``hand`` is left out: the move is the same).  A turn that ruleset refuses — a deployment a house rule allowed,
 a placement a constraint forbids — ends that ruleset's column there, with the
 turn and the reason; otherwise the game is finished and scored.
 """
@@ -59,6 +59,8 @@ def _column(doc: Document, ref: str, *, strict: bool = False) -> Column:
         supply.take(tile, False, "the start tile", ("starts", m) if "starts" in data else ("start",))
     stopped = None
     for i, turn in enumerate(data["turns"]):
+        if ruleset.hand is None and "hand" in turn:  # how the tile was chosen; the move is the same
+            turn = {key: value for key, value in turn.items() if key != "hand"}
         try:
             supply.take_turn(turn, i)
             play_turn(game, turn, doc, ("turns", i))

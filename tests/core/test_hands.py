@@ -229,3 +229,12 @@ def test_a_scenario_hand_that_outgrows_the_size_is_an_error(tmp_path: Path) -> N
                     "expect:\n  basic+hand-of-two: {in_game: {A: 0, B: 0}}\n")
     with pytest.raises(UserError, match="holds 3 tiles, more than deck.hand's 2"):
         run_scenario(load_scenario(path))
+
+
+def test_a_hand_record_rescores_under_rulesets_with_and_without_hands() -> None:
+    from engine.sim.rescore import rescore
+
+    played = play_game(load_ruleset("basic+hand-of-two"), ["greedy", "random"], 4, ref="basic+hand-of-two")
+    doc = record_from_text(json.dumps(played.record), "game.json")
+    own, plain, three = rescore(doc, ["basic", "basic+draw-three-keep-one"])
+    assert own.scores == plain.scores == three.scores and plain.stopped is None and three.stopped is None
