@@ -80,6 +80,14 @@ class TileSupply:
         tile = self.ruleset.tile_ids.get(turn.get("tile", ""))  # a follower moving on has none
         if tile is not None and not turn.get("personal"):
             self.take(tile, bool(turn.get("discarded")), f"turn {i + 1}", ("turns", i))
+        hand = self.ruleset.hand
+        if tile is not None and hand is not None and hand.return_to == "box" and not hand.keep and "at" in turn:
+            rest = list(turn.get("hand", ()))
+            if turn["tile"] in rest:
+                rest.remove(turn["tile"])
+            for j, returned in enumerate(rest):  # out of the game, as a discard is (an unknown id is the replay's)
+                if returned in self.ruleset.tile_ids:
+                    self.take(self.ruleset.tile_ids[returned], True, f"turn {i + 1}'s hand", ("turns", i, "hand", j))
 
     def check_used_up(self, turns: int, path: tuple) -> None:
         """For a record that says it finished after ``turns`` turns: every tile was drawn

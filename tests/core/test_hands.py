@@ -238,3 +238,17 @@ def test_a_hand_record_rescores_under_rulesets_with_and_without_hands() -> None:
     doc = record_from_text(json.dumps(played.record), "game.json")
     own, plain, three = rescore(doc, ["basic", "basic+draw-three-keep-one"])
     assert own.scores == plain.scores == three.scores and plain.stopped is None and three.stopped is None
+
+
+def test_a_record_of_returns_to_the_box_replays_with_every_tile_accounted_for(tmp_path: Path) -> None:
+    # The tiles returned to the box never come back: the record's hands say which they were, so a
+    # finished record accounts for every tile (placed, discarded or boxed).
+    path = tmp_path / "three-box.yaml"
+    path.write_text(yaml.safe_dump({"name": "three-box", "extends": "basic",
+                                    "deck": {"hand": {"size": 3, "keep": False, "return": "box"}}}))
+    played = play_game(load_ruleset(str(path)), ["greedy", "random"], 2, ref=str(path))
+    placed = sum(1 for _, move in played.game.history if move is not None)
+    assert placed < 71 and len(played.game.hands.out) > 0
+    doc = record_from_text(json.dumps(played.record), str(tmp_path / "game.json"))
+    replayed, problems = replay(doc)
+    assert problems == [] and replayed.scores == played.game.scores
