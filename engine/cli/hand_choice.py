@@ -1,6 +1,6 @@
 """Choosing which tile of a hand to place, at a terminal (``deck.hand``, engine/core/hands.py).
 
-When a player holds tiles of more than one type, the turn begins with this
+When a player holds more than one tile, the turn begins with this
 choice: each tile is drawn as at r0 with how many placements it has, and the
 answer is its number or its id.  The placement is then asked as for a drawn
 tile (:class:`~engine.cli.human.HumanPlayer`).  Only the player's own hand is
