@@ -9,6 +9,7 @@ shown; the others are told as counts.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -44,9 +45,11 @@ def choose_tile(player: "HumanPlayer", game: Game) -> Move:
     c.print(board_text(game, max_width=c.width), end="")
     c.print(player.scores_line(game))
     listing = Text("Your hand (each tile as drawn, r0; the placement comes next):\n", style="bold")
+    counts = Counter(tile for tile, _, _ in hands.held[game.player])
     for number, tile in enumerate(types, start=1):
         fits = len(game.placements(tile))
-        listing.append(f"  {number}) {game.tiles[tile].id}: {fits} placement{'s' * (fits != 1)}\n", style=None)
+        copies = f" ×{counts[tile]}" if counts[tile] > 1 else ""
+        listing.append(f"  {number}) {game.tiles[tile].id}{copies}: {fits} placement{'s' * (fits != 1)}\n", style=None)
         listing.append_text(tile_text(game.ruleset, tile, rotations=(0,)))
     c.print(listing, end="")
     while True:

@@ -163,17 +163,42 @@ def force(game: "Game", tiles: list[int], tile: int) -> None:
     if missing:
         kept = ", ".join(game.tiles[t].id for t in sorted(missing.elements()))
         raise ValueError(f"the player kept {kept} from their last turn, so their hand ({', '.join(names)}) holds it")
+    _check_supply(game, tiles, size)
     hands.held[game.player] = [(t, 0, 1 << game.player) for t in tiles]
     game.tile, game.placement_cache = tile, None
     hands.picking = False
 
 
+def _check_supply(game: "Game", tiles: list[int], size: int) -> None:
+    """A forced hand must be one the deck can deal: no type held beyond the copies not yet placed,
+    discarded, boxed or held by another seat, and (``unplaceable: discard``) no hand short of
+    ``size`` while tiles were left to draw.  ``ValueError`` otherwise."""
+    ruleset, hands = game.ruleset, _hands(game)
+    others = [t for seat, held in enumerate(hands.held) if seat != game.player for t, _, _ in held]
+    discards_stay = ruleset.unplaceable != "reshuffle"  # else a discarded copy may be back in the stack
+    gone = Counter([t for t, move in game.history if move is not None or discards_stay]
+                   + [t for t, _ in game.starts] + list(ruleset.set_aside) + others + [t for t, _, _ in hands.out])
+    for tile, held in Counter(tiles).items():
+        count = ruleset.tiles[tile].count
+        if gone[tile] + held > count:
+            raise ValueError(f"the hand holds {held} × {ruleset.tiles[tile].id}, but the ruleset has {count} "
+                             f"cop{'y' if count == 1 else 'ies'} and {gone[tile]} of them "
+                             f"{'is' if gone[tile] == 1 else 'are'} placed, discarded, set aside or held by another seat")
+    total = sum(t.count for t in ruleset.tiles)
+    fixed_starts = ruleset.maps if ruleset.start >= 0 and not ruleset.start_drawn else 0  # a drawn one is dealt
+    dealt = min(total, len(ruleset.set_aside) + fixed_starts + ruleset.deck_size) if ruleset.deck_size else total
+    if len(tiles) < size and discards_stay and sum(gone.values()) + len(tiles) < dealt:
+        raise ValueError(f"the hand holds {len(tiles)} tile{'s' * (len(tiles) != 1)}, fewer than deck.hand's {size}, "
+                         f"while {dealt - sum(gone.values()) - len(tiles)} were left to draw")
+
+
 def pass_to(game: "Game", seat: int) -> None:
     """A replay says ``seat`` plays now, the seats before it passed over (they hold nothing, once the
-    stacks are used up).  ``ValueError`` if one of them holds a tile or has not played yet."""
+    stacks are used up: a seat of a small deck may never get a tile).  ``ValueError`` if one of them
+    holds a tile kept from its last turn."""
     hands = _hands(game)
     while game.player != seat:
-        if hands.held[game.player] or game.player not in game.seats:
+        if hands.held[game.player]:
             raise ValueError(f"seat {game.player} plays now (a seat is passed over only when it holds no tile)")
         game.player = (game.player + 1) % game.players
 

@@ -221,8 +221,13 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
         problems.append(f"in-game scores {game.scores} ≠ recorded {data['scores']['in_game']}")
     if data.get("finished", True):
         turns = data["turns"]
-        supply.check_used_up(len(turns), ("finished",) if "finished" in data else
-                             ("turns", len(turns) - 1) if turns else ("turns",))
+        where = ("finished",) if "finished" in data else ("turns", len(turns) - 1) if turns else ("turns",)
+        supply.check_used_up(len(turns), where)
+        held = [(seat, tile) for seat, tiles in enumerate(game.hands.held) for tile, _, _ in tiles] if game.hands else []
+        if held:  # a game with hands ends once no seat holds a tile
+            seat, tile = held[0]
+            raise UserError(f"the record says the game finished, but seat {seat} still holds {ruleset.tiles[tile].id} "
+                            "(kept from its last turn)", code="replay", **doc.where(where))
         game.finish()
     if game.scores != data["scores"]["final"]:
         problems.append(f"final scores {game.scores} ≠ recorded {data['scores']['final']}")

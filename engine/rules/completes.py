@@ -19,7 +19,7 @@ import re
 from dataclasses import replace
 
 from ..errors import UserError
-from .formula import Formula, compile_formula
+from .formula import Formula, compile_formula, names_previous
 from .problems import Problems
 from .source import Document
 
@@ -53,8 +53,12 @@ def compile_completion(doc: Document, at: tuple, text: str, ports: str, inputs: 
     complete elsewhere (``formula-name``, saying so)."""
     where = at + ("completion",)
     readable = {name: kind for name, kind in inputs.items() if name != "complete" and name not in adjacency_inputs}
+    if names_previous(text):
+        problems.at(where, "a completion formula cannot read 'previous': an option's completion replaces the one "
+                    "before it whole (write it out)", "formula-previous")
+        return None
     if ports != "none":
-        if OPEN in readable:
+        if OPEN in inputs:
             problems.at(where, f"kind '{at[-1]}' completes by a formula, which reads '{OPEN}' (its open side "
                         f"ends), so none of its inputs may be called '{OPEN}'", "input-name")
             return None

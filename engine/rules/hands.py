@@ -33,9 +33,11 @@ class Hand:
 
 def compile_hand(deck: dict, personal: bool, problems: Problems) -> Hand | None:
     """The ``deck.hand`` of a schema-valid deck, None if there is none or it is the single draw
-    (``{size: 1}``).  Problems: ``return`` with ``keep: true`` (nothing is returned) and a hand beside
-    ``deck.personal`` (a personal tile is offered instead of a draw, and a hand has no single draw to
-    replace): ``deck-hand``."""
+    (``{size: 1}``).  Problems (``deck-hand``): ``return`` with ``keep: true`` (nothing is returned); a
+    hand beside ``deck.personal`` (a personal tile is offered instead of a draw, and a hand has no
+    single draw to replace); a hand beside ``deck.phases`` (the River: a tile held or returned at
+    the end of a phase would be placed after the next phase's, and the tile pinned last, the lake,
+    before tiles of its phase still held)."""
     spec = deck.get("hand")
     if spec is None:
         return None
@@ -46,6 +48,10 @@ def compile_hand(deck: dict, personal: bool, problems: Problems) -> Hand | None:
     if personal:
         problems.at(("deck", "hand"), "a hand of tiles does not combine with personal tiles (deck.personal), which "
                     "a player places instead of drawing", "deck-hand", key=True)
+    if len(deck.get("phases", ())) > 1:
+        problems.at(("deck", "hand"), "a hand of tiles does not combine with deck phases (the River): tiles held at "
+                    "the end of a phase would be placed after the next phase's, and its tile pinned last before "
+                    "tiles of its phase still held", "deck-hand", key=True)
     if spec["size"] == 1 and keep:
         return None
     return Hand(spec["size"], keep, spec.get("return", "bottom"))

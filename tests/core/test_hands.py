@@ -23,8 +23,9 @@ from engine.rules.ruleset import load_ruleset
 from engine.sim.play import play_game
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
-HAND_REFS = ["basic+hand-of-two", "basic+draw-three-keep-one", "basic+river+draw-three-keep-one+unplaceable-reshuffle",
-             "second-edition+river+hand-of-two+traders-and-builders", "basic+two-maps+hand-of-two"]
+HAND_REFS = ["basic+hand-of-two", "basic+draw-three-keep-one", "basic+draw-three-keep-one+unplaceable-reshuffle",
+             "second-edition+hand-of-two+traders-and-builders", "basic+two-maps+hand-of-two",
+             "first-edition+random-start+short-game+draw-three-keep-one"]
 
 
 def stacked(ref: str, order: list[str], players: int = 2) -> Game:
@@ -85,16 +86,16 @@ def test_draw_three_keep_one_returns_the_two_to_the_bottom_in_the_order_drawn() 
     assert [known for _, _, known in game.hands.held[1]] == [0b10, 0b10, 0b11]
 
 
-def test_the_returned_tiles_stay_above_a_tile_pinned_last() -> None:
-    ruleset = load_ruleset("basic+river+draw-three-keep-one")
-    game = Game(ruleset, 2, seed=3, draw=False)
-    lake = ruleset.phases[0].last
-    draw_turn(game)
-    first = list(game.hands.held[0])
-    place(game, ruleset.tiles[game.hands.types(0)[0]].id)
-    phase = game.stacks[0][0]
-    assert phase[0] == lake and game.pins[0][0][1]  # still pinned last
-    assert sorted(phase[1:3]) == sorted(t for t, _, _ in first if t != game.history[-1][0])[:2]
+def test_a_hand_does_not_combine_with_the_rivers_phases(tmp_path: Path) -> None:
+    # Tiles held when the River's phase ends would be placed among the land tiles, and its lake
+    # before river tiles still held: refused, not played against the River's order.
+    path = tmp_path / "river-hand.yaml"
+    path.write_text(yaml.safe_dump({"name": "river-hand", "extends": "basic", "deck": {
+        "hand": {"size": 2}, "phases": [{"group": "base"}, {"group": "base2"}]}}))
+    with pytest.raises(UserError, match="does not combine with deck phases"):
+        load_ruleset(str(path))
+    with pytest.raises(UserError, match="conflicts with option 'river'"):
+        load_ruleset("basic+river+hand-of-two")
 
 
 def test_return_box_takes_the_tiles_out_and_reshuffle_puts_them_back(tmp_path: Path) -> None:
@@ -237,7 +238,9 @@ def test_a_hand_record_rescores_under_rulesets_with_and_without_hands() -> None:
     played = play_game(load_ruleset("basic+hand-of-two"), ["greedy", "random"], 4, ref="basic+hand-of-two")
     doc = record_from_text(json.dumps(played.record), "game.json")
     own, plain, three = rescore(doc, ["basic", "basic+draw-three-keep-one"])
-    assert own.scores == plain.scores == three.scores and plain.stopped is None and three.stopped is None
+    assert own.scores == plain.scores and plain.stopped is None
+    # Hands of two are not what a game of three deals: that column stops at the first turn, saying why.
+    assert three.stopped == (1, "the hand holds 2 tiles, fewer than deck.hand's 3, while 69 were left to draw")
 
 
 def test_a_record_of_returns_to_the_box_replays_with_every_tile_accounted_for(tmp_path: Path) -> None:
@@ -252,3 +255,18 @@ def test_a_record_of_returns_to_the_box_replays_with_every_tile_accounted_for(tm
     doc = record_from_text(json.dumps(played.record), str(tmp_path / "game.json"))
     replayed, problems = replay(doc)
     assert problems == [] and replayed.scores == played.game.scores
+
+
+@pytest.mark.parametrize("hand, message", [
+    ("[C, C]", "holds 2 × C, but the ruleset has 1 copy and 0 of them are"),
+    ("[U]", "holds 1 tile, fewer than deck.hand's 2, while 70 were left to draw"),
+])
+def test_a_scenario_hand_the_deck_cannot_deal_is_an_error(tmp_path: Path, hand: str, message: str) -> None:
+    from engine.files.scenario import load_scenario, run_scenario
+
+    path = tmp_path / "s.yaml"
+    path.write_text("rulesets: [basic+hand-of-two]\nplayers: [A, B]\nstart: {tile: D, rotation: 0}\n"
+                    f"turns:\n  - {{tile: {hand[1]}, hand: {hand}, at: [0, -1], rotation: 2}}\n"
+                    "expect:\n  basic+hand-of-two: {in_game: {A: 0, B: 0}}\n")
+    with pytest.raises(UserError, match=message.replace("×", ".")):
+        run_scenario(load_scenario(path))

@@ -38,7 +38,7 @@ EXTRA_REFS = ["basic+inns-and-cathedrals+traders-and-builders",
               "second-edition+river+river-split-springs+river-immediate-u-turn+incomplete-zero",
               "basic+river+river-start-tile-shuffled+incomplete-full+short-game",
               "basic+no-farmers+own-follower-may-join", "first-edition+farm-points-2+unplaceable-reshuffle",
-              "second-edition+farm-points-4", "basic+hand-of-two", "basic+river+draw-three-keep-one"]
+              "second-edition+farm-points-4", "basic+hand-of-two", "basic+draw-three-keep-one+unplaceable-reshuffle"]
 EXTRA_PLAYERS = [("greedy", "random"), ("random", "greedy", "random")]
 SEARCH = [("basic", ("mcts:30", "greedy")), ("second-edition+river", ("greedy", "mcts:30")),
           ("basic+hand-of-two", ("mcts:30", "greedy"))]
