@@ -111,6 +111,8 @@ def play(
         score_table(output, game, names, played.in_game)
         back = f" ({game.returned} unplaceable draw{'s' * (game.returned != 1)} went back into the stack)" \
             if game.returned else ""
+        if game.hands is not None and game.hands.out:  # deck.hand return: box
+            back += f", {len(game.hands.out)} returned to the box unplaced"
         starts = {0: "no start tile", 1: "start tile included"}.get(len(game.starts), "start tiles included")
         console.print(f"{placed} tiles placed ({starts}), {discarded} discarded{back}.")
         if record is not None:
