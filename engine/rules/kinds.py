@@ -209,6 +209,9 @@ def compile_kinds(doc: Document, problems: Problems) -> list[FeatureKind]:
         if is_formula(completion):
             completes = compile_completion(doc, at, completion, ports, {**kind_inputs(spec), **{
                 c: int for c in constants}}, tuple(adjacency_inputs), problems)
+            if formulas["complete"] is None and spec.get("deployable", True):
+                problems.warn(at + ("completion",), f"kind '{name}' completes by a formula but has no 'complete' "
+                              "score: a follower on a completed one goes home with nothing", "kind-scoring")
         if rewards and completion == "never":
             problem(at + ("rewards",), f"kind '{name}' never completes, so it hands out no rewards", "reward-token",
                     key=True)

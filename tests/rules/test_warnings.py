@@ -123,3 +123,12 @@ def test_a_follower_type_that_never_counts_warns_at_its_strength(tmp_path: Path)
     # Read by a formula (Traders & Builders' pig), or earning an extra turn (its builder): no warning.
     assert load_ruleset("basic+traders-and-builders").warnings == ()
 
+
+
+def test_a_kind_completing_by_formula_without_a_complete_score_warns(tmp_path: Path) -> None:
+    path = tmp_path / "fields.yaml"
+    path.write_text("extends: basic\nname: closing-fields\nfeatures:\n  field:\n    completion: \"tiles >= 5\"\n")
+    (warning,) = load_ruleset(str(path), cache=False).warnings
+    assert (warning.line, warning.col, warning.code) == (5, 18, "kind-scoring")
+    assert warning.message == ("kind 'field' completes by a formula but has no 'complete' score: a follower on a "
+                               "completed one goes home with nothing")
