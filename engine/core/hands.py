@@ -148,10 +148,12 @@ def drop(game: "Game", tile: int) -> None:
     hands.picking = False
 
 
-def force(game: "Game", tiles: list[int], tile: int) -> None:
+def force(game: "Game", tiles: list[int], tile: int, given: bool = True) -> None:
     """A replay or scenario says the current player held ``tiles`` (type indices, draw order) and
     places ``tile``: make it so.  ``ValueError`` if they are more than ``deck.hand``'s size, ``tile`` is
-    not among them, or (``keep: true``) a tile the player kept from their last turn is missing."""
+    not among them, (``keep: true``) a tile the player kept from their last turn is missing, or the
+    deck cannot deal them (:func:`_check_supply`; ``given=False``, a turn that names no hand, only
+    the copies are checked)."""
     hands = _hands(game)
     names = [game.tiles[t].id for t in tiles]
     size = game.ruleset.hand.size if game.ruleset.hand else 1
@@ -163,7 +165,7 @@ def force(game: "Game", tiles: list[int], tile: int) -> None:
     if missing:
         kept = ", ".join(game.tiles[t].id for t in sorted(missing.elements()))
         raise ValueError(f"the player kept {kept} from their last turn, so their hand ({', '.join(names)}) holds it")
-    _check_supply(game, tiles, size)
+    _check_supply(game, tiles, size if given else 0)
     hands.held[game.player] = [(t, 0, 1 << game.player) for t in tiles]
     game.tile, game.placement_cache = tile, None
     hands.picking = False
@@ -172,7 +174,7 @@ def force(game: "Game", tiles: list[int], tile: int) -> None:
 def _check_supply(game: "Game", tiles: list[int], size: int) -> None:
     """A forced hand must be one the deck can deal: no type held beyond the copies not yet placed,
     discarded, boxed or held by another seat, and (``unplaceable: discard``) no hand short of
-    ``size`` while tiles were left to draw.  ``ValueError`` otherwise."""
+    ``size`` (0: not checked) while tiles were left to draw.  ``ValueError`` otherwise."""
     ruleset, hands = game.ruleset, _hands(game)
     others = [t for seat, held in enumerate(hands.held) if seat != game.player for t, _, _ in held]
     discards_stay = ruleset.unplaceable != "reshuffle"  # else a discarded copy may be back in the stack

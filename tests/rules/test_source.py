@@ -493,17 +493,17 @@ def test_record_schema_accepts_a_record() -> None:
 
 
 def test_record_schema_errors_located_in_json() -> None:
-    bad = {**RECORD, "version": 4, "ruleset_sha256": "abc", "turns": [{"player": -1, "tile": "X", "discarded": True}]}
+    bad = {**RECORD, "version": 5, "ruleset_sha256": "abc", "turns": [{"player": -1, "tile": "X", "discarded": True}]}
     text = json.dumps(bad, indent=1)
     found = errors(text, "record")
     lines = text.splitlines()
     assert [d.message for d in found] == [
-        "4 is not one of 1, 2, 3",
+        "5 is not one of 1, 2, 3, 4",
         "'abc' is not a SHA-256 (64 lowercase hex digits)",
         "-1 is less than the minimum of 0",
     ]
     for d in found:
-        assert lines[d.line - 1][d.col - 1:].startswith(("4", 'abc"', "-1"))
+        assert lines[d.line - 1][d.col - 1:].startswith(("5", 'abc"', "-1"))
 
 
 # ------------------------------------------------------------------ shapes: files named as a kind of file
