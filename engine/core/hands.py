@@ -171,37 +171,56 @@ def force(game: "Game", tiles: list[int], tile: int, given: bool = True) -> None
     hands.picking = False
 
 
+def _gone(game: "Game", discards: bool) -> Counter[int]:
+    """Per tile type, the copies a forced game has used up: placed, discarded (``discards``), start
+    tiles, set aside, returned to the box, or held by a seat other than the current player."""
+    ruleset, hands = game.ruleset, _hands(game)
+    others = [t for seat, held in enumerate(hands.held) if seat != game.player for t, _, _ in held]
+    return Counter([t for t, move in game.history if move is not None or discards]
+                   + [t for t, _ in game.starts] + list(ruleset.set_aside) + others + [t for t, _, _ in hands.out])
+
+
+def _dealt(game: "Game") -> int:
+    """How many tiles the game deals in all (``deck.size`` cuts it; a drawn start tile is dealt)."""
+    ruleset = game.ruleset
+    total = sum(t.count for t in ruleset.tiles)
+    fixed_starts = ruleset.maps if ruleset.start >= 0 and not ruleset.start_drawn else 0
+    return min(total, len(ruleset.set_aside) + fixed_starts + ruleset.deck_size) if ruleset.deck_size else total
+
+
 def _check_supply(game: "Game", tiles: list[int], size: int) -> None:
     """A forced hand must be one the deck can deal: no type held beyond the copies not yet placed,
     discarded, boxed or held by another seat, and (``unplaceable: discard``) no hand short of
     ``size`` (0: not checked) while tiles were left to draw.  ``ValueError`` otherwise."""
-    ruleset, hands = game.ruleset, _hands(game)
-    others = [t for seat, held in enumerate(hands.held) if seat != game.player for t, _, _ in held]
+    ruleset = game.ruleset
     discards_stay = ruleset.unplaceable != "reshuffle"  # else a discarded copy may be back in the stack
-    gone = Counter([t for t, move in game.history if move is not None or discards_stay]
-                   + [t for t, _ in game.starts] + list(ruleset.set_aside) + others + [t for t, _, _ in hands.out])
+    gone = _gone(game, discards_stay)
     for tile, held in Counter(tiles).items():
         count = ruleset.tiles[tile].count
         if gone[tile] + held > count:
             raise ValueError(f"the hand holds {held} × {ruleset.tiles[tile].id}, but the ruleset has {count} "
                              f"cop{'y' if count == 1 else 'ies'} and {gone[tile]} of them "
                              f"{'is' if gone[tile] == 1 else 'are'} placed, discarded, set aside or held by another seat")
-    total = sum(t.count for t in ruleset.tiles)
-    fixed_starts = ruleset.maps if ruleset.start >= 0 and not ruleset.start_drawn else 0  # a drawn one is dealt
-    dealt = min(total, len(ruleset.set_aside) + fixed_starts + ruleset.deck_size) if ruleset.deck_size else total
+    dealt = _dealt(game)
     if len(tiles) < size and discards_stay and sum(gone.values()) + len(tiles) < dealt:
         raise ValueError(f"the hand holds {len(tiles)} tile{'s' * (len(tiles) != 1)}, fewer than deck.hand's {size}, "
                          f"while {dealt - sum(gone.values()) - len(tiles)} were left to draw")
 
 
 def pass_to(game: "Game", seat: int) -> None:
-    """A replay says ``seat`` plays now, the seats before it passed over (they hold nothing, once the
-    stacks are used up: a seat of a small deck may never get a tile).  ``ValueError`` if one of them
-    holds a tile kept from its last turn."""
+    """A replay says ``seat`` plays now, the seats before it passed over: once the stacks are used up a
+    seat holding nothing is (a seat of a small deck may never get a tile).  ``ValueError`` if tiles
+    were left to draw, or a seat before it holds a tile kept from its last turn."""
     hands = _hands(game)
+    if game.player == seat:
+        return
+    left = _dealt(game) - sum(_gone(game, True).values()) - len(hands.held[game.player])
+    if left > 0:
+        raise ValueError(f"seat {game.player} plays now, not seat {seat}: a seat is passed over only once every "
+                         f"tile is drawn, and {left} were left")
     while game.player != seat:
         if hands.held[game.player]:
-            raise ValueError(f"seat {game.player} plays now (a seat is passed over only when it holds no tile)")
+            raise ValueError(f"seat {game.player} plays now, not seat {seat}: it still holds a tile")
         game.player = (game.player + 1) % game.players
 
 

@@ -109,11 +109,26 @@ def _play(game: Game, turn: dict[str, Any], entries: int, doc: Document, path: t
         game.play(DRAW)  # the personal tile offered was declined
     if game.tile is None:
         raise UserError("the record goes on after every tile was drawn", code="resume", **doc.where(path))
+    if turn.get("player", game.player) != game.player:
+        raise UserError(f"the record gives this turn to seat {turn['player']}, but seat {game.player} plays it",
+                        code="resume", **doc.where(path + ("player",)))
     recorded = game.ruleset.tile_ids.get(turn["tile"], -1)
-    if game.hands is not None and game.hands.picking and recorded in game.hands.types(game.player):
-        game.play(Move(recorded, PICK))  # the tile the player chose from the hand the seed dealt
+    if game.hands is not None:
+        _same_hand(game, turn, doc, path)
+        if game.hands.picking and recorded in game.hands.types(game.player):
+            game.play(Move(recorded, PICK))  # the tile the player chose from the hand the seed dealt
     _same_tile(game, game.tile, recorded, doc, path + ("tile",))
     game.play(turn_move(game, turn, doc, path), checked=True)
+
+
+def _same_hand(game: Game, turn: dict[str, Any], doc: Document, path: tuple) -> None:
+    """Under ``deck.hand``: the turn's ``hand``, if it gives one, is what the seed dealt the player."""
+    assert game.hands is not None, "hands only"
+    dealt = sorted(game.tiles[t].id for t, _, _ in game.hands.held[game.player])
+    if "hand" in turn and sorted(map(str, turn["hand"])) != dealt:
+        raise UserError(f"the seed deals the hand {', '.join(dealt)} here, the record {', '.join(map(str, turn['hand']))}: "
+                        "it cannot be resumed (it was edited, or another version of the engine dealt it)",
+                        code="resume", **doc.where(path + ("hand",)))
 
 
 def _same_tile(game: Game, dealt: int, recorded: int, doc: Document, path: tuple) -> None:

@@ -116,7 +116,10 @@ def _take_from_hand(game: Game, turn: dict, tile: int, doc: Document, path: tupl
     over that holds tiles)."""
     try:
         if "player" in turn and 0 <= turn["player"] < game.players:
-            hands.pass_to(game, turn["player"])
+            try:
+                hands.pass_to(game, turn["player"])
+            except ValueError as error:
+                raise UserError(str(error), code="hand", **doc.where(path + ("player",))) from None
         if turn.get("discarded"):  # drawn, or held since an earlier turn: it leaves the hand
             hands.drop(game, tile)
             game.force_tile(tile)

@@ -270,3 +270,25 @@ def test_a_scenario_hand_the_deck_cannot_deal_is_an_error(tmp_path: Path, hand: 
                     "expect:\n  basic+hand-of-two: {in_game: {A: 0, B: 0}}\n")
     with pytest.raises(UserError, match=message.replace("×", ".")):
         run_scenario(load_scenario(path))
+
+
+@pytest.mark.parametrize("ref", ["basic+hand-of-two", "basic+draw-three-keep-one"])
+def test_a_record_turn_given_to_the_wrong_seat_is_refused_by_replay_and_resume(ref: str) -> None:
+    # A seat is passed over only once every tile is drawn; before that each turn is the next seat's.
+    played = play_game(load_ruleset(ref), ["greedy", "random"], 5, ref=ref)
+    record = json.loads(json.dumps(played.record))
+    turn = [i for i, entry in enumerate(record["turns"]) if "at" in entry][15]
+    record["turns"][turn]["player"] = 1 - record["turns"][turn]["player"]
+    doc = record_from_text(json.dumps(record), "game.json")
+    with pytest.raises(UserError, match="a seat is passed over only once every tile is drawn"):
+        replay(doc)
+    with pytest.raises(UserError, match="but seat . plays it"):
+        resume(doc)
+
+
+def test_resume_refuses_a_hand_the_seed_did_not_deal() -> None:
+    played = play_game(load_ruleset("basic+hand-of-two"), ["greedy", "random"], 3, ref="basic+hand-of-two")
+    record = json.loads(json.dumps(played.record))
+    record["turns"][10]["hand"] = ["C", "C"]
+    with pytest.raises(UserError, match="the seed deals the hand .* here, the record C, C"):
+        resume(record_from_text(json.dumps(record), "game.json"))
