@@ -121,11 +121,11 @@ def deploy_options(game: Game, pos: int, rotation: int) -> list[int]:
         return list(dict.fromkeys(j for j, _ in deploy_choices(game, pos, rotation)))
     tile = game.tiles[_current(game)]
     kinds = game.ruleset.kinds
-    group, packed = _joined(game, tile, pos, rotation)
+    group, packed, done = _joined(game, tile, pos, rotation)
     mask = game.deploy_masks[game.player]
     found = [j for j, seg in enumerate(tile.segments)
              if kinds[seg.kind].deployable and not packed[_local_find(group, j)] & mask]
-    return _not_done(game, tile, pos, rotation, group, found) if game.done else found
+    return _not_done(group, done, found) if done else found
 
 
 def deploy_choices(game: Game, pos: int, rotation: int) -> list[tuple[int, int]]:
@@ -144,7 +144,7 @@ def deploy_choices(game: Game, pos: int, rotation: int) -> list[tuple[int, int]]
     if not game.supply[player]:
         return []
     tile = game.tiles[_current(game)]
-    group, packed = _joined(game, tile, pos, rotation)
+    group, packed, done = _joined(game, tile, pos, rotation)
     mask = game.deploy_masks[player]
     kept_out = game.kept_out
     found: list[tuple[int, int]] = []
@@ -162,8 +162,8 @@ def deploy_choices(game: Game, pos: int, rotation: int) -> list[tuple[int, int]]
             if not here & kept_out:
                 found.extend((n + c, t) for t in game.ruleset.corner_types
                              if _may_go(game, types[t], tile.segments[j].kind, here, mask))
-    if game.done:
-        spots = _not_done(game, tile, pos, rotation, group, [tile.spot_segment(spot) for spot, _ in found])
+    if done:
+        spots = _not_done(group, done, [tile.spot_segment(spot) for spot, _ in found])
         found = [(spot, t) for spot, t in found if tile.spot_segment(spot) in spots]
     return found
 
@@ -201,15 +201,19 @@ def corner_meets(game: Game, tile: "TileType", pos: int, rotation: int, corner: 
     return True
 
 
-def _joined(game: Game, tile: "TileType", pos: int, rotation: int) -> tuple[list[int], list[int]]:
+def _joined(game: Game, tile: "TileType", pos: int,
+            rotation: int) -> tuple[list[int], list[int], list[int]]:
     """For ``tile`` placed at ``pos``, ``rotation``: a small union-find over its segments (those
-    joined through one neighbouring feature are one) and, per local root, the packed followers
-    of the features it would join."""
+    joined through one neighbouring feature are one), per local root the packed followers of the
+    features it would join, and the segments that would join a feature completed by its kind's
+    formula (:attr:`~engine.core.board.Board.done`; empty when there is none)."""
     orientation = tile.orientations[rotation]
     n = len(tile.segments)
     group = list(range(n))
     packed = [0] * n
     seen: dict[int, int] = {}
+    done: list[int] = []
+    judged = bool(game.done)
     fol, board, find, wild = game.fol, game.board, game.find, game.ruleset.edge_wild
     for side in range(4):
         neighbour = board.get(pos + SIDE_STEP[side])
@@ -221,6 +225,8 @@ def _joined(game: Game, tile: "TileType", pos: int, rotation: int) -> tuple[list
         n_ports = n_orientation.port_segment
         for j, port, _ in orientation.joins[side]:
             root = find(n_base + n_ports[FACING[port]])
+            if judged and game.is_done(root):
+                done.append(j)
             g = _local_find(group, j)
             other = seen.get(root)
             if other is None:
@@ -231,28 +237,14 @@ def _joined(game: Game, tile: "TileType", pos: int, rotation: int) -> tuple[list
                 if other != g:
                     group[other] = g
                     packed[g] += packed[other]
-    return group, packed
+    return group, packed, done
 
 
-def _not_done(game: Game, tile: "TileType", pos: int, rotation: int, group: list[int],
-              segments: list[int]) -> list[int]:
-    """``segments`` of ``tile`` placed at ``pos``, ``rotation`` (local union-find ``group``, as
-    :func:`_joined` gives) whose feature would not join one completed by its kind's formula: a
-    complete feature takes no follower (engine/rules/completes.py)."""
-    orientation = tile.orientations[rotation]
-    board, find, wild = game.board, game.find, game.ruleset.edge_wild
-    done_groups = set()
-    for side in range(4):
-        neighbour = board.get(pos + SIDE_STEP[side])
-        if neighbour is None:
-            continue
-        n_orientation, n_base, _ = neighbour
-        if wild >= 0 and wild in (orientation.side_codes[side], n_orientation.side_codes[(side + 2) % 4]):
-            continue
-        n_ports = n_orientation.port_segment
-        for j, port, _ in orientation.joins[side]:
-            if game.is_done(find(n_base + n_ports[FACING[port]])):
-                done_groups.add(_local_find(group, j))
+def _not_done(group: list[int], done: list[int], segments: list[int]) -> list[int]:
+    """``segments`` whose feature would not join one completed by its kind's formula, given the local
+    union-find ``group`` and the ``done`` segments :func:`_joined` gives: a complete feature takes no
+    follower (engine/rules/completes.py)."""
+    done_groups = {_local_find(group, j) for j in done}
     return [j for j in segments if _local_find(group, j) not in done_groups]
 
 
@@ -361,8 +353,7 @@ def raise_refused_spot(game: Game, move: Move) -> None:
         why = f"the player has no {a[2:]} left in supply"
     elif at_corner and not corner_meets(game, tile, move.pos, move.rotation, move.follower - len(tile.segments)):
         why = f"a {wanted.name} goes only where four tiles meet, each with its corner there on the {refused.name}"
-    elif game.done and not _not_done(game, tile, move.pos, move.rotation,
-                                     _joined(game, tile, move.pos, move.rotation)[0], [tile.spot_segment(move.follower)]):
+    elif game.done and not _spot_free_of_done(game, tile, move):
         why = f"the {refused.name} is complete (its completion formula held), so no follower goes on it"
     elif wanted.needs:
         needed = " or ".join(types[n].name for n in wanted.needs)
@@ -374,10 +365,17 @@ def raise_refused_spot(game: Game, move: Move) -> None:
     raise IllegalMove("follower", why)
 
 
+def _spot_free_of_done(game: Game, tile: "TileType", move: Move) -> bool:
+    """Whether ``move``'s spot would not join a feature completed by its kind's formula."""
+    group, _, done = _joined(game, tile, move.pos, move.rotation)
+    assert move.follower is not None, "a move that deploys names its spot"
+    return bool(_not_done(group, done, [tile.spot_segment(move.follower)]))
+
+
 def _holds(game: Game, move: Move, kind: int) -> bool:
     """Whether the feature ``move``'s spot would join (after its placement) holds a piece of type ``kind``."""
     tile = game.tiles[_current(game)]
-    group, packed = _joined(game, tile, move.pos, move.rotation)
+    group, packed, _ = _joined(game, tile, move.pos, move.rotation)
     assert move.follower is not None, "a move that deploys names its spot"
     here = packed[_local_find(group, tile.spot_segment(move.follower))]
     return bool(here & types_mask([kind], game.players))

@@ -124,7 +124,6 @@ def test_a_follower_type_that_never_counts_warns_at_its_strength(tmp_path: Path)
     assert load_ruleset("basic+traders-and-builders").warnings == ()
 
 
-
 def test_a_kind_completing_by_formula_without_a_complete_score_warns(tmp_path: Path) -> None:
     path = tmp_path / "fields.yaml"
     path.write_text("extends: basic\nname: closing-fields\nfeatures:\n  field:\n    completion: \"tiles >= 5\"\n")
