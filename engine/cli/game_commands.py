@@ -113,6 +113,8 @@ def play(
             if game.returned else ""
         if game.hands is not None and game.hands.out:  # deck.hand return: box
             back += f", {len(game.hands.out)} returned to the box unplaced"
+        if game.buried:  # deck.bury
+            back += f", {len(game.buried)} buried under {game.ruleset.kinds[game.ruleset.bury_kind].name}s"
         starts = {0: "no start tile", 1: "start tile included"}.get(len(game.starts), "start tiles included")
         console.print(f"{placed} tiles placed ({starts}), {discarded} discarded{back}.")
         if record is not None:

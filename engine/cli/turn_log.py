@@ -16,8 +16,9 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
     """A turn hook (:data:`engine.sim.play.TurnHook`) printing the start tile(s) once, then
     each placement with its points and why, each discard, an extra turn a placement
     earned (a follower type's ``extra_turn``: Traders & Builders' builder), a personal
-    tile placed instead of a draw and the last round of them (``deck.personal``), and each
-    follower moving on after its feature scored (``triggers``: the wagon)."""
+    tile placed instead of a draw and the last round of them (``deck.personal``), a tile
+    buried under the placed one (``deck.bury``), and each follower moving on after its feature
+    scored (``triggers``: the wagon)."""
     from ..core.moves import is_decision, is_pick
     from ..files.notation import follower_phrase, moved_on_phrase
 
@@ -53,6 +54,9 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
                     f"{entry.rotation * 90:3d}°  {follower}")
             own = "  (their own tile, instead of a draw)" if game.turn in game.personal_turns[-1:] else ""
             console.print(line.rstrip() + own)
+            if game.buried and game.buried[-1][0] == game.turn:  # which tile, nobody sees
+                console.print(f"      ↳ a tile from the stack goes under the {ruleset.kinds[ruleset.bury_kind].name}, "
+                              "unseen and out of the game")
             for event in events:
                 console.print(f"      ↳ {event.explain(names)}")
         if game.extra_turn and game.tile is not None:  # earned by this placement (no chaining)

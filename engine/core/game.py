@@ -16,7 +16,7 @@ from mypy_extensions import mypyc_attr
 from ..geometry import map_local, map_origin
 from ..rules.ruleset import Ruleset
 from ..rules.seats import categories_at_start, points_at_start
-from . import choices, completion, hands, moving, personal, titles, triggered
+from . import burial, choices, completion, hands, moving, personal, titles, triggered
 from .board import Board
 from .deck import Pins, Stack, build_stacks, put_back, take
 from .followers import others_mask, strengths
@@ -82,10 +82,11 @@ class Game(Board):
         self.seats: list[int] = []
         #: Whether the current turn is an extra one (``extra_turn``), and whether the move being
         #: played earned one: an extra turn earns none (Traders & Builders: no chaining).
-        self.extra_turn = False
-        self.earned_turn = False
+        self.extra_turn, self.earned_turn = False, False
         #: The turns (as :attr:`turn` counts them) that were extra ones: what records mark.
         self.extra_turns: tuple[int, ...] = ()
+        #: ``deck.bury`` (engine/core/burial.py): ``(turn, tile type)`` of each tile buried under a placed one.
+        self.buried: tuple[tuple[int, int], ...] = ()
         self.finished = False
         self.tile: int | None = None
         #: ``deck.personal`` (engine/core/personal.py): per seat, the personal tiles still held; whether
@@ -120,7 +121,7 @@ class Game(Board):
         self.stacks: list[Stack]
         #: Per map, which ends of its phases hold pinned tiles (:data:`~engine.core.deck.Pins`).
         self.pins: list[Pins]
-        #: Per phase, the tiles ``deck.size`` left out of the game: hidden like the stacks' order.
+        #: Per phase, the tiles ``deck.size`` left out of the game or buried (``deck.bury``): hidden like the stacks' order.
         self.box: list[list[int]]
         if draw_order is None:
             self.stacks, self.pins, self.box = build_stacks(ruleset, self.rng, [tile for tile, _ in starts or ()])
@@ -238,8 +239,7 @@ class Game(Board):
         if self.earned_turn:  # the player goes again, at once (and only once)
             self.extra_turn, self.earned_turn = True, False
         else:
-            self.extra_turn = False
-            self.player = (self.player + 1) % self.players
+            self.extra_turn, self.player = False, (self.player + 1) % self.players
         self._next_map()
         if self.ruleset.personal_tile < 0:  # the common case, without a call (the turn loop is hot)
             self.draw_or_wait(draw)
@@ -273,6 +273,8 @@ class Game(Board):
         base = self.place(tile, move.pos, move.rotation)
         self.history.append((tile, move))
         self.seats.append(self.player)
+        if self.ruleset.bury_kind >= 0:
+            burial.bury(self, tile)
         if self.hands is not None:
             hands.played(self, tile)
         if self.personal_turn:
@@ -297,9 +299,8 @@ class Game(Board):
         return scored
 
     def discard(self) -> None:
-        """Discard the current tile (it fits nowhere) and draw the next; the same player goes on.
-        Under ``unplaceable: reshuffle`` (seed 001) the tile may go back into its phase
-        (:func:`~engine.core.deck.put_back` says when, and why every game still ends)."""
+        """Discard the current tile (it fits nowhere) and draw the next; the same player goes on.  Under
+        ``unplaceable: reshuffle`` (seed 001) it may go back (:func:`~engine.core.deck.put_back`: when, and why games end)."""
         self.set_aside()
         self._draw_next()
         if self.tile is None and self.remaining:  # this map's stack ran out mid-turn: on to the next map
@@ -341,8 +342,7 @@ class Game(Board):
         return other
 
     def force_tile(self, tile: int) -> None:
-        """Make ``tile`` the tile to place now (replays and scenarios choose the draw; a replay's map is
-        :meth:`enter_map`'s); a personal tile offered is declined."""
+        """Make ``tile`` the tile to place now (replays choose the draw and the map); a personal tile offered is declined."""
         self.tile, self.personal_turn, self.placement_cache = tile, False, None
 
     @property

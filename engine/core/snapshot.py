@@ -28,7 +28,7 @@ def copy_game_into(game: "Game", other: "Game") -> None:
     other.history = game.history.copy()
     other.seats = game.seats.copy()
     other.extra_turn, other.earned_turn = game.extra_turn, game.earned_turn
-    other.extra_turns = game.extra_turns
+    other.extra_turns, other.buried = game.extra_turns, game.buried
     other.personal, other.personal_turn = game.personal.copy(), game.personal_turn
     other.personal_turns = game.personal_turns
     other.last_round = None if game.last_round is None else game.last_round.copy()

@@ -18,7 +18,10 @@ appear passed.  It also added the entries of a follower moving on after its
 feature scored (``triggers``: the wagon; :mod:`engine.core.moving`):
 ``{player, move: TYPE, to: [x, y], follower: KIND@PORT}`` or ``{player, move:
 TYPE, home: true}``, after the turn that scored it; where the game awaits such
-a choice and the next entry is a tile, the follower went home.
+a choice and the next entry is a tile, the follower went home.  Version 4
+added ``hand`` (``deck.hand``): the tiles the player chose among.  Version 5
+added ``buried`` (``deck.bury``): the tile taken from the stack and buried
+under the turn's tile, out of the game.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from .supply import TileSupply
 from .turn_entries import extra_turn_mismatch, play_turn, take_tile, tile_index, titles_mismatch
 
 FORMAT = "carcassonne-record"
-VERSION = 4
+VERSION = 5
 
 
 def history_seats(game: Game) -> list[int]:
@@ -55,7 +58,7 @@ def turn_entries(game: Game) -> list[dict[str, Any]]:
     """The game's turns in record/scenario shape, with the seat that played each."""
     ruleset, entries = game.ruleset, []
     several, extra, own, turn = ruleset.maps > 1, set(game.extra_turns), set(game.personal_turns), 0
-    decisions = list(game.decisions)
+    decisions, buried = list(game.decisions), dict(game.buried)
     for (tile, move), seat in zip(game.history, history_seats(game)):
         tile_id = ruleset.tiles[tile].id
         if move is None:
@@ -70,6 +73,8 @@ def turn_entries(game: Game) -> list[dict[str, Any]]:
             entry["personal"] = True
         if game.hands is not None:
             entry["hand"] = [ruleset.tiles[t].id for t in game.hands.shown[turn - 1]]
+        if turn in buried:
+            entry["buried"] = ruleset.tiles[buried[turn]].id
         if several:
             entry["map"] = m
         if move.follower is not None:
@@ -196,6 +201,9 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
         supply.take(tile, False, "the start tile", ("starts", m) if "starts" in data else ("start",))
     marks_extra = data.get("version", VERSION) >= 2  # version 1 did not mark extra turns
     for i, turn in enumerate(data["turns"]):
+        if "buried" in turn and data.get("version", VERSION) < 5:
+            raise UserError(f"a version {data['version']} record has no buried tiles (version 5 added them)",
+                            code="replay", **doc.where(("turns", i, "buried")))
         if "personal" in turn and data.get("version", VERSION) < 3:
             raise UserError(f"a version {data['version']} record has no personal marks (version 3 added them)",
                             code="replay", **doc.where(("turns", i, "personal")))

@@ -119,6 +119,12 @@ def _play(game: Game, turn: dict[str, Any], entries: int, doc: Document, path: t
             game.play(Move(recorded, PICK))  # the tile the player chose from the hand the seed dealt
     _same_tile(game, game.tile, recorded, doc, path + ("tile",))
     game.play(turn_move(game, turn, doc, path), checked=True)
+    buried = game.buried[-1][1] if game.buried and game.buried[-1][0] == game.turn else -1
+    if buried != game.ruleset.tile_ids.get(turn.get("buried", ""), -1):
+        dealt = game.ruleset.tiles[buried].id if buried >= 0 else "nothing"
+        raise UserError(f"the seed's deal buries {dealt} under this tile, the record {turn.get('buried', 'nothing')}: "
+                        "it cannot be resumed (it was edited, or another version of the engine dealt it)",
+                        code="resume", **doc.where(path))
 
 
 def _same_hand(game: Game, turn: dict[str, Any], doc: Document, path: tuple) -> None:

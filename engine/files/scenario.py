@@ -20,8 +20,8 @@ from ..errors import UserError
 from ..rules.ruleset import load_ruleset_for
 from ..rules.source import Document, Shape, load_yaml
 from ..rules.validate import check
-from .turn_entries import (decision_move, enter_turn_map, extra_turn_mismatch, nothing_moving, take_tile, tile_index,
-                           titles_mismatch, turn_move)
+from .turn_entries import (decision_move, enter_turn_map, extra_turn_mismatch, force_burial, nothing_moving, take_tile,
+                           tile_index, titles_mismatch, turn_move)
 
 
 @dataclass
@@ -139,6 +139,7 @@ def _run_one(doc: Document, ref: str, ruleset, expected: dict | None) -> Outcome
         if probe is not None:
             outcome.failures.append(f"{label}: expected an illegal {probe}, but the engine allows it")
             continue
+        force_burial(game, turn, doc, path)
         game.play(move, checked=True)
         mismatch = titles_mismatch(doc, game, turn.get("titles", {}), path, names)
         if mismatch:
@@ -206,16 +207,17 @@ def _check_supply(doc: Document, ruleset, start: tuple[int, int] | None) -> None
     for i, turn in enumerate(doc.data["turns"]):
         if turn.get("illegal") or turn.get("personal") or "move" in turn or (returned and turn.get("discarded")):
             continue
-        drawn += 1
-        if ruleset.deck_size and drawn > ruleset.deck_size:
-            raise UserError(f"turn {drawn} is one more than the {ruleset.deck_size} tiles deck.size deals in "
-                            f"{ruleset.ref}", code="scenario-supply", **doc.where(("turns", i, "tile")))
-        used[turn["tile"]] += 1
-        index = ruleset.tile_ids.get(turn["tile"])
-        if index is None:
-            continue
-        boxed = ruleset.set_aside.count(index)  # deck.set_aside: back in the box, never played
-        if used[turn["tile"]] > ruleset.tiles[index].count - boxed:
-            aside = f" ({ruleset.tiles[index].count}, {boxed} set aside)" if boxed else ""
-            raise UserError(f"more {turn['tile']} tiles than the {ruleset.tiles[index].count - boxed}{aside} "
-                            f"ruleset {ruleset.ref} has", code="scenario-supply", **doc.where(("turns", i, "tile")))
+        for key in ("tile", "buried") if "buried" in turn else ("tile",):  # a buried tile comes from the stack too
+            drawn += 1
+            if ruleset.deck_size and drawn > ruleset.deck_size:
+                raise UserError(f"turn {i + 1}{'s buried tile' * (key == 'buried')} is one more than the "
+                                f"{ruleset.deck_size} tiles deck.size deals in {ruleset.ref}", code="scenario-supply", **doc.where(("turns", i, key)))
+            used[turn[key]] += 1
+            index = ruleset.tile_ids.get(turn[key])
+            if index is None:
+                continue
+            boxed = ruleset.set_aside.count(index)  # deck.set_aside: back in the box, never played
+            if used[turn[key]] > ruleset.tiles[index].count - boxed:
+                aside = f" ({ruleset.tiles[index].count}, {boxed} set aside)" if boxed else ""
+                raise UserError(f"more {turn[key]} tiles than the {ruleset.tiles[index].count - boxed}{aside} "
+                                f"ruleset {ruleset.ref} has", code="scenario-supply", **doc.where(("turns", i, key)))

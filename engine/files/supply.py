@@ -9,7 +9,9 @@ tile may go back into the stack and be drawn again, so one copy can show up in
 a record as discards followed by a placement (or by a last discard); a
 record is then held to the fewest copies its turns can stand for.  Under
 ``deck.size`` only that many tiles are dealt (the fixed start tiles besides):
-a record then draws exactly that many, of any types the ruleset has.
+a record then draws exactly that many, of any types the ruleset has.  Under
+``deck.bury`` a tile buried under a placed one (a turn's ``buried``) is taken
+from the stack too, never to come back.
 """
 
 from __future__ import annotations
@@ -45,20 +47,24 @@ class TileSupply:
         self.placed = [0] * len(self.have)
         # Reshuffle only: a copy discarded since the type's last placement, which may be back in the stack.
         self.pending = [False] * len(self.have)
+        self.buried = [0] * len(self.have)  # deck.bury: copies out of the game under a placed tile
         self.used = 0  # the sum of copies() over every type
 
     def copies(self, tile: int) -> int:
         """The fewest copies of type ``tile`` the entries so far can stand for."""
-        return self.placed[tile] + self.pending[tile] if self.reshuffle else self.entries[tile]
+        return self.placed[tile] + self.pending[tile] + self.buried[tile] if self.reshuffle else self.entries[tile]
 
-    def take(self, tile: int, discarded: bool, what: str, path: tuple) -> None:
-        """Take a copy of type ``tile`` for ``what`` (``turn 12``, ``the start tile``), the entry at ``path``."""
+    def take(self, tile: int, discarded: bool, what: str, path: tuple, *, buried: bool = False) -> None:
+        """Take a copy of type ``tile`` for ``what`` (``turn 12``, ``the start tile``), the entry at ``path``:
+        placed, ``discarded``, or ``buried`` (out of the game for good)."""
         before = self.copies(tile)
-        if self.reshuffle and not discarded and self.pending[tile]:
+        if buried:
+            self.buried[tile] += 1
+        elif self.reshuffle and not discarded and self.pending[tile]:
             self.pending[tile] = False  # the copy that went back is this one
         elif self.reshuffle and discarded:
             self.pending[tile] = True
-        if not discarded:
+        if not discarded and not buried:
             self.placed[tile] += 1
         self.entries[tile] += 1
         self.used += self.copies(tile) - before
@@ -80,6 +86,9 @@ class TileSupply:
         tile = self.ruleset.tile_ids.get(turn.get("tile", ""))  # a follower moving on has none
         if tile is not None and not turn.get("personal"):
             self.take(tile, bool(turn.get("discarded")), f"turn {i + 1}", ("turns", i))
+        buried = self.ruleset.tile_ids.get(turn.get("buried", ""))
+        if buried is not None and "at" in turn:  # an unknown id is the replay's error
+            self.take(buried, True, f"turn {i + 1}'s buried tile", ("turns", i, "buried"), buried=True)
         hand = self.ruleset.hand
         if tile is not None and hand is not None and hand.return_to == "box" and not hand.keep and "at" in turn:
             rest = list(turn.get("hand", ()))
@@ -102,6 +111,7 @@ class TileSupply:
             shown = ", ".join(f"{n} × {tile_id}" for tile_id, n in list(left.items())[:5])
             more = ", …" if len(left) > 5 else ""
             n = sum(left.values())
+            hint = "; a tile buried under a placed one is its turn's 'buried'" if self.ruleset.bury_kind >= 0 else ""
             raise UserError(f"the record says the game finished, but it stops after turn {turns} with "
-                            f"{n} tile{'s' * (n != 1)} still to draw ({shown}{more})", code="replay",
+                            f"{n} tile{'s' * (n != 1)} still to draw ({shown}{more}){hint}", code="replay",
                             **self.doc.where(path))

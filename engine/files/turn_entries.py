@@ -8,7 +8,7 @@ personal tile offered, and sending home a follower whose choice the entries leav
 
 from __future__ import annotations
 
-from ..core import hands, personal
+from ..core import burial, hands, personal
 from ..core.game import Game
 from ..core.moves import DRAW, HOME, MOVE_ON, IllegalMove, Move
 from ..errors import UserError
@@ -191,10 +191,28 @@ def play_turn(game: Game, turn: dict, doc: Document, path: tuple) -> None:
                             code="replay", **doc.where(path))
         game.discard()
         return
+    move = turn_move(game, turn, doc, path)
+    force_burial(game, turn, doc, path)
     try:
-        game.play(turn_move(game, turn, doc, path))
+        game.play(move)
     except IllegalMove as error:
         raise UserError(f"illegal {error.reason}: {error}", code="replay", **doc.where(path)) from None
+
+
+def force_burial(game: Game, turn: dict, doc: Document, path: tuple) -> None:
+    """Before placement ``turn`` is played: the tile its ``buried`` names (if it names one) is the one
+    the placement buries (:func:`engine.core.burial.force`).  :class:`UserError` ``buried`` where the
+    rules bury nothing under the turn's tile: no ``deck.bury``, or a tile without a segment of its kind."""
+    if "buried" not in turn:
+        return
+    ruleset, where = game.ruleset, doc.where(path + ("buried",))
+    buried = tile_index(ruleset, turn["buried"], doc, path + ("buried",))
+    if ruleset.bury_kind < 0:
+        raise UserError(f"{ruleset.ref} buries no tiles (it has no deck.bury)", code="buried", **where)
+    if game.tile is None or ruleset.bury_kind not in ruleset.tiles[game.tile].kinds:
+        raise UserError(f"nothing is buried under {turn['tile']}: it has no {ruleset.kinds[ruleset.bury_kind].name} "
+                        "(deck.bury)", code="buried", **where)
+    burial.force(game, buried)
 
 
 def extra_turn_mismatch(game: Game, turn: dict) -> str | None:

@@ -20,6 +20,7 @@ from .bonuses import Bonus, compile_bonuses, token_names
 from .compose import compose
 from .constraints import Constraint, compile_constraints
 from .follower_types import FollowerType, compile_follower_types
+from .burial import compile_bury
 from .hands import Hand, compile_hand
 from .kinds import FeatureKind, Score, compile_kinds
 from .problems import Problems, diagnostic_order
@@ -82,6 +83,8 @@ class Ruleset:
     personal_count: int = 0
     #: ``deck.hand``: the tiles a player chooses among (None: the single draw; engine/rules/hands.py).
     hand: Hand | None = None
+    #: ``deck.bury``: the kind whose tiles take a tile from the stack under them (-1: none; engine/rules/burial.py).
+    bury_kind: int = -1
     #: Game-end bonuses, in scoring order (:mod:`engine.rules.bonuses`).
     bonuses: tuple[Bonus, ...] = ()
     #: ``rules.tie_break``: the kind whose segments break a tied majority (a hill), -1: none (engine/rules/ties.py).
@@ -295,6 +298,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         problem(("deck", "personal", personal_tile), f"personal tile '{personal_tile}' is not a tile type of this "
                 "ruleset", "tile-unknown", key=True)
     hand = compile_hand(deck, personal_tile is not None, problems)
+    bury_kind = compile_bury(deck, kinds, hand is not None, problems)
     constraints = compile_constraints(data.get("constraints", {}), kinds, tile_ids, problems)
     bonuses = compile_bonuses(doc, kinds, problems)
     follower_types = compile_follower_types(doc, kinds, problems)
@@ -320,7 +324,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         maps=data.get("deck", {}).get("maps", 1),
         phases=phases, set_aside=tuple(set_aside), deck_size=size,
         personal_tile=tile_ids.get(personal_tile, -1) if personal_tile is not None else -1,
-        personal_count=personal_count, hand=hand,
+        personal_count=personal_count, hand=hand, bury_kind=bury_kind,
         bonuses=bonuses, titles=tuple(b for b in bonuses if b.award == "title"), tokens=token_names(kinds),
         follower_types=follower_types,
         extra_turn_types=tuple(t.index for t in follower_types if t.extra_turn), movers=movers, scorers=scorers,

@@ -22,6 +22,7 @@ from engine.errors import UserError
 from engine.files.scenario import load_scenario, run_scenario
 from engine.rules.compose import split_ref
 from engine.rules.ruleset import Ruleset, load_ruleset
+from engine.core.game import Game
 from engine.rules.source import Document
 from engine.sim.play import play_game
 from tests.rules.test_combinations import OPTIONS, REFS
@@ -37,18 +38,39 @@ def start_tile_drawn(ruleset: Ruleset) -> str | None:
     return None if len(starts) > 1 else f"8 seeded games all started with tile type {starts}"
 
 
-def deck_size(ruleset: Ruleset) -> str | None:
-    """short-game: a game deals 40 tiles from the stack (a fixed start tile is not dealt, nor is a
-    tile of a player's own: deck.personal), the rest stay in the box."""
-    game = play_game(ruleset, ["random", "random"], 5).game
+def dealt(game: Game) -> int:
+    """The tiles ``game`` took from its stacks: placed (a fixed start tile and a tile of a player's own,
+    deck.personal, are not dealt), discarded for good, and buried under a placed one (deck.bury)."""
+    ruleset = game.ruleset
     placed = sum(1 for _, move in game.history if move is not None) + len(game.starts) - len(game.personal_turns)
     discarded = sum(1 for _, move in game.history if move is None) - game.returned
-    dealt = placed + discarded - (0 if ruleset.start_drawn else ruleset.maps)
-    return None if dealt == 40 else f"{dealt} tiles dealt, not 40"
+    return placed + discarded + len(game.buried) - (0 if ruleset.start_drawn else ruleset.maps)
+
+
+def deck_size(ruleset: Ruleset) -> str | None:
+    """short-game: a game deals 40 tiles from the stack, the rest stay in the box."""
+    n = dealt(play_game(ruleset, ["random", "random"], 5).game)
+    return None if n == 40 else f"{n} tiles dealt, not 40"
+
+
+def burial(ruleset: Ruleset) -> str | None:
+    """hills: each hill tile placed while the stack still holds tiles takes the next one under it,
+    out of the game; the game still deals every tile (placed, discarded or buried)."""
+    game = play_game(ruleset, ["random", "random"], 3).game
+    kind = ruleset.bury_kind
+    hills = [turn + 1 for turn, (tile, _) in enumerate(t for t in game.history if t[1] is not None)
+             if kind in ruleset.tiles[tile].kinds]
+    unburied = sorted(set(hills) - {turn for turn, _ in game.buried})
+    if unburied and unburied != [game.turn]:  # only a hill placed when the stack was used up buries nothing
+        return f"hill tiles placed on turns {unburied} buried nothing, with tiles left to draw"
+    total = sum(t.count for t in ruleset.tiles) - len(ruleset.set_aside) - (0 if ruleset.start_drawn else ruleset.maps)
+    want = min(total, ruleset.deck_size) if ruleset.deck_size else total
+    n = dealt(game)
+    return None if n == want and game.buried else f"{n} tiles dealt of {want}, {len(game.buried)} buried"
 
 
 CHECKS: dict[str, Callable[[Ruleset], str | None]] = {"start-tile-drawn": start_tile_drawn,
-                                                      "deck-size": deck_size}
+                                                      "deck-size": deck_size, "burial": burial}
 
 
 def row_for(doc: Document, base: str, options: set[str]) -> str:

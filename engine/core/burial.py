@@ -1,0 +1,45 @@
+"""Burial (``deck.bury``, engine/rules/burial.py): a placed tile of the named kind takes the next
+tile of its map's stack under it, face down and out of the game.
+
+The buried tile joins the box of its phase, where nobody sees it: a bot's view of what is still
+to come (:mod:`engine.core.chance`) already pools the box with the stacks, so it learns only that
+one tile fewer is left, as players at the table do.  A replay or a scenario names the tile
+(``buried``), which :func:`force` puts where the next burial takes it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .deck import take
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def bury(game: "Game", tile: int) -> None:
+    """After ``tile`` was placed (turn :attr:`~engine.core.game.Game.turn`): if it has a segment of
+    the ``deck.bury`` kind, the next tile of the current map's stack goes under it, into the box
+    of its phase, and ``(turn, tile type)`` into :attr:`~engine.core.game.Game.buried`.  Nothing is
+    taken from a used-up stack, nor a tile pinned first or last in its phase (the River's spring
+    side tile and lake keep their places)."""
+    if game.ruleset.bury_kind not in game.tiles[tile].kinds:
+        return
+    m = game.map
+    stack, pins = game.stacks[m], game.pins[m]
+    a = next((i for i, phase in enumerate(stack) if phase), -1)
+    if a < 0 or pins[a][0] or (pins[a][1] and len(stack[a]) == 1):
+        return
+    number = (len(game.ruleset.phases) or 1) - len(stack) + a
+    under = take(stack, pins)
+    assert under is not None, "a phase with tiles gives one"
+    game.box[number].append(under)
+    game.buried += ((game.turn, under),)
+    game.deck = stack[0] if stack else []
+
+
+def force(game: "Game", tile: int) -> None:
+    """In a forced game (a replay, a scenario): make ``tile`` the next tile of the current map's
+    stack, the one the turn about to be played buries (a turn entry's ``buried``)."""
+    m = game.map
+    game.stacks[m], game.pins[m] = [[tile]], [[False, False]]
