@@ -38,10 +38,11 @@ EXTRA_REFS = ["basic+inns-and-cathedrals+traders-and-builders",
               "second-edition+river+river-split-springs+river-immediate-u-turn+incomplete-zero",
               "basic+river+river-start-tile-shuffled+incomplete-full+short-game",
               "basic+no-farmers+own-follower-may-join", "first-edition+farm-points-2+unplaceable-reshuffle",
-              "second-edition+farm-points-4", "basic+hand-of-two", "basic+draw-three-keep-one+unplaceable-reshuffle"]
+              "second-edition+farm-points-4", "basic+hand-of-two", "basic+draw-three-keep-one+unplaceable-reshuffle",
+              "first-edition+hills+vineyards"]
 EXTRA_PLAYERS = [("greedy", "random"), ("random", "greedy", "random")]
 SEARCH = [("basic", ("mcts:30", "greedy")), ("second-edition+river", ("greedy", "mcts:30")),
-          ("basic+hand-of-two", ("mcts:30", "greedy"))]
+          ("basic+hand-of-two", ("mcts:30", "greedy")), ("basic+hills", ("mcts:30", "greedy"))]
 CASES = [(ref, players, seed) for ref in REFS for players in PLAYERS for seed in SEEDS
          if len(players) <= load_ruleset(ref).max_players]
 CASES += [(ref, players, seed) for ref in EXTRA_REFS for players in EXTRA_PLAYERS for seed in range(2)]

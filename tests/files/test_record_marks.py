@@ -47,7 +47,7 @@ def write(tmp_path: Path, data: dict) -> Path:
 
 def test_the_record_marks_every_extra_turn_and_no_other(builder_game: dict) -> None:
     marked = [i for i, t in enumerate(builder_game["turns"]) if t.get("extra_turn")]
-    assert builder_game["version"] == 4
+    assert builder_game["version"] == 5
     assert marked and marked == extra_by_seats(builder_game)
 
 

@@ -493,12 +493,12 @@ def test_record_schema_accepts_a_record() -> None:
 
 
 def test_record_schema_errors_located_in_json() -> None:
-    bad = {**RECORD, "version": 5, "ruleset_sha256": "abc", "turns": [{"player": -1, "tile": "X", "discarded": True}]}
+    bad = {**RECORD, "version": 6, "ruleset_sha256": "abc", "turns": [{"player": -1, "tile": "X", "discarded": True}]}
     text = json.dumps(bad, indent=1)
     found = errors(text, "record")
     lines = text.splitlines()
     assert [d.message for d in found] == [
-        "5 is not one of 1, 2, 3, 4",
+        "6 is not one of 1, 2, 3, 4, 5",
         "'abc' is not a SHA-256 (64 lowercase hex digits)",
         "-1 is less than the minimum of 0",
     ]
