@@ -162,5 +162,10 @@ def ref_inputs(*refs: str) -> dict[str, str]:
 
 def diagnostics_json(error: Any) -> list[dict[str, Any]]:
     """A :class:`~engine.errors.UserError`'s problems as JSON objects (file, line, col, path, code, message)."""
+    return diagnostic_list(error.diagnostics)
+
+
+def diagnostic_list(diagnostics: Any) -> list[dict[str, Any]]:
+    """Diagnostics (errors or warnings) as JSON objects (file, line, col, path, code, message)."""
     return [{"file": d.file, "line": d.line, "col": d.col, "path": d.path, "code": d.code, "message": d.message}
-            for d in error.diagnostics]
+            for d in diagnostics]

@@ -76,7 +76,7 @@ def rulesets_validate(
     """Check ruleset and option files; every problem as file:line:col."""
     from ..errors import UserError
     from ..rules.inspect import validate_file
-    from .output import diagnostics_json
+    from .output import diagnostic_list, diagnostics_json
 
     output = Output(json_target, inputs={f"the checked file {path}": path for path in paths})
     bad = 0
@@ -93,7 +93,8 @@ def rulesets_validate(
             output.echo(warning.render(), err=True)
         tiles = sum(t.count for t in ruleset.tiles)
         results.append({"file": str(path), "valid": True, "checked_as": ruleset.ref,
-                        "tile_types": len(ruleset.tiles), "tiles": tiles, "errors": []})
+                        "tile_types": len(ruleset.tiles), "tiles": tiles, "errors": [],
+                        "warnings": diagnostic_list(ruleset.warnings)})
         on = f", checked as {ruleset.ref}" if "+" in ruleset.ref else ""
         output.echo(f"ok   {path} ({len(ruleset.tiles)} tile types, {tiles} tiles{on})")
     output.json("rulesets-validate", {"files": results, "bad": bad})

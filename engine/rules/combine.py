@@ -62,7 +62,8 @@ def check_relations(given: list[tuple[str, Document]], ref: str) -> list[Diagnos
                                 **doc.where((key, index)))
         for i, other in enumerate(doc.data.get("conflicts", ())):
             if other in names:
-                raise UserError(f"option '{name}' conflicts with option '{other}' ('{ref}')",
+                raise UserError(f"option '{name}' conflicts with option '{other}' ('{ref}'): they cannot be played "
+                                "together (each option's description says why: carcassonne rulesets list)",
                                 code="option-conflict", **doc.where(("conflicts", i)))
         for i, needed in enumerate(doc.data.get("requires", ())):
             if needed not in names:

@@ -143,9 +143,10 @@ def _destinations(table: Table) -> list[dict[str, Any]]:
 
 def _log(table: Table) -> list[str]:
     """A line per history entry: ``turn N: who placed what where``, with the follower (N as the
-    score list numbers turns: placements only), or an unnumbered discard; a line per follower
-    that moved on after its turn."""
+    score list numbers turns: placements only), or an unnumbered discard; a line per tile buried
+    under a placed one (``deck.bury``, never which) and per follower that moved on after its turn."""
     game, ruleset, lines, turn = table.game, table.ruleset, [], 0
+    buried = {when for when, _ in game.buried}
     for (tile, move), seat in zip(game.history, history_seats(game)):
         tile_id = ruleset.tiles[tile].id
         if move is None:
@@ -163,6 +164,8 @@ def _log(table: Table) -> list[str]:
             follower = f", {who} on {place_name(ruleset, tile, move.rotation, move.follower)}"
         lines.append(f"turn {turn}: {table.names[seat]} placed {tile_id} at {where}({x},{y}) turned "
                      f"{move.rotation * 90}°{follower}")
+        if turn in buried:  # deck.bury: which tile stays hidden
+            lines.append(f"a tile from the stack went under the {ruleset.kinds[ruleset.bury_kind].name}, unseen")
         lines.extend(_moved_on(table, turn))
     return lines
 

@@ -135,6 +135,18 @@ def test_rulesets_validate_gives_valid_files_and_problems() -> None:
     good, bad = data["files"]
     assert good["valid"] and good["tiles"] == 72 and good["errors"] == []
     assert not bad["valid"] and bad["errors"][0]["line"] is not None and data["bad"] == 1
+    assert good["warnings"] == []
+
+
+def test_rulesets_validate_gives_the_warnings_of_a_valid_file(tmp_path: Path) -> None:
+    """A kind followers may go on that never scores is valid, with a kind-never-scores warning."""
+    ruleset = tmp_path / "marsh.yaml"
+    ruleset.write_text("extends: basic\nfeatures:\n  marsh: {ports: none, completion: never, deployable: true, "
+                       "follower: monk}\ntiles:\n  MX: {count: 1, edges: FFFF, segments: [{kind: marsh}, "
+                       "{kind: field, ports: [NL, NR, EL, ER, SL, SR, WL, WR]}]}\n")
+    data = result("rulesets", "validate", str(ruleset), command="rulesets-validate")
+    (file,) = data["files"]
+    assert file["valid"] and [(w["code"], w["line"]) for w in file["warnings"]] == [("kind-never-scores", 3)]
 
 
 def test_simulate_and_compare_summaries() -> None:

@@ -1,6 +1,7 @@
 """The expansions' tile data against the facts of two sources: JCloisterZone's tile sets
 (farin/JCloisterZone tile-definitions at cf4910dd; ids in each tile's comment) and
-Wikicarpedia's totals (Inns & Cathedrals: 18 tiles, 6 inns, 2 cathedrals).
+Wikicarpedia's totals (Inns & Cathedrals: 18 tiles, 6 inns, 2 cathedrals; Hills & Sheep: 18 tiles,
+8 hills, 8 vineyards, by carcassonne.wikia.com).
 
 The per-tile facts below (separate cities, a field enclosed by cities, which cities a
 field borders) are JCloisterZone's, written out here as expectations.
@@ -150,3 +151,32 @@ def test_the_tunnel_road_splits_the_field_on_one_side_only() -> None:
     tile = AM.tiles[AM.tile_ids["AM_CRcrP"]]
     fields = [sorted(s.ports) for s in tile.segments if AM.kinds[s.kind].name == "field"]
     assert fields == [[0, 2], [6], [8]]  # NL NR together; SL and SR apart
+
+
+HS = load_ruleset("basic+hills+vineyards")
+HS_TILES = [t for t in HS.tiles if t.id.startswith("HS_")]
+
+
+def test_hills_and_sheep_totals_agree_with_the_sources() -> None:
+    """18 tiles, 8 with a hill and 8 with a vineyard (carcassonne.wikia.com, Hills_%26_Sheep), 2 of
+    them monasteries (JCloisterZone's LCRr and LRrR); no pennant on any."""
+    def having(kind: str) -> int:
+        index = HS.kind(kind).index
+        return sum(t.count for t in HS_TILES if any(s.kind == index for s in t.segments))
+    assert sum(t.count for t in HS_TILES) == 18
+    assert (having("hill"), having("vineyard"), having("cloister")) == (8, 8, 2)
+    assert total(HS, HS_TILES, "pennants") == 0
+
+
+def test_hills_and_sheep_fields_border_the_cities_jcloisterzone_says() -> None:
+    city, field = HS.kind("city").index, HS.kind("field").index
+    expected = {  # tile: bordered cities of each field, in segment order (JCloisterZone's city="…")
+        "HS_C_v": [1, 1], "HS_CC_v": [2], "HS_Cc_v": [1], "HS_CFC_v": [2, 2], "HS_RCC_v": [2, 1], "HS_RRr_v": [0, 0],
+        "HS_Cc_h1": [1], "HS_CC_h2": [2], "HS_CFC_h": [2], "HS_CFR_h": [1, 1], "HS_CRr_h": [1, 0], "HS_RFR_h": [0, 0],
+        "HS_RR_h": [0, 0], "HS_RrC_h": [1, 0], "HS_LCRr": [1, 0], "HS_LRrR": [0, 0],
+    }
+    assert sorted(expected) == sorted(t.id for t in HS_TILES)
+    for tile_id, borders in expected.items():
+        tile = HS.tiles[HS.tile_ids[tile_id]]
+        found = [sum(1 for a in s.adjacent if tile.segments[a].kind == city) for s in tile.segments if s.kind == field]
+        assert found == borders, tile_id

@@ -1,0 +1,29 @@
+"""The web table under burial (``deck.bury``, the ``hills`` option): the log says a tile went under each
+hill but never which, and a table resumed from its saved record shows what the table showed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.rules.ruleset import load_ruleset
+from engine.web.table import Table
+from engine.web.table_state import build_state
+
+REF = "basic+hills"
+
+
+def test_the_log_tells_of_each_burial_but_not_the_tile(tmp_path: Path) -> None:
+    save = tmp_path / "table-0000beef.json"
+    table = Table(load_ruleset(REF), REF, ["random", "greedy"], 3, save=save)
+    assert table.settle(120), "the bots did not finish within two minutes"
+    state = table.state()
+    game = table.game
+    assert state["finished"] and len(game.buried) == 8
+    lines = [line for line in state["log"] if "went under the hill" in line]
+    assert lines == ["a tile from the stack went under the hill, unseen"] * 8
+    for when, _ in game.buried:  # each follows the placement of its hill tile
+        placed = [i for i, line in enumerate(state["log"]) if line.startswith(f"turn {when}: ")]
+        assert state["log"][placed[0] + 1] == lines[0]
+    resumed = Table.resume(save)
+    assert {k: v for k, v in build_state(resumed).items() if k != "version"} == \
+        {k: v for k, v in build_state(table).items() if k != "version"}
