@@ -191,10 +191,13 @@ def _dealt(game: "Game") -> int:
 def _check_supply(game: "Game", tiles: list[int], size: int) -> None:
     """A forced hand must be one the deck can deal: no type held beyond the copies not yet placed,
     discarded, boxed or held by another seat, and (``unplaceable: discard``) no hand short of
-    ``size`` (0: not checked) while tiles were left to draw.  ``ValueError`` otherwise."""
+    ``size`` (0: not checked) while tiles were left to draw, nor any hand once every tile is drawn.  ``ValueError`` otherwise."""
     ruleset = game.ruleset
     discards_stay = ruleset.unplaceable != "reshuffle"  # else a discarded copy may be back in the stack
     gone = _gone(game, discards_stay)
+    if discards_stay and not any(_hands(game).held) and sum(gone.values()) >= _dealt(game):
+        raise ValueError(f"this turn comes after the end of the game: all {_dealt(game)} tiles of {ruleset.ref} are "
+                         "drawn before it")
     for tile, held in Counter(tiles).items():
         count = ruleset.tiles[tile].count
         if gone[tile] + held > count:

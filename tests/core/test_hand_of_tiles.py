@@ -4,6 +4,7 @@ search never learns another player's hand."""
 from __future__ import annotations
 
 import json
+import re
 import random
 from pathlib import Path
 
@@ -292,3 +293,12 @@ def test_resume_refuses_a_hand_the_seed_did_not_deal() -> None:
     record["turns"][10]["hand"] = ["C", "C"]
     with pytest.raises(UserError, match="the seed deals the hand .* here, the record C, C"):
         resume(record_from_text(json.dumps(record), "game.json"))
+
+
+@pytest.mark.parametrize("ref", ["basic+hand-of-two", "basic+draw-three-keep-one"])
+def test_a_record_turn_after_the_end_of_the_game_says_so(ref: str) -> None:
+    played = play_game(load_ruleset(ref), ["greedy", "random"], 2, ref=ref)
+    record = json.loads(json.dumps(played.record))
+    record["turns"].append({"player": 0, "tile": "E", "at": [50, 50], "rotation": 0, "hand": ["E"]})
+    with pytest.raises(UserError, match="this turn comes after the end of the game: all 72 tiles of " + re.escape(ref) + " are drawn"):
+        replay(record_from_text(json.dumps(record), "game.json"))
