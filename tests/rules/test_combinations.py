@@ -68,7 +68,7 @@ def refs_of(combos: list[tuple[str, ...]]) -> list[str]:
 #: Every shipped ruleset alone, with each option, with each compatible pair of options, and
 #: with each maximal compatible set: every option meets every other at least once, and all
 #: together.  (All 2^n combinations would double with each option; the termination test
-#: still takes every combination of the options that change drawing or placing.)
+#: takes every combination of up to four of the options that change drawing or placing.)
 REFS = refs_of(combinations_of(list(OPTIONS), 2) + maximal_sets())
 
 
