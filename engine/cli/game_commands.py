@@ -114,7 +114,7 @@ def play(
         if game.hands is not None and game.hands.out:  # deck.hand return: box
             back += f", {len(game.hands.out)} returned to the box unplaced"
         if game.buried:  # deck.bury
-            back += f", {len(game.buried)} buried under {game.ruleset.kinds[game.ruleset.bury_kind].name}s"
+            back += f", {len(game.buried)} buried under {game.ruleset.kinds[game.ruleset.bury_kind].name} tiles"
         starts = {0: "no start tile", 1: "start tile included"}.get(len(game.starts), "start tiles included")
         console.print(f"{placed} tiles placed ({starts}), {discarded} discarded{back}.")
         if record is not None:
@@ -129,6 +129,7 @@ def play(
         "points_by_kind": points_by_kind(game),
         "tokens": [dict(zip(game.ruleset.tokens, held)) for held in game.tokens], "titles": holders(game),
         "tiles_placed": placed, "tiles_discarded": discarded, "tiles_returned": game.returned,
+        "tiles_buried": len(game.buried),
         "events": [event.to_json() for event in game.events],
         "record": None if saved is None else str(saved),
     })

@@ -315,6 +315,8 @@ class HumanPlayer:
                 placements += 1
                 own = " (their own tile)" if placements in game.personal_turns else ""
                 lines.append(f"{names[seat]} placed {tile_id}{own} at {move_notation(game, move, tile)}")
+                if any(turn == placements for turn, _ in game.buried):  # deck.bury: never which tile
+                    lines.append("  a tile from the stack went under it, unseen")
         lines += [f"scored: {event.explain(names)}" for event in game.events[self._seen_events:]]
         for _, seat, kind, move in game.decisions[self._seen_decisions:]:
             follower = f"{names[seat]}'s {game.ruleset.follower_types[kind].name}"

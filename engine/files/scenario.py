@@ -100,6 +100,9 @@ def _run_one(doc: Document, ref: str, ruleset, expected: dict | None) -> Outcome
             raise UserError("a probe (illegal) is not played, so there are no titles to check after it: "
                             "say who holds them on the turn played instead", code="scenario",
                             **doc.where(path + ("titles",)))
+        if "buried" in turn and "illegal" in turn:
+            raise UserError("a probe (illegal) is not played, so nothing is buried under it: name the buried tile "
+                            "on the turn played instead", code="scenario", **doc.where(path + ("buried",)))
         try:
             take_tile(game, turn, doc, path)
             refused = None

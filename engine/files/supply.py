@@ -76,8 +76,9 @@ class TileSupply:
             count = ruleset.tiles[tile].count
             aside = f" ({count} less {count - self.have[tile]} set aside)" if count != self.have[tile] else ""
             have = f"{self.have[tile]}{aside}" if self.have[tile] else "none"
+            buried = f" ({self.buried[tile]} of them buried under placed tiles)" if self.buried[tile] else ""
             raise UserError(f"{what} is the {_nth(self.copies(tile))} tile {tile_id}, but {ruleset.ref} has "
-                            f"{have}", code="replay", **self.doc.where(path))
+                            f"{have}{buried}", code="replay", **self.doc.where(path))
 
     def take_turn(self, turn: dict, i: int) -> None:
         """Take the tile of record turn ``i`` (``turn``) if it was drawn: a ``personal`` one is
@@ -86,6 +87,11 @@ class TileSupply:
         tile = self.ruleset.tile_ids.get(turn.get("tile", ""))  # a follower moving on has none
         if tile is not None and not turn.get("personal"):
             self.take(tile, bool(turn.get("discarded")), f"turn {i + 1}", ("turns", i))
+        if tile is not None and "at" in turn and "buried" not in turn and self._buries(tile) and self.used < self.dealt:
+            left = self.dealt - self.used
+            raise UserError(f"turn {i + 1} places {turn['tile']}, which has a {self.ruleset.kinds[self.ruleset.bury_kind].name}, "
+                            f"with {left} tile{'s' * (left != 1)} left to draw, so a tile went under it: a record names "
+                            "it (buried: TILE)", code="replay", **self.doc.where(("turns", i)))
         buried = self.ruleset.tile_ids.get(turn.get("buried", ""))
         if buried is not None and "at" in turn:  # an unknown id is the replay's error
             self.take(buried, True, f"turn {i + 1}'s buried tile", ("turns", i, "buried"), buried=True)
@@ -97,6 +103,13 @@ class TileSupply:
             for j, returned in enumerate(rest):  # out of the game, as a discard is (an unknown id is the replay's)
                 if returned in self.ruleset.tile_ids:
                     self.take(self.ruleset.tile_ids[returned], True, f"turn {i + 1}'s hand", ("turns", i, "hand", j))
+
+    def _buries(self, tile: int) -> bool:
+        """Whether placing ``tile`` takes the next tile of the stack under it whenever one is left
+        (``deck.bury``).  Checked on one map without phases only: elsewhere the next tile may lie
+        on another map's stack, or be a phase's pinned last tile, which is never buried."""
+        ruleset = self.ruleset
+        return ruleset.bury_kind in ruleset.tiles[tile].kinds and ruleset.maps == 1 and not ruleset.phases
 
     def check_used_up(self, turns: int, path: tuple) -> None:
         """For a record that says it finished after ``turns`` turns: every tile was drawn

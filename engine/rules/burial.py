@@ -13,13 +13,15 @@ from __future__ import annotations
 
 from .kinds import FeatureKind
 from .problems import Problems
+from .tiles import TileType
 
 
-def compile_bury(deck: dict, kinds: list[FeatureKind], hand: bool, problems: Problems) -> int:
+def compile_bury(deck: dict, kinds: list[FeatureKind], tiles: list[TileType], hand: bool, problems: Problems) -> int:
     """The index of the kind ``deck.bury`` names, -1 without one.  Problems: an unknown kind
     (``kind-unknown``); a burial beside a hand of tiles (``hand``: ``deck.hand`` other than the
     single draw; ``deck-bury``), where seats hold tiles drawn ahead that some of them know and
-    others do not, so "the next tile of the stack" is not the same tile for every seat."""
+    others do not, so "the next tile of the stack" is not the same tile for every seat.  A warning
+    (``bury-never``) when no tile type has a segment of the kind: nothing is ever buried."""
     name = deck.get("bury")
     if name is None:
         return -1
@@ -31,4 +33,7 @@ def compile_bury(deck: dict, kinds: list[FeatureKind], hand: bool, problems: Pro
         problems.at(("deck", "bury"), "burial does not combine with a hand of tiles (deck.hand): the tile buried "
                     "is the next of the stack, and under a hand seats hold and know different tiles drawn ahead",
                     "deck-bury", key=True)
-    return names.index(name)
+    index = names.index(name)
+    if not any(index in tile.kinds for tile in tiles):
+        problems.warn(("deck", "bury"), f"no tile type has a {name}, so deck.bury never buries a tile", "bury-never")
+    return index

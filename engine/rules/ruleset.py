@@ -298,7 +298,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         problem(("deck", "personal", personal_tile), f"personal tile '{personal_tile}' is not a tile type of this "
                 "ruleset", "tile-unknown", key=True)
     hand = compile_hand(deck, personal_tile is not None, problems)
-    bury_kind = compile_bury(deck, kinds, hand is not None, problems)
+    bury_kind = compile_bury(deck, kinds, tiles, hand is not None, problems)
     constraints = compile_constraints(data.get("constraints", {}), kinds, tile_ids, problems)
     bonuses = compile_bonuses(doc, kinds, problems)
     follower_types = compile_follower_types(doc, kinds, problems)

@@ -59,8 +59,11 @@ def _column(doc: Document, ref: str, *, strict: bool = False) -> Column:
         supply.take(tile, False, "the start tile", ("starts", m) if "starts" in data else ("start",))
     stopped = None
     for i, turn in enumerate(data["turns"]):
-        if ruleset.hand is None and "hand" in turn:  # how the tile was chosen; the move is the same
-            turn = {key: value for key, value in turn.items() if key != "hand"}
+        # How the tile was chosen (a hand) and what went under it (a burial): the move is the same.
+        dropped = {key for key, keep in (("hand", ruleset.hand is not None), ("buried", ruleset.bury_kind >= 0))
+                   if not keep}
+        if dropped & set(turn):
+            turn = {key: value for key, value in turn.items() if key not in dropped}
         try:
             supply.take_turn(turn, i)
             play_turn(game, turn, doc, ("turns", i))

@@ -66,6 +66,8 @@ def replay_html(doc: Document) -> str:
                 title += " (an extra turn)"
             if game.turn in game.personal_turns:
                 title += " (their own tile, instead of a draw)"
+            if "buried" in turn:  # deck.bury: the record, read after the game, may show it
+                title += f" (with {turn['buried']} buried under it)"
         for segment, owner, kind, corner in game.on_board:
             stay = stays.get((segment, owner, kind))  # a segment takes a follower only on its own turn: one stay
             if stay is None:

@@ -146,11 +146,16 @@ class Table:
     def download(self) -> dict[str, Any]:
         """The record the page offers (:meth:`record`); :class:`Refused` (409) while a game with
         hands (``deck.hand``) goes on: each turn names the hand its player held, so the record
-        would tell what every seat kept, or returned to the stack, as it was saved."""
+        would tell what every seat kept, or returned to the stack, as it was saved; and while a
+        game goes on in which a tile was buried (``deck.bury``), which the record names."""
         with self._lock:
-            if self.game.hands is not None and not self.game.finished and self.stopped is None:
+            going_on = not self.game.finished and self.stopped is None
+            if going_on and self.game.hands is not None:
                 raise Refused("the record names the tiles each player held: it can be downloaded once the "
                               "game is over", 409)
+            if going_on and self.game.buried:
+                raise Refused("the record names the tiles buried unseen under placed ones: it can be downloaded "
+                              "once the game is over", 409)
             return self._record()
 
     def settle(self, timeout: float | None = None) -> bool:

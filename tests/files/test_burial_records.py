@@ -39,11 +39,27 @@ def test_a_record_names_each_buried_tile_and_replays() -> None:
     assert resumed.buried == game.buried
 
 
-def test_a_finished_record_missing_a_buried_tile_is_refused() -> None:
-    record = edited(lambda r: r["turns"][FIRST].pop("buried"))
-    with pytest.raises(UserError, match="still to draw .*its turn's 'buried'") as error:
+@pytest.mark.parametrize("finished", [True, False])
+def test_a_record_missing_a_buried_tile_is_refused_at_its_turn(finished: bool) -> None:
+    def change(record: dict) -> None:
+        record["turns"][FIRST].pop("buried")
+        if not finished:
+            record["finished"] = False
+            del record["turns"][FIRST + 5:]
+    with pytest.raises(UserError, match=f"turn {FIRST + 1} places {RECORD['turns'][FIRST]['tile']}, which has a "
+                                        "hill, with .* tiles left to draw, so a tile went under it") as error:
+        replay(doc_of(edited(change)))
+    assert error.value.diagnostics[0].code == "replay" and error.value.diagnostics[0].path == f"$.turns[{FIRST}]"
+
+
+def test_a_copy_too_many_says_how_many_were_buried() -> None:
+    """Every buried tile named as the first one's type: the supply runs out, and says burials took copies."""
+    first = RECORD["turns"][FIRST]["buried"]
+    hills = load_ruleset("basic+hills")
+    count = hills.tiles[hills.tile_ids[first]].count
+    record = edited(lambda r: [t.update(buried=first) for t in r["turns"] if "buried" in t])
+    with pytest.raises(UserError, match=rf"but basic\+hills has {count} \(\d of them buried under placed tiles\)"):
         replay(doc_of(record))
-    assert error.value.diagnostics[0].code == "replay"
 
 
 def test_a_tile_buried_under_a_tile_without_a_hill_is_refused() -> None:
@@ -97,3 +113,22 @@ def test_a_scenario_burying_under_a_ruleset_without_burial_is_refused() -> None:
     with pytest.raises(UserError, match="basic buries no tiles") as error:
         run_scenario(load_yaml("s.yaml", text=text))
     assert error.value.diagnostics[0].code == "buried"
+
+
+def test_a_probe_buries_nothing() -> None:
+    text = SCENARIO.format(ref="basic+hills", buried="K").replace("rotation: 1, buried", "rotation: 1, illegal: placement, buried")
+    with pytest.raises(UserError, match="a probe \\(illegal\\) is not played, so nothing is buried under it") as error:
+        run_scenario(load_yaml("s.yaml", text=text))
+    assert error.value.diagnostics[0].code == "scenario"
+
+
+def test_rescore_under_hills_without_burial_plays_the_same_moves(tmp_path) -> None:
+    """A designer's "hills, but nothing buried": the moves are the same, the buried tiles stay unplayed."""
+    from engine.sim.rescore import differing_events, rescore
+
+    (tmp_path / "nobury.yaml").write_text("name: nobury\ndescription: hills, nothing buried\nsource: a test\n"
+                                          "overrides: [hills]\npatch:\n  deck:\n    bury: null\n")
+    (tmp_path / "game.json").write_text(json.dumps(RECORD))
+    doc = record_from_text(json.dumps(RECORD), str(tmp_path / "game.json"))
+    own, other = rescore(doc, ["basic+hills+nobury.yaml"])
+    assert other.stopped is None and other.scores == own.scores and differing_events(own, other) == []

@@ -131,3 +131,12 @@ def test_a_kind_completing_by_formula_without_a_complete_score_warns(tmp_path: P
     assert (warning.line, warning.col, warning.code) == (5, 18, "kind-scoring")
     assert warning.message == ("kind 'field' completes by a formula but has no 'complete' score: a follower on a "
                                "completed one goes home with nothing")
+
+
+def test_burying_under_a_kind_no_tile_has_warns(tmp_path: Path) -> None:
+    path = tmp_path / "bury.yaml"
+    path.write_text("extends: basic\nname: empty-hills\nfeatures:\n  hill: {ports: none, completion: never, "
+                    "deployable: false, follower: nobody}\ndeck: {bury: hill}\n")
+    (warning,) = load_ruleset(str(path), cache=False).warnings
+    assert (warning.line, warning.col, warning.code) == (5, 14, "bury-never")
+    assert warning.message == "no tile type has a hill, so deck.bury never buries a tile"

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from engine.rules.ruleset import load_ruleset
-from engine.web.table import Table
+from engine.web.table import Refused, Table
 from engine.web.table_state import build_state
 
 REF = "basic+hills"
@@ -27,3 +29,20 @@ def test_the_log_tells_of_each_burial_but_not_the_tile(tmp_path: Path) -> None:
     resumed = Table.resume(save)
     assert {k: v for k, v in build_state(resumed).items() if k != "version"} == \
         {k: v for k, v in build_state(table).items() if k != "version"}
+
+
+def test_the_record_is_offered_only_once_the_game_is_over() -> None:
+    """While the game goes on the record would name the tiles under the hills: refused (409)."""
+    table = Table(load_ruleset(REF), REF, ["human", "random"], 5)
+    while not table.game.buried:  # the human places the first legal move until a hill buries a tile
+        state = _settled(table)
+        cell = state["options"][0]
+        table.place(state["turn"], cell["map"], cell["x"], cell["y"], int(min(cell["rotations"], key=int)), None)
+    with pytest.raises(Refused) as refused:
+        table.download()
+    assert refused.value.status == 409 and "buried" in str(refused.value)
+
+
+def _settled(table: Table) -> dict:
+    assert table.settle(60), "the bots did not answer within a minute"
+    return table.state()
