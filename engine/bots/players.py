@@ -154,11 +154,13 @@ def check_seats(specs: list[str], min_players: int, max_players: int, ref: str) 
         raise UserError(f"{ref} is for {seats} players, not {len(specs)} ({','.join(specs)})", code="players")
 
 
-def make_player(spec: str, seed: int | None, seat: int, *, resumed_at: int = 0) -> Player:
+def make_player(spec: str, seed: int | None, seat: int, *, resumed_at: int = 0, replay: int = 0) -> Player:
     """A bot for ``spec`` (:func:`parse_spec`) at ``seat``, seeded from the game seed;
     ``ValueError`` if the spec is wrong.  A bot joining a game resumed from its record at turn
     ``resumed_at`` (not 0) is seeded from that turn too: its random choices from there on are
     the same each time the record is resumed, though not those it would have made had the game
-    gone on unbroken (the bot's earlier draws are not recorded)."""
+    gone on unbroken (the bot's earlier draws are not recorded).  ``replay`` (not 0) seeds it
+    afresh for another play of the same deal (``analyse``'s luck: the same tiles, other choices)."""
     kind, settings = parse_spec(spec)
-    return PLAYER_KINDS[kind](f"{seed}:{seat}" + (f"@{resumed_at}" if resumed_at else ""), **settings)
+    suffix = (f"@{resumed_at}" if resumed_at else "") + (f"#{replay}" if replay else "")
+    return PLAYER_KINDS[kind](f"{seed}:{seat}{suffix}", **settings)

@@ -273,7 +273,9 @@ def _kinds(refs: list[str]) -> list[str]:
     return sorted(names, key=lambda name: name != START)  # the points a seat started with first, as everywhere
 
 
-def _run_with_progress(console, job, workers, scheduler, games):
+def _run_with_progress(console, job, workers, scheduler, games, per_deal: int = 1):
+    """Run ``job`` with a progress bar on a terminal, then say how long it took (``per_deal``:
+    games played per seed and ruleset, for the rate)."""
     from ..sim.simulate import run
 
     start = time.perf_counter()
@@ -283,8 +285,10 @@ def _run_with_progress(console, job, workers, scheduler, games):
     else:  # in a pipe or file a bar would leave a blank line and nothing else (and rich.progress costs start-up)
         yield from run(job, workers=workers, scheduler=scheduler)
     elapsed = time.perf_counter() - start
-    plays = games * len(job.refs)
-    each = f" × {len(job.refs)} rulesets = {plays} plays" if len(job.refs) > 1 else ""
+    plays = games * len(job.refs) * per_deal
+    each = f" × {len(job.refs)} rulesets" if len(job.refs) > 1 else ""
+    each += f" × {per_deal} plays" if per_deal > 1 else ""
+    each += f" = {plays} plays" if each else ""
     console.print(f"{games} games{each} in {elapsed:.1f} s ({_rate(plays / elapsed)} plays/s)")
 
 

@@ -46,7 +46,7 @@ def play_game(ruleset: Ruleset, kinds: list[str], seed: int, *, ref: str | None 
     game = Game(ruleset, len(players), seed)
     quit_early = False
     try:
-        _play(game, players, on_turn)
+        play_out(game, players, on_turn)
     except QuitGame:
         quit_early = True
     in_game = list(game.scores)
@@ -64,12 +64,13 @@ def play_points(ruleset: Ruleset, kinds: list[str], seed: int) -> Game:
     the same).  Raises ``ValueError`` for an unknown bot kind."""
     players = [make_player(kind, seed, seat) for seat, kind in enumerate(kinds)]
     game = Game(ruleset, len(players), seed, explain=False)
-    _play(game, players, None)
+    play_out(game, players, None)
     game.finish()
     return game
 
 
-def _play(game: Game, players: list[Player], on_turn: TurnHook | None) -> None:
+def play_out(game: Game, players: list[Player], on_turn: TurnHook | None) -> None:
+    """Play ``game`` to its last tile with ``players`` (seat order), calling ``on_turn`` after each move."""
     while game.start_tile is not None:  # a drawn start tile: the first player turns it
         game.place_start(players[0].choose_start(game))
     while game.tile is not None:

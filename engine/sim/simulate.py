@@ -29,20 +29,32 @@ CHUNK = 50
 @dataclass(frozen=True)
 class Job:
     """What to play: ruleset references, bot kinds in seat order, the master seed and
-    the number of games (their seeds are drawn chunk by chunk, as :meth:`chunks` runs)."""
+    the number of games (their seeds are drawn chunk by chunk, as :meth:`chunks` runs).
+
+    ``task`` plays a chunk in a worker, ``task(refs, players, seeds, base)`` → one list of
+    rows per seed (default :func:`play_chunk`; ``analyse`` plays traced games,
+    :func:`engine.sim.traced.analyse_chunk`); it must be a top-level function, so that it
+    pickles.  ``chunk``: seeds sent to a worker at once (slow games want small chunks, so
+    that every worker has some from the start)."""
 
     refs: tuple[str, ...]
     players: tuple[str, ...]
     seed: int
     games: int
+    task: Callable[..., list[list[dict]]] | None = None
+    chunk: int = CHUNK
 
     def chunks(self) -> Iterator[tuple[int, ...]]:
-        """The game seeds in chunks of :data:`CHUNK`, drawn lazily, so nothing up front
+        """The game seeds in chunks of :attr:`chunk`, drawn lazily, so nothing up front
         grows with ``games``: game ``i``'s seed is the ``i``-th ``getrandbits(32)`` of
-        ``random.Random(seed)``."""
+        ``random.Random(seed)``, whatever the chunk size."""
         rng = random.Random(self.seed)
-        for start in range(0, self.games, CHUNK):
-            yield tuple(rng.getrandbits(32) for _ in range(min(CHUNK, self.games - start)))
+        for start in range(0, self.games, self.chunk):
+            yield tuple(rng.getrandbits(32) for _ in range(min(self.chunk, self.games - start)))
+
+    def play(self, seeds: tuple[int, ...], base: str) -> list[list[dict]]:
+        """Play one chunk of seeds here (what a worker does)."""
+        return (self.task or play_chunk)(self.refs, self.players, seeds, base)
 
 
 def play_chunk(refs: tuple[str, ...], players: tuple[str, ...], seeds: tuple[int, ...],
@@ -100,9 +112,9 @@ def run(job: Job, *, workers: int | None = None, scheduler: str | None = None,
     base = os.getcwd()
     if scheduler:
         yield from _dask(job, chunks, scheduler, base, on_chunk)
-    elif (workers or os.cpu_count() or 1) == 1 or job.games <= CHUNK:
+    elif (workers or os.cpu_count() or 1) == 1 or job.games <= job.chunk:
         for chunk in chunks:
-            rows = play_chunk(job.refs, job.players, chunk, base)
+            rows = job.play(chunk, base)
             if on_chunk is not None:
                 on_chunk(len(rows))
             yield from rows
@@ -158,7 +170,7 @@ def _pool(job: Job, chunks: Iterable[tuple[int, ...]], workers: int, base: str,
         # then, none is interrupted before _worker_starts has set its own handlers.
         held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING) if MASKS_SIGNALS else None
         try:
-            return pool.submit(play_chunk, job.refs, job.players, chunk, base)
+            return pool.submit(job.play, chunk, base)
         finally:
             if held is not None:
                 signal.pthread_sigmask(signal.SIG_SETMASK, held)
@@ -253,8 +265,7 @@ def _dask(job: Job, chunks: Iterable[tuple[int, ...]], address: str, base: str,
             raise UserError(f"the Dask scheduler at {address} has no workers (waited {WORKER_TIMEOUT} s)",
                             code="scheduler") from None
         threads = sum(client.nthreads().values()) or 1
-        yield from in_order(chunks, lambda chunk: client.submit(play_chunk, job.refs, job.players, chunk, base,
-                                                                 pure=False),
+        yield from in_order(chunks, lambda chunk: client.submit(job.play, chunk, base, pure=False),
                             lambda futures: wait(futures, return_when="FIRST_COMPLETED").done,
                             threads * AHEAD, on_chunk)
     except UserError:

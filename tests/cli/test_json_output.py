@@ -149,6 +149,18 @@ def test_rulesets_validate_gives_the_warnings_of_a_valid_file(tmp_path: Path) ->
     assert file["valid"] and [(w["code"], w["line"]) for w in file["warnings"]] == [("kind-never-scores", 3)]
 
 
+def test_analyse_report() -> None:
+    data = result("analyse", "basic", "first-edition", "-n", "4", "-p", "random,random", "--strong", "greedy",
+                  "--weak", "random", "--workers", "1", command="analyse")
+    assert [u["unit"] for u in data["units"]] == ["basic", "first-edition"] and data["games"] == 4
+    assert all(u["games"] == 4 and u["skill"] is not None for u in data["units"])
+    assert [(d["from"], d["to"]) for d in data["differences"]] == [("basic", "first-edition")]
+    swept = result("analyse", "basic", "--sweep", "farm_points=2..4:2", "-n", "3", "--workers", "1",
+                   command="analyse")
+    assert [u["unit"] for u in swept["units"]] == ["basic farm_points=2", "basic farm_points=4"]
+    assert swept["sweep"] == {"constant": "farm_points", "values": [2, 4], "rulesets": ["basic"]}
+
+
 def test_simulate_and_compare_summaries() -> None:
     single = result("simulate", "basic", "--games", "6", "--workers", "1", command="simulate")
     assert single["rulesets"]["basic"]["games"] == 6 and single["players"] == ["random", "random"]

@@ -1,0 +1,139 @@
+"""``carcassonne analyse``: the designer's report — what a rule does to balance, skill, luck,
+tension and the shape of play, over many paired games (docs/analyse.md)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .app import app, epilog
+from .completion import complete_bots, complete_ref
+from .output import JsonOption, Output, ref_inputs
+from .sim_commands import Games, Players, Scheduler, Seed, Workers
+
+#: The most values one sweep may take (each is a full set of games per ruleset).
+MAX_SWEEP = 25
+
+
+@app.command(epilog=epilog([
+    "carcassonne analyse basic first-edition second-edition -n 200 -p greedy,greedy --html report.html",
+    "carcassonne analyse basic -n 100 --strong mcts:100 --weak greedy",
+    "carcassonne analyse basic first-edition --sweep farm_points=1..5 -n 100 --json sweep.json",
+]))
+def analyse(
+    refs: Annotated[list[str], typer.Argument(metavar="REF", autocompletion=complete_ref,
+                                              help="One or more ruleset references.")],
+    games: Games = 100,
+    players: Players = "greedy,greedy",
+    strong: Annotated[Optional[str], typer.Option("--strong", metavar="BOT", autocompletion=complete_bots,
+                                                  help="With --weak: the stronger player of the skill measure "
+                                                       "(two seats, seats swapped on each deal).")] = None,
+    weak: Annotated[Optional[str], typer.Option("--weak", metavar="BOT", autocompletion=complete_bots,
+                                                help="The weaker player of the skill measure.")] = None,
+    sweep: Annotated[Optional[str], typer.Option("--sweep", metavar="NAME=LOW..HIGH[:STEP]",
+                                                 help="Analyse each ruleset with its constant NAME set to each "
+                                                      "value from LOW to HIGH (integers).")] = None,
+    seed: Seed = 0,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
+    html_path: Annotated[Optional[Path], typer.Option("--html", metavar="FILE",
+                                                      help="Write the report as one HTML page (needs the "
+                                                           "stats extra).")] = None,
+    json_target: JsonOption = None,
+) -> None:
+    """Measure balance, skill, luck and tension under rulesets."""
+    import sys
+    from contextlib import closing
+
+    from ..errors import UserError
+    from ..sim.analysis import UnitColumns, collect, findings, summarise
+    from ..sim.simulate import CHUNK, Job
+    from ..sim.traced import Unit, analyse_chunk, load_unit_ruleset
+    from .sim_commands import _check_scheduler, _job, _run_with_progress
+
+    if len(set(refs)) < len(refs):
+        raise UserError("a ruleset reference is given twice", code="usage")
+    if (strong is None) != (weak is None):
+        raise UserError("--strong and --weak go together: the skill measure plays one against the other",
+                        code="usage")
+    _check_html(html_path, json_target)
+    output = Output(json_target, outputs={"--html": html_path}, inputs=ref_inputs(*refs))
+    _check_scheduler(scheduler)
+    _, kinds = _job(list(refs), players, seed, games)  # checks the players against every ruleset
+    if strong is not None and weak is not None:
+        _job(list(refs), f"{strong},{weak}", seed, games)
+    swept = _parse_sweep(sweep) if sweep else None
+    values: list[int | None] = list(swept[1]) if swept else [None]
+    units = [Unit(ref, tuple(kinds), {} if value is None or swept is None else {swept[0]: value}, strong, weak)
+             for ref in refs for value in values]
+    rulesets = [load_unit_ruleset(u.ref, u.constants) for u in units]  # a bad sweep fails before any game
+    columns = [UnitColumns(u.label, len(kinds), list(r.categories), u.ref, u.constants)
+               for u, r in zip(units, rulesets)]
+    spread = max(1, games // (4 * (workers or 2)))  # slow players: every worker busy from the start
+    job = Job(tuple(u.key() for u in units), tuple(kinds), seed, games, task=analyse_chunk, chunk=min(CHUNK, spread))
+    per_deal = 2 + 2 * (strong is not None)  # the game and its replay (luck), and the skill pair
+    with closing(_run_with_progress(output.console, job, workers, scheduler, games, per_deal)) as results:
+        collect(results, columns)
+    reports, differences = summarise(columns)
+    result = {"rulesets": list(refs), "games": games, "seed": seed, "players": kinds, "strong": strong, "weak": weak,
+              "sweep": None if swept is None else {"constant": swept[0], "values": swept[1], "rulesets": list(refs)},
+              "units": reports, "differences": differences, "findings": findings(reports, differences, strong, weak)}
+    for line in result["findings"]:
+        output.echo(f"• {line}")
+    output.json("analyse", result)
+    if html_path is not None:
+        _write_html(html_path, result, "carcassonne analyse " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else "")
+        output.echo(f"Report written to {html_path}")
+
+
+def _parse_sweep(text: str) -> tuple[str, list[int]]:
+    """``farm_points=1..5:2`` → ``("farm_points", [1, 3, 5])``; :class:`UserError` ``usage`` otherwise."""
+    from ..errors import UserError
+
+    found = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=(-?\d{1,6})\.\.(-?\d{1,6})(?::(\d{1,6}))?", text.strip())
+    if found is None:
+        raise UserError(f"--sweep wants NAME=LOW..HIGH or NAME=LOW..HIGH:STEP with integers (farm_points=1..5), "
+                        f"not '{text}'", code="usage")
+    name, low, high, step = found.group(1), int(found.group(2)), int(found.group(3)), int(found.group(4) or 1)
+    if step < 1 or high < low:
+        raise UserError(f"--sweep {text}: LOW must not be above HIGH, and STEP must be at least 1", code="usage")
+    values = list(range(low, high + 1, step))
+    if len(values) > MAX_SWEEP:
+        raise UserError(f"--sweep {text} takes {len(values)} values; at most {MAX_SWEEP} (use a STEP)", code="usage")
+    return name, values
+
+
+def _check_html(path: Path | None, json_target: str | None) -> None:
+    from importlib.util import find_spec
+
+    from ..errors import UserError
+    from ..files.output import check_writable
+
+    if path is None:
+        return
+    if find_spec("matplotlib") is None:  # said before the games, not after them
+        raise UserError("--html needs matplotlib, from the stats extra: pip install 'carcassonne-rules[stats]'",
+                        code="dependency")
+    target = check_writable(path)
+    if json_target not in (None, "-") and target == check_writable(json_target):
+        raise UserError("--html and --json name the same file", code="usage")
+
+
+def _write_html(path: Path, result: dict, command: str) -> None:
+    import platform
+    from importlib.metadata import version
+
+    from ..errors import UserError
+    from ..files.output import write_text
+    from ..sim.report_page import charts_svg, page
+
+    versions = {"carcassonne-rules": version("carcassonne-rules"), "python": platform.python_version(),
+                "matplotlib": version("matplotlib")}
+    text = page(result, command, versions, charts_svg(result["units"], result["sweep"]))
+    try:
+        write_text(path, text)
+    except OSError as error:
+        raise UserError(f"cannot write the report {path}: {error.strerror or error}", code="io") from None

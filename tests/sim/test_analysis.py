@@ -1,0 +1,104 @@
+"""The designer's report's figures (engine/sim/analysis.py) on constructed rows whose values are
+worked out by hand, a sweep whose effect is known, and the same report on any number of workers."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import UserError
+from engine.rules.ruleset import load_ruleset
+from engine.sim.analysis import UnitColumns, collect, summarise
+from engine.sim.simulate import Job, run
+from engine.sim.traced import Unit, analyse_chunk, load_unit_ruleset, traced_game
+
+
+def row(scores, replay, winners=None, skill=None, **game) -> dict:
+    """A constructed deal: the game's final scores (nothing in game), its replay's, the skill plays."""
+    top = max(scores)
+    ranked = sorted(scores, reverse=True)
+    base = {"scores": scores, "in_game": [0] * len(scores), "winners": winners or [p for p, s in enumerate(scores)
+                                                                                   if s == top],
+            "margin": ranked[0] - ranked[1], "turns": 10, "discarded": 0, "buried": 0, "by_kind": {"road": sum(scores)},
+            "lead_changes": 1, "decided": 0.5, "comeback": False, "branching": 20.0, "followers_out": 3.0}
+    return {"seed": 0, "unit": "u", "game": base | game, "replay": replay, "skill": skill}
+
+
+def report_of(rows: list[dict]) -> dict:
+    unit = UnitColumns("u", 2, ["road"])
+    collect(([r] for r in rows), [unit])
+    (report,), _ = summarise([unit])
+    return report
+
+
+def test_balance_counts_a_tie_as_half_a_win() -> None:
+    # Seat 0 wins deals 1 and 2, seat 1 deal 3, deal 4 is a tie: seat 0 has 2.5 of 4 = 62.5 %.
+    report = report_of([row([10, 5], [10, 5]), row([8, 2], [8, 2]), row([3, 9], [3, 9]), row([6, 6], [6, 6])])
+    balance = report["balance"]
+    assert [s["mean"] for s in balance["win_rate_by_seat"]] == [0.625, 0.375]
+    assert balance["first_seat_advantage"]["mean"] == 0.125
+    assert [s["mean"] for s in balance["mean_score_by_seat"]] == [6.75, 5.5]
+    assert report["tension"]["winning_margin"]["mean"] == (5 + 6 + 6 + 0) / 4
+
+
+def test_luck_is_all_the_deal_when_its_replay_always_agrees() -> None:
+    rows = [row([10 + k, 5], [10 + k, 5]) for k in range(8)]  # margins 5…12, each deal played alike twice
+    assert report_of(rows)["luck"]["deal_share"]["mean"] == 1.0
+
+
+def test_luck_is_none_of_the_deal_when_the_replays_disagree_as_much_as_deals_differ() -> None:
+    # Margins of the two plays: (+5, −5) and (−5, +5): each deal's mean is 0, everything is the play.
+    rows = [row([10, 5], [5, 10]), row([5, 10], [10, 5])] * 4
+    assert report_of(rows)["luck"]["deal_share"]["mean"] == -1.0  # as negative as a two-play estimate goes
+    rows = [row([10, 5], [10, 5]), row([10, 5], [5, 10]), row([5, 10], [10, 5]), row([5, 10], [5, 10])]
+    # Deal means +5, 0, 0, −5 (Var(a) = 50); within-deal differences 0, 10, −10, 0 (E[d²] = 50): 0 / 100.
+    assert report_of(rows)["luck"]["deal_share"]["mean"] == 0.0
+
+
+def test_skill_is_the_strong_players_share_over_seat_swapped_plays() -> None:
+    # Deal 1: the strong player wins both plays; deal 2: wins one, loses one; deal 3: a tie and a win.
+    rows = [row([1, 0], [1, 0], skill=[[30, 20], [25, 10]]), row([1, 0], [1, 0], skill=[[30, 20], [10, 25]]),
+            row([1, 0], [1, 0], skill=[[20, 20], [21, 20]])]
+    skill = report_of(rows)["skill"]
+    assert skill["win_rate"]["mean"] == pytest.approx((1000 + 500 + 750) / 3 / 1000, abs=1e-4)
+    assert skill["mean_margin"]["mean"] == pytest.approx((10 + 15 + 10 - 15 + 0 + 1) / 6, abs=1e-4)  # per play
+
+
+def test_differences_are_paired_and_say_when_they_cannot_separate() -> None:
+    a, b = UnitColumns("a", 2, ["road"]), UnitColumns("b", 2, ["road"])
+    same = [row([10, 5], [10, 5]), row([3, 9], [3, 9])] * 5
+    collect(([x, x] for x in same), [a, b])
+    _, (difference,) = summarise([a, b])
+    assert difference["first_seat_win_rate"] == {"mean": 0.0, "ci95": [0.0, 0.0], "games": 10, "separated": False}
+
+
+def test_a_sweep_of_the_farm_points_scales_the_field_points_exactly() -> None:
+    """Random bots never read the scores, so the games under farm_points 1, 2 and 3 are the same
+    games, and the fields pay exactly 1, 2 and 3 times as much (RULES.md §3.1: farm_points per
+    completed city)."""
+    units = [Unit("basic", ("random", "random"), {"farm_points": v}) for v in (1, 2, 3)]
+    rows = analyse_chunk(tuple(u.key() for u in units), (), (11, 12, 13))
+    for per_seed in rows:
+        fields = [r["game"]["by_kind"]["field"] for r in per_seed]
+        assert fields == [fields[0], 2 * fields[0], 3 * fields[0]]
+        assert len({r["game"]["turns"] for r in per_seed}) == 1
+    assert any(per_seed[0]["game"]["by_kind"]["field"] for per_seed in rows)  # a farm paid somewhere: not 0 = 0
+
+
+def test_a_sweep_of_a_constant_the_ruleset_lacks_is_refused() -> None:
+    with pytest.raises(UserError, match="basic has no constant 'farm_pts' to sweep \\(its constants: farm_points\\)"):
+        load_unit_ruleset("basic", {"farm_pts": 2})
+
+
+def test_a_traced_game_measures_what_it_played() -> None:
+    game = traced_game(load_ruleset("basic"), ["greedy", "random"], 7)
+    assert sum(game["by_kind"].values()) == sum(game["scores"])
+    assert 0 < game["decided"] <= 1 and game["lead_changes"] >= 0 and game["turns"] == 71
+    assert game["branching"] > 1 and 0 < game["followers_out"] <= 14
+
+
+def test_the_report_is_the_same_on_one_worker_or_two() -> None:
+    units = (Unit("basic", ("random", "greedy"), {}, "greedy", "random").key(),)
+    job = Job(units, ("random", "greedy"), 5, 6, task=analyse_chunk, chunk=2)
+    one = [r for r in run(job, workers=1)]
+    two = [r for r in run(job, workers=2)]
+    assert one == two and len(one) == 6
