@@ -4,6 +4,7 @@ tension and the shape of play, over many paired games (docs/analyse.md)."""
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -49,7 +50,7 @@ def analyse(
     from contextlib import closing
 
     from ..errors import UserError
-    from ..sim.analysis import UnitColumns, collect, findings, summarise
+    from ..sim.analysis import UnitColumns, collect, findings, summarise, sweep_pairs
     from ..sim.simulate import CHUNK, Job
     from ..sim.traced import Unit, analyse_chunk, load_unit_ruleset
     from .sim_commands import _check_scheduler, _job, _run_with_progress
@@ -59,12 +60,17 @@ def analyse(
     if (strong is None) != (weak is None):
         raise UserError("--strong and --weak go together: the skill measure plays one against the other",
                         code="usage")
+    if strong is not None and len([k for k in players.split(",") if k.strip()]) != 2:
+        raise UserError("--strong and --weak play two-player games: give --players two bots as well, so that every "
+                        "measure is of two-player games", code="usage")
+    if html_path is not None and str(html_path) == "-":
+        raise UserError("--html writes a file: give its path (--json - prints to standard output)", code="usage")
     _check_html(html_path, json_target)
     output = Output(json_target, outputs={"--html": html_path}, inputs=ref_inputs(*refs))
     _check_scheduler(scheduler)
     _, kinds = _job(list(refs), players, seed, games)  # checks the players against every ruleset
     if strong is not None and weak is not None:
-        _job(list(refs), f"{strong},{weak}", seed, games)
+        _job(list(refs), f"{strong},{weak}", seed, games)  # (two seats, as --players has)
     swept = _parse_sweep(sweep) if sweep else None
     values: list[int | None] = list(swept[1]) if swept else [None]
     units = [Unit(ref, tuple(kinds), {} if value is None or swept is None else {swept[0]: value}, strong, weak)
@@ -75,9 +81,10 @@ def analyse(
     spread = max(1, games // (4 * (workers or 2)))  # slow players: every worker busy from the start
     job = Job(tuple(u.key() for u in units), tuple(kinds), seed, games, task=analyse_chunk, chunk=min(CHUNK, spread))
     per_deal = 2 + 2 * (strong is not None)  # the game and its replay (luck), and the skill pair
-    with closing(_run_with_progress(output.console, job, workers, scheduler, games, per_deal)) as results:
+    with closing(_run_with_progress(output.console, job, workers, scheduler, games, per_deal,
+                                    words=("deals", "units"))) as results:
         collect(results, columns)
-    reports, differences = summarise(columns)
+    reports, differences = summarise(columns, sweep_pairs(len(refs), len(values)) if swept else None)
     result = {"rulesets": list(refs), "games": games, "seed": seed, "players": kinds, "strong": strong, "weak": weak,
               "sweep": None if swept is None else {"constant": swept[0], "values": swept[1], "rulesets": list(refs)},
               "units": reports, "differences": differences, "findings": findings(reports, differences, strong, weak)}
@@ -85,7 +92,7 @@ def analyse(
         output.echo(f"• {line}")
     output.json("analyse", result)
     if html_path is not None:
-        _write_html(html_path, result, "carcassonne analyse " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else "")
+        _write_html(html_path, result, shlex.join(["carcassonne", "analyse", *sys.argv[2:]]), rulesets)
         output.echo(f"Report written to {html_path}")
 
 
@@ -93,17 +100,17 @@ def _parse_sweep(text: str) -> tuple[str, list[int]]:
     """``farm_points=1..5:2`` → ``("farm_points", [1, 3, 5])``; :class:`UserError` ``usage`` otherwise."""
     from ..errors import UserError
 
-    found = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=(-?\d{1,6})\.\.(-?\d{1,6})(?::(\d{1,6}))?", text.strip())
+    found = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=(-?\d{1,18})\.\.(-?\d{1,18})(?::(\d{1,18}))?", text.strip())
     if found is None:
         raise UserError(f"--sweep wants NAME=LOW..HIGH or NAME=LOW..HIGH:STEP with integers (farm_points=1..5), "
                         f"not '{text}'", code="usage")
     name, low, high, step = found.group(1), int(found.group(2)), int(found.group(3)), int(found.group(4) or 1)
     if step < 1 or high < low:
         raise UserError(f"--sweep {text}: LOW must not be above HIGH, and STEP must be at least 1", code="usage")
-    values = list(range(low, high + 1, step))
-    if len(values) > MAX_SWEEP:
-        raise UserError(f"--sweep {text} takes {len(values)} values; at most {MAX_SWEEP} (use a STEP)", code="usage")
-    return name, values
+    count = (high - low) // step + 1
+    if count > MAX_SWEEP:
+        raise UserError(f"--sweep {text} takes {count} values; at most {MAX_SWEEP} (use a STEP)", code="usage")
+    return name, list(range(low, high + 1, step))
 
 
 def _check_html(path: Path | None, json_target: str | None) -> None:
@@ -122,16 +129,18 @@ def _check_html(path: Path | None, json_target: str | None) -> None:
         raise UserError("--html and --json name the same file", code="usage")
 
 
-def _write_html(path: Path, result: dict, command: str) -> None:
+def _write_html(path: Path, result: dict, command: str, rulesets: list) -> None:
     import platform
     from importlib.metadata import version
 
+    from ..build_info import engine_build
     from ..errors import UserError
     from ..files.output import write_text
     from ..sim.report_page import charts_svg, page
 
-    versions = {"carcassonne-rules": version("carcassonne-rules"), "python": platform.python_version(),
-                "matplotlib": version("matplotlib")}
+    versions = {"carcassonne-rules": f"{version('carcassonne-rules')} ({engine_build()} build)",
+                "python": platform.python_version(), "matplotlib": version("matplotlib"),
+                **{f"ruleset {r.ref}": f"sha256 {r.sha256}" for r in rulesets}}
     text = page(result, command, versions, charts_svg(result["units"], result["sweep"]))
     try:
         write_text(path, text)

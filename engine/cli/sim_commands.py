@@ -273,9 +273,10 @@ def _kinds(refs: list[str]) -> list[str]:
     return sorted(names, key=lambda name: name != START)  # the points a seat started with first, as everywhere
 
 
-def _run_with_progress(console, job, workers, scheduler, games, per_deal: int = 1):
+def _run_with_progress(console, job, workers, scheduler, games, per_deal: int = 1,
+                       words: tuple[str, str] = ("games", "rulesets")):
     """Run ``job`` with a progress bar on a terminal, then say how long it took (``per_deal``:
-    games played per seed and ruleset, for the rate)."""
+    games played per seed and ruleset, for the rate; ``words``: what a seed and a ruleset are)."""
     from ..sim.simulate import run
 
     start = time.perf_counter()
@@ -286,10 +287,10 @@ def _run_with_progress(console, job, workers, scheduler, games, per_deal: int = 
         yield from run(job, workers=workers, scheduler=scheduler)
     elapsed = time.perf_counter() - start
     plays = games * len(job.refs) * per_deal
-    each = f" × {len(job.refs)} rulesets" if len(job.refs) > 1 else ""
-    each += f" × {per_deal} plays" if per_deal > 1 else ""
+    each = f" × {len(job.refs)} {words[1]}" if len(job.refs) > 1 else ""
+    each += f" × {per_deal} games" if per_deal > 1 else ""
     each += f" = {plays} plays" if each else ""
-    console.print(f"{games} games{each} in {elapsed:.1f} s ({_rate(plays / elapsed)} plays/s)")
+    console.print(f"{games} {words[0]}{each} in {elapsed:.1f} s ({_rate(plays / elapsed)} plays/s)")
 
 
 def _with_bar(console, games: int, start: float, play):

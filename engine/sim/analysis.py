@@ -87,16 +87,20 @@ def luck_share(a: float, a2: float, d2: float) -> float:
     intraclass correlation of two plays of each deal): with a = y + y′ and d = y − y′ over
     deals, Var(a) = 4σ²_deal + 2σ²_play and E[d²] = 2σ²_play, so the share is
     σ²_deal / (σ²_deal + σ²_play) = (Var(a) − E[d²]) / (Var(a) + E[d²]).  ``a``, ``a2`` and
-    ``d2`` are the means of a, a² and d².  0 when nothing varies.
+    ``d2`` are the means of a, a² and d².  0 when nothing varies.  An estimate below 0 (the
+    plays of a deal differ more than deals do: sampling noise, the true share being at least 0)
+    counts as 0, so a share and its differences stay within [0, 1] and [−1, 1].
 
     >>> luck_share(0.0, 4.0, 0.0)   # the two plays of a deal always agree: the deal is all
     1.0
     >>> luck_share(0.0, 2.0, 2.0)   # they disagree as much as deals differ: the deal is nothing
     0.0
+    >>> luck_share(0.0, 1.0, 3.0)   # they disagree more: noise, read as nothing
+    0.0
     """
     var_a = a2 - a * a
     total = var_a + d2
-    return (var_a - d2) / total if total > 0 else 0.0
+    return min(max((var_a - d2) / total, 0.0), 1.0) if total > 0 else 0.0
 
 
 def _figure(mean: float, resampled: list[float], games: int, scale: float = 1) -> dict[str, Any]:
@@ -105,16 +109,25 @@ def _figure(mean: float, resampled: list[float], games: int, scale: float = 1) -
     return {"mean": round(mean / scale, 4), "ci95": [round(low / scale, 4), round(high / scale, 4)], "games": games}
 
 
-def summarise(units: list[UnitColumns]) -> tuple[list[dict], list[dict]]:
-    """Per unit its measures (each ``{mean, ci95, games}``), and for each unit after the first its
-    paired differences from the first (the headline measures).  One bootstrap for everything."""
+def summarise(units: list[UnitColumns], pairs: list[tuple[int, int]] | None = None) -> tuple[list[dict], list[dict]]:
+    """Per unit its measures (each ``{mean, ci95, games}``), and for each pair ``(i, j)`` of
+    ``pairs`` (default: the first unit with each other) the paired differences of unit ``j`` from
+    unit ``i`` (the headline measures).  One bootstrap for everything."""
     names = [(u, name) for u in units for name in u.columns]
     resampled = bootstrap_means([u.columns[name] for u, name in names], RESAMPLES, BOOTSTRAP_SEED)
     means = {(u.label, name): r for (u, name), r in zip(names, resampled)}
     reports = [_report(u, means) for u in units]
-    first = units[0]
-    differences = [_difference(first, u, means) for u in units[1:]]
-    return reports, differences
+    pairs = [(0, j) for j in range(1, len(units))] if pairs is None else pairs
+    return reports, [_difference(units[i], units[j], means) for i, j in pairs]
+
+
+def sweep_pairs(rulesets: int, values: int) -> list[tuple[int, int]]:
+    """The comparisons of a sweep whose units are ruleset by ruleset, value by value: along the
+    values within each ruleset (each value against the first), and across the rulesets at each
+    value (each ruleset against the first)."""
+    along = [(r * values, r * values + v) for r in range(rulesets) for v in range(1, values)]
+    across = [(v, r * values + v) for v in range(values) for r in range(1, rulesets)]
+    return along + across
 
 
 def _mean(column: array) -> float:
@@ -196,10 +209,10 @@ def findings(reports: list[dict], differences: list[dict], strong: str | None, w
     for r in reports:
         players = len(r["balance"]["win_rate_by_seat"])
         win, luck, tension = r["balance"]["win_rate_by_seat"][0], r["luck"]["deal_share"], r["tension"]
-        share = (f"{_pct(luck['mean'])} %" if luck["mean"] > 0 else f"about none (estimate {_pct(luck['mean'])} %)")
+        margin = "the first seat's margin" if players == 2 else "the first seat's score against the others'"
         lines.append(f"Under {r['unit']} ({r['games']} deals) the first seat wins {_pct(win['mean'])} % of games "
                      f"{_interval(win, 100)} against an even share of {100 / players:.1f} %; the deal alone accounts "
-                     f"for {share} of the variation in the first seat's margin {_interval(luck, 100)}; the lead "
+                     f"for {_pct(luck['mean'])} % of the variation in {margin} {_interval(luck, 100)}; the lead "
                      f"changes {tension['lead_changes']['mean']:.1f} times a game {_interval(tension['lead_changes'], 1)}, "
                      f"and the winner was behind two thirds of the way through in "
                      f"{_pct(tension['comeback_rate']['mean'])} % of games {_interval(tension['comeback_rate'], 100)}.")

@@ -68,6 +68,8 @@ def _points(ax, reports: list[dict], path: tuple[str, ...], scale: float) -> Non
 
 
 def _curves(ax, reports: list[dict], path: tuple[str, ...], scale: float, sweep: dict) -> None:
+    from matplotlib.ticker import MaxNLocator
+
     for ref in sweep["rulesets"]:
         points: list[tuple[int, dict]] = []
         for r in reports:
@@ -79,6 +81,7 @@ def _curves(ax, reports: list[dict], path: tuple[str, ...], scale: float, sweep:
         ax.fill_between(xs, [f["ci95"][0] * scale for _, f in points], [f["ci95"][1] * scale for _, f in points],
                         alpha=0.2)
     ax.set_xlabel(sweep["constant"])
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # a constant takes whole values
     ax.legend(fontsize=8)
 
 
@@ -92,8 +95,7 @@ def _cell(figure: dict | None, scale: float = 1, digits: int = 1) -> str:
 
 #: The table rows: (section title, [(row label, path, scale)]).
 ROWS: list[tuple[str, list[tuple[str, tuple[Any, ...], float]]]] = [
-    ("Balance", [("first seat wins (%)", ("balance", "win_rate_by_seat", 0), 100),
-                 ("first seat's advantage over an even share (points of %)", ("balance", "first_seat_advantage"), 100)]),
+    ("Balance", [("first seat's advantage over an even share (points of %)", ("balance", "first_seat_advantage"), 100)]),
     ("Skill", [("strong player wins (%)", ("skill", "win_rate"), 100),
                ("strong player's mean margin", ("skill", "mean_margin"), 1)]),
     ("Luck", [("share of the first seat's margin the deal decides (%)", ("luck", "deal_share"), 100)]),
@@ -124,9 +126,14 @@ def page(result: dict, command: str, versions: dict[str, str], svg: str) -> str:
     reports = result["units"]
     head = "".join(f"<th>{html.escape(r['unit'])}</th>" for r in reports)
     body = []
+    seats = max(len(r["balance"]["win_rate_by_seat"]) for r in reports)
+    by_seat = [(f"seat {p + 1} wins (%)", ("balance", "win_rate_by_seat", p), 100.0) for p in range(seats)]
+    by_seat += [(f"seat {p + 1}'s mean score", ("balance", "mean_score_by_seat", p), 1.0) for p in range(seats)]
     for section, rows in ROWS:
+        if section == "Skill" and all(r["skill"] is None for r in reports):
+            continue
         body.append(f"<tr><th colspan='{len(reports) + 1}' class='section'>{section}</th></tr>")
-        for label, path, scale in rows:
+        for label, path, scale in (by_seat if section == "Balance" else []) + rows:
             cells = "".join(f"<td>{_cell(_lookup(r, path), scale)}</td>" for r in reports)
             body.append(f"<tr><td>{html.escape(label)}</td>{cells}</tr>")
     kinds = list(dict.fromkeys(k for r in reports for k in r["shape"]["points_by_kind"]))

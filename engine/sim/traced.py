@@ -79,8 +79,8 @@ def load_unit_ruleset(ref: str, constants: dict[str, int], base: Path | None = N
 
 class Trace:
     """A turn hook (:data:`engine.sim.play.TurnHook`) keeping, after each placement, every seat's
-    potential score, and for each decision the number of legal moves it offered and the
-    followers on the board."""
+    potential score and the followers on the board, and for each placement decision the number of
+    legal placements (with their follower choices) it offered."""
 
     def __init__(self, game: Game) -> None:
         self.trajectory: list[list[int]] = []
@@ -89,8 +89,12 @@ class Trace:
         self._count(game)
 
     def _count(self, game: Game) -> None:
+        """The placements (with their follower choices) the coming decision offers, if it is one: a
+        pick from a hand, a personal tile declined or a follower moving on is not counted."""
         if game.tile is not None:
-            self.choices.append(len(game.legal_moves()))
+            placements = sum(1 for move in game.legal_moves() if move.rotation >= 0)
+            if placements:
+                self.choices.append(placements)
 
     def __call__(self, game: Game, seat: int, tile: int, move: Any, events: list) -> None:
         if move.rotation >= 0:  # a placement (not a pick from a hand, a decline or a follower moving on)
@@ -121,7 +125,7 @@ def traced_game(ruleset: Ruleset, players: list[str], seed: int, replay: int = 0
         "buried": len(game.buried),
         "by_kind": {k: sum(per.get(k, 0) for per in game.kind_points) for k in ruleset.categories},
         "lead_changes": lead_changes(trajectory),
-        "decided": decided_turn(trajectory) / len(trajectory),
+        "decided": (decided_turn(trajectory) - 1) / max(len(trajectory) - 1, 1),
         "comeback": comeback(trajectory, winners),
         "branching": sum(trace.choices) / len(trace.choices) if trace.choices else 0.0,
         "followers_out": sum(trace.out) / len(trace.out) if trace.out else 0.0,

@@ -155,6 +155,9 @@ def test_analyse_report() -> None:
     assert [u["unit"] for u in data["units"]] == ["basic", "first-edition"] and data["games"] == 4
     assert all(u["games"] == 4 and u["skill"] is not None for u in data["units"])
     assert [(d["from"], d["to"]) for d in data["differences"]] == [("basic", "first-edition")]
+    editions = result("analyse", "basic", "first-edition", "second-edition", "-n", "1", "-p", "greedy,greedy",
+                      "--strong", "mcts:10", "--weak", "greedy", "--workers", "1", command="analyse")
+    assert len(editions["units"]) == 3 and len(editions["differences"]) == 2  # the docs' report, at its smallest
     swept = result("analyse", "basic", "--sweep", "farm_points=2..4:2", "-n", "3", "--workers", "1",
                    command="analyse")
     assert [u["unit"] for u in swept["units"]] == ["basic farm_points=2", "basic farm_points=4"]

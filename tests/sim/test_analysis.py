@@ -48,7 +48,7 @@ def test_luck_is_all_the_deal_when_its_replay_always_agrees() -> None:
 def test_luck_is_none_of_the_deal_when_the_replays_disagree_as_much_as_deals_differ() -> None:
     # Margins of the two plays: (+5, −5) and (−5, +5): each deal's mean is 0, everything is the play.
     rows = [row([10, 5], [5, 10]), row([5, 10], [10, 5])] * 4
-    assert report_of(rows)["luck"]["deal_share"]["mean"] == -1.0  # as negative as a two-play estimate goes
+    assert report_of(rows)["luck"]["deal_share"]["mean"] == 0.0  # an estimate of −1, read as none
     rows = [row([10, 5], [10, 5]), row([10, 5], [5, 10]), row([5, 10], [10, 5]), row([5, 10], [5, 10])]
     # Deal means +5, 0, 0, −5 (Var(a) = 50); within-deal differences 0, 10, −10, 0 (E[d²] = 50): 0 / 100.
     assert report_of(rows)["luck"]["deal_share"]["mean"] == 0.0
@@ -92,7 +92,7 @@ def test_a_sweep_of_a_constant_the_ruleset_lacks_is_refused() -> None:
 def test_a_traced_game_measures_what_it_played() -> None:
     game = traced_game(load_ruleset("basic"), ["greedy", "random"], 7)
     assert sum(game["by_kind"].values()) == sum(game["scores"])
-    assert 0 < game["decided"] <= 1 and game["lead_changes"] >= 0 and game["turns"] == 71
+    assert 0 <= game["decided"] <= 1 and game["lead_changes"] >= 0 and game["turns"] == 71
     assert game["branching"] > 1 and 0 < game["followers_out"] <= 14
 
 
@@ -102,3 +102,10 @@ def test_the_report_is_the_same_on_one_worker_or_two() -> None:
     one = [r for r in run(job, workers=1)]
     two = [r for r in run(job, workers=2)]
     assert one == two and len(one) == 6
+
+
+def test_a_sweep_compares_along_the_values_and_across_the_rulesets() -> None:
+    from engine.sim.analysis import sweep_pairs
+
+    # Units: basic v1, basic v2, basic v3, first-edition v1, v2, v3.
+    assert sweep_pairs(2, 3) == [(0, 1), (0, 2), (3, 4), (3, 5), (0, 3), (1, 4), (2, 5)]
