@@ -503,7 +503,7 @@ def test_record_schema_errors_located_in_json() -> None:
         "-1 is less than the minimum of 0",
     ]
     for d in found:
-        assert lines[d.line - 1][d.col - 1:].startswith(("5", 'abc"', "-1"))
+        assert lines[d.line - 1][d.col - 1:].startswith(("6", 'abc"', "-1"))
 
 
 # ------------------------------------------------------------------ shapes: files named as a kind of file
