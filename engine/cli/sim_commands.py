@@ -61,7 +61,7 @@ def simulate(
     if out is not None:
         check_writable(out)  # before the ruleset is loaded: a bad path fails at once
     _check_scheduler(scheduler)
-    job, kinds = _job([ref], players, seed, games)
+    job, kinds = _job([ref], players, seed, games, workers)
     summary = Summary(len(kinds))
     # Lines stream to the file as games finish: memory stays flat however many games.  The
     # first write that fails (a full disk) ends the run there, and `closing` stops the
@@ -108,7 +108,7 @@ def compare(
     _check_plot(plot_path, json_target)
     output = Output(json_target, outputs={"--plot": plot_path}, inputs=ref_inputs(*refs))
     _check_scheduler(scheduler)
-    job, kinds = _job(refs, players, seed, games)
+    job, kinds = _job(refs, players, seed, games, workers)
     feature_kinds = _kinds(refs)
     summaries = {ref: Summary(len(kinds)) for ref in refs}
     pairing = Pairing(list(refs), len(kinds), feature_kinds)
@@ -242,11 +242,17 @@ def _event_text(event: dict | None, names: list[str]) -> str:
     return f"turn {event['turn']} {event['kind']} {where} {event['rule']}: {event['points']} for {who}"
 
 
-def _job(refs: list[str], players: str, seed: int, games: int):
+def _job(refs: list[str], players: str, seed: int, games: int, workers: int | None = None):
+    """The :class:`~engine.sim.simulate.Job` of a run, and its bot kinds; :class:`UserError` for a bot
+    or a seat count a ruleset refuses.  A search player's games take seconds each, so they go to
+    the workers a few at a time (every worker busy from the first game); a fast player's by
+    :data:`~engine.sim.simulate.CHUNK`."""
+    import os
+
     from ..bots.players import parse_spec
     from ..errors import UserError
     from ..rules.ruleset import load_ruleset
-    from ..sim.simulate import Job
+    from ..sim.simulate import CHUNK, Job
 
     kinds = [k.strip() for k in players.split(",") if k.strip()]
     for kind in kinds:
@@ -259,7 +265,9 @@ def _job(refs: list[str], players: str, seed: int, games: int):
         if not ruleset.min_players <= len(kinds) <= ruleset.max_players:
             raise UserError(f"{ref} is for {ruleset.min_players}–{ruleset.max_players} players, not {len(kinds)}",
                             code="players")
-    return Job(tuple(refs), tuple(kinds), seed, games), kinds
+    slow = any(parse_spec(kind)[0] == "mcts" for kind in kinds)
+    share = games // (4 * (workers or os.cpu_count() or 1))
+    return Job(tuple(refs), tuple(kinds), seed, games, chunk=max(1, min(CHUNK, share)) if slow else CHUNK), kinds
 
 
 def _kinds(refs: list[str]) -> list[str]:

@@ -134,3 +134,14 @@ def test_game_seeds_are_drawn_chunk_by_chunk_and_are_the_same_as_before() -> Non
     assert before[:3] == [2038265566, 1155324522, 2823822892]  # pinned: results of old runs stay reproducible
     # A billion games cost nothing until they are played: the first chunk comes at once.
     assert len(next(itertools.islice(Job(("basic",), ("random",), 0, 10**9).chunks(), 1))) == CHUNK
+
+
+def test_search_players_games_go_to_every_worker_from_the_first() -> None:
+    """Eight search games on two workers: one game a chunk (not one chunk of eight in one process),
+    and the same results as on one worker."""
+    from engine.cli.sim_commands import _job
+    from engine.sim.simulate import CHUNK, run
+
+    slow, _ = _job(["basic"], "mcts:5,greedy", 3, 8, 2)
+    assert slow.chunk == 1 and _job(["basic"], "random,random", 3, 8, 2)[0].chunk == CHUNK
+    assert list(run(slow, workers=2)) == list(run(slow, workers=1))
