@@ -60,3 +60,22 @@ def test_every_cell_is_in_the_result_file(heading: str) -> None:
         measure = measure.removesuffix(" (per player, means)")
         for ref, cell in zip(rulesets, cells):
             assert cell == expected(result["output"]["rulesets"][ref], measure), (heading, measure, ref)
+
+
+ANALYSE = ROOT / "docs" / "analyse.md"
+
+
+def test_the_editions_report_quotes_its_result_file() -> None:
+    """docs/analyse.md quotes findings of the shipped editions' report (lines starting ``> ``); each is
+    one of the findings ``analyse`` wrote into benchmarks/results/analyse-editions.json, and the page
+    docs/reports/editions.html holds them too."""
+    result = json.loads((ROOT / "benchmarks" / "results" / "analyse-editions.json").read_text())
+    assert set(result) == {"provenance", "seconds", "output"} and "+dirty" not in result["provenance"]["commit"]
+    section = ANALYSE.read_text().split("## The shipped editions", 1)[1]
+    quoted = [line[2:].strip() for line in section.splitlines() if line.startswith("> ")]
+    assert len(quoted) >= 4
+    findings = result["output"]["findings"]
+    page = (ROOT / "docs" / "reports" / "editions.html").read_text()
+    for line in quoted:
+        assert line in findings, line
+        assert line.replace("'", "&#x27;") in page, line
