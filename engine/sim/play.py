@@ -8,7 +8,7 @@ from typing import Callable
 from ..bots.players import Player, make_player
 from ..core.game import Game
 from ..core.moves import Move
-from ..core.scoring import ScoreEvent
+from ..core.scoring import Scored
 from ..files.record import build_record
 from ..rules.ruleset import Ruleset
 
@@ -24,8 +24,9 @@ class PlayedGame:
     quit: bool = False
 
 
-#: Called after each turn with (game, seat, tile index, move, events) — the CLI's log.
-TurnHook = Callable[[Game, int, int, Move, list[ScoreEvent]], None]
+#: Called after each turn with (game, seat, tile index, move, its score events: explained ones, or points only
+#: when the game keeps no explanations) — the CLI's log.
+TurnHook = Callable[[Game, int, int, Move, list[Scored]], None]
 
 
 class QuitGame(Exception):
