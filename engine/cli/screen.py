@@ -11,6 +11,8 @@ colours (``SEAT_STYLES``), so a player learns them once.  Nothing here prints:
 
 from __future__ import annotations
 
+import re
+
 from rich.text import Text
 
 from ..core.game import Game
@@ -60,16 +62,27 @@ def kind_style(ruleset: Ruleset, kind: int) -> str:
     return KIND_STYLES.get(name) or _FALLBACK_STYLES[kind % len(_FALLBACK_STYLES)]
 
 
-#: The mark of a port-less kind (cloisters, gardens): a building, as the pictures draw
-#: it, so a cloister never reads as the city's C.
-PORTLESS_MARK = "⌂"
+#: The mark of a port-less kind by the icon the pictures draw it with (the kind's ``icon``): a
+#: building (cloisters, gardens), so a cloister never reads as the city's C; grapes (a vineyard);
+#: a mound (a hill).
+PORTLESS_MARKS = {"building": "⌂", "grapes": "♣", "hill": "∩"}
 
 
 def kind_letter(ruleset: Ruleset, kind: int) -> str:
-    """The kind's edge letter (C, R, F, I …); :data:`PORTLESS_MARK` for a port-less kind;
-    else its initial."""
+    """The kind's edge letter (C, R, F, I …); for a port-less kind its icon's mark
+    (:data:`PORTLESS_MARKS`); else its initial."""
     k = ruleset.kinds[kind]
-    return k.edge or (PORTLESS_MARK if k.ports == "none" else k.name[:1].upper())
+    return k.edge or (PORTLESS_MARKS.get(k.icon, "⌂") if k.ports == "none" else k.name[:1].upper())
+
+
+def short_id(tile_id: str) -> str:
+    """A tile id in 3 characters for a board cell: an expansion's prefix (``HS_``, ``IC_``) and
+    underscores dropped, so its tiles do not all read ``HS_``.
+
+    >>> short_id("D"), short_id("HS_RR_h"), short_id("IC_CcRrP_i")
+    ('D', 'RRh', 'CcR')
+    """
+    return re.sub(r"^[A-Z]{2}_", "", tile_id).replace("_", "")[:3] or tile_id[:3]
 
 
 def rotated_edges(ruleset: Ruleset, tile: int, rotation: int) -> str:
@@ -125,7 +138,7 @@ def _tile_cell(game: Game, pos: int, *, last: bool) -> Cell:
     centre_style = kind_style(ruleset, portless[0]) if portless else "bold"
     if last:  # the tile placed just before this turn, so the player sees what changed
         centre_style += " underline"
-    label = tile_type.id[:3].center(3)
+    label = short_id(tile_type.id).center(3)
     for i, ch in enumerate(label):
         cell[1][1 + i] = (ch, centre_style)
     for segment, seat, type_index, corner in game.on_board:

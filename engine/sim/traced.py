@@ -10,6 +10,7 @@ processes of :func:`engine.sim.simulate.run` and returns, per seed, a row per un
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,7 @@ from ..bots.players import make_player
 from ..core.game import Game
 from ..errors import UserError
 from ..rules.ruleset import Ruleset
+from ..rules.source import Document
 from .play import play_out
 from .tension import comeback, decided_turn, lead_changes
 
@@ -65,8 +67,11 @@ def load_unit_ruleset(ref: str, constants: dict[str, int], base: Path | None = N
         return load_ruleset(ref, base)
     key = (ref, json.dumps(constants, sort_keys=True), str(base) if base else None)
     if key not in _LOADED:
-        doc, _ = compose(ref, base)
-        check(doc, "ruleset")
+        composed, _ = compose(ref, base)
+        check(composed, "ruleset")
+        # A copy: the composed document may be shared (composing caches), and other loads of ``ref``
+        # must keep the ruleset's own values.
+        doc = Document(copy.deepcopy(composed.data), composed.file, composed.marks, composed.key_marks)
         declared = doc.data.get("constants", {})
         for name, value in constants.items():
             if name not in declared:

@@ -109,3 +109,10 @@ def test_a_sweep_compares_along_the_values_and_across_the_rulesets() -> None:
 
     # Units: basic v1, basic v2, basic v3, first-edition v1, v2, v3.
     assert sweep_pairs(2, 3) == [(0, 1), (0, 2), (3, 4), (3, 5), (0, 3), (1, 4), (2, 5)]
+
+
+def test_a_swept_value_does_not_leak_into_the_ruleset_itself() -> None:
+    """Setting a constant for a sweep copies the composed ruleset: loading it afresh afterwards gives
+    its own value (a shared document once kept the last swept value)."""
+    load_unit_ruleset("basic", {"farm_points": 9})
+    assert load_ruleset("basic", cache=False).data["constants"]["farm_points"] == 3
