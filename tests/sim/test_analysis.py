@@ -116,3 +116,26 @@ def test_a_swept_value_does_not_leak_into_the_ruleset_itself() -> None:
     its own value (a shared document once kept the last swept value)."""
     load_unit_ruleset("basic", {"farm_points": 9})
     assert load_ruleset("basic", cache=False).data["constants"]["farm_points"] == 3
+
+
+def test_the_trace_counts_a_decision_worked_out_by_hand() -> None:
+    """basic, start tile D, drawn tile E (a city cap): E fits at (0,-1) with its city on D's (one
+    rotation) and at (0,1) with a field side on D's field (three rotations, the city not north), and
+    nowhere beside D's road ends: 4 placements, each with no follower, a knight or a farmer (nothing
+    it joins is held): 12 choices.  Placed with a farmer, one follower is out and nobody would score
+    (the farm touches no completed city)."""
+    from engine.core.game import Game
+    from engine.sim.traced import Trace
+
+    ruleset = load_ruleset("basic")
+    game = Game(ruleset, 2, seed=0, draw=False)
+    game.stacks, game.pins, game.box = [[[ruleset.tile_ids["E"]]]], [[[False, False]]], [[]]
+    game.draw_one()
+    trace = Trace(game)
+    assert trace.choices == [12] and len(game.placements()) == 4
+    farmer = next(m for m in game.legal_moves() if m.follower is not None and m.rotation == 2
+                  and ruleset.kinds[ruleset.tiles[game.tile].segments[m.follower].kind].name == "field"
+                  and game.local(m.pos)[1:] == (0, 1))
+    game.play(farmer, draw=False)
+    trace(game, 0, ruleset.tile_ids["E"], farmer, [])
+    assert trace.out == [1] and trace.trajectory == [[0, 0]] and trace.choices == [12]
