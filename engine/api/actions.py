@@ -1,165 +1,267 @@
-"""A fixed action encoding for any ruleset: every legal move is one integer, and no board is clipped.
+"""The factored action encoding: a placement is a cell of the crop and a rotation, then a follower spot.
 
-A map can hold no more tiles than the ruleset has, so no tile lies more
-than ``reach`` = (tiles in the ruleset) cells from its map's start tile:
-positions run over a square of side ``2·reach + 1`` per map.  An action is
+A turn that places a tile is two decisions by the same seat: **where**, a
+cell of the crop (:func:`windows`) and a quarter turn, then **which
+follower spot** (none, or a follower of a type on a segment or corner of
+the tile just chosen).  When the placement allows no follower at all the
+second decision is skipped.  Actions, in this order:
 
-    ((((map · side + y + reach) · side + x + reach) · 4 + rotation) · slots + slot)
+============== ===================================== ==========================================
+block          actions                               action
+============== ===================================== ==========================================
+placements     maps · crop² · 4                      ``((map · crop + row) · crop + col) · 4 +
+                                                     rotation``; ``row``/``col`` are the cell's
+                                                     ``y``/``x`` minus its map window's corner
+follower spots slots                                 ``placements + slot``: 0 no follower,
+                                                     ``1 + spot · types + type``
+start turns    4                                     a start tile drawn from the stack, turned
+decline        1 (``deck.personal`` only)            keep the personal tile offered and draw
+move on        (2·within + 1)² · slots + 1           a follower moving on (``triggers``): the
+               (``triggers`` move only)              cell relative to the tile it stood on
+                                                     (``((dy + w) · (2w + 1) + dx + w) · slots +
+                                                     slot``), and last, home
+picks          tile types (``deck.hand`` only)       pick held tile type ``t``
+============== ===================================== ==========================================
 
-with ``slot`` 0 for no follower and ``1 + j · types + t`` for a follower of
-type ``t`` on spot ``j`` (``slots`` = 1 + the most segments any tile type
-has, times the ruleset's follower types: 1 + segments when there is only the
-normal follower, so ``j + 1``; a ruleset with a ``spot: corner`` type, the barn,
-has 4 spots more, past each tile's segments, for its corners); the last four actions
-turn a start tile drawn from the stack (``deck.start_rule: drawn``) 0–3
-quarter turns.  Under ``deck.personal`` one more action, the last, declines a
-personal tile offered (:data:`~engine.core.moves.DRAW`), and the personal tiles
-count among the tiles.  Under a ``triggers`` move (the wagon), a follower moving on
-has an action per map, cell and follower slot after those,
-``((map · side + y + reach) · side + x + reach) · slots + slot``, and one more
-sends it home.  Under ``deck.hand`` one action per tile type comes last, after
-all of those: action ``(first pick) + t`` picks held tile type ``t``
-(``Move(t, PICK)``, :data:`~engine.core.moves.PICK`).  Rulesets without hands keep
-every number above.  The basic game has 145 × 145 × 4 × 9 + 4 = 756,904 actions.
+``slots`` is 1 + (the most segments of any tile type, plus 4 corners under a
+``spot: corner`` type) × the follower types.  The basic game with the
+default crop of 35 cells has 35 × 35 × 4 + 9 + 4 = 4,913 actions.
+
+**The crop** is a square of ``crop`` cells per map centred on the placed
+tiles and the frontier (the cells a tile may go): its corner is the
+bounding box's centre minus ``crop // 2``, so it moves as the board grows
+and always holds every legal placement.  A board whose tiles and frontier
+span more than ``crop`` cells raises :class:`CropTooSmall`; the default
+fits every shipped ruleset's games with room to spare
+(benchmarks/results/board-spans.json).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
 
-from ..core.moves import DRAW, HOME, MOVE_ON, PICK, Move, is_decision, is_draw, is_pick
-from ..geometry import map_local, map_origin, pack
+from ..core.moves import HOME, MOVE_ON, PICK, Move
+from ..geometry import map_local, map_origin, pack, unpack
 from ..rules.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from ..core.game import Game
+
+#: The crop's side (cells) unless a game says otherwise: the widest board of the shipped rulesets'
+#: measured games, tiles and frontier, was 30 cells (benchmarks/results/board-spans.json); 5 more
+#: leave room for the rare wider game.
+DEFAULT_CROP = 35
+
+#: Per map, the board coordinates ``(x, y)`` of the crop's first cell (row 0, column 0).
+Window = Sequence[tuple[int, int]]
+
+
+class CropTooSmall(ValueError):
+    """The board outgrew the crop: its tiles and frontier span more cells than the crop's side."""
+
+
+def windows(game: "Game", crop: int) -> list[tuple[int, int]]:
+    """Per map, the corner ``(x0, y0)`` of its crop window (module docstring): cells
+    ``x0 ≤ x < x0 + crop``, ``y0 ≤ y < y0 + crop``.  A map with no tile yet is centred on
+    its start cell.  Raises :class:`CropTooSmall` when a map's tiles and frontier span more
+    than ``crop`` cells."""
+    found = []
+    half = crop // 2
+    placed = [map_local(pos) for pos in game.board]
+    for m, frontier in enumerate(game.frontiers):
+        cells = [map_local(pos) for pos in frontier] + [cell for cell in placed if cell[0] == m]
+        if not cells:
+            found.append((-half, -half))
+            continue
+        xs = [x for _, x, _ in cells]
+        ys = [y for _, _, y in cells]
+        span = max(max(xs) - min(xs), max(ys) - min(ys)) + 1
+        if span > crop:
+            raise CropTooSmall(f"the board of map {m} spans {span} cells with its frontier, more than the crop "
+                               f"of {crop}: load the game with crop={span + 8} or more")
+        found.append(((min(xs) + max(xs)) // 2 - half, (min(ys) + max(ys)) // 2 - half))
+    return found
 
 
 @dataclass(frozen=True)
 class ActionCodec:
-    """Moves ↔ action integers for one ruleset (module docstring).  ``ValueError`` for an
-    action or a move outside the encoding."""
+    """The factored actions of one ruleset at one crop size (module docstring).  Every
+    method raises ``ValueError`` for an action or a move outside its block."""
 
     maps: int
-    reach: int
+    crop: int
     slots: int
     types: int = 1
-    #: Whether the ruleset has personal tiles: one more action, :data:`~engine.core.moves.DRAW`.
+    #: Whether the ruleset has personal tiles: one action declines the one offered (``DRAW``).
     draws: bool = False
-    #: Whether a follower may move on after scoring (``triggers``): its actions, and HOME.
-    movers: bool = False
+    #: How far a follower moving on may go (``triggers``), in tiles; -1 when none moves on.
+    within: int = -1
     #: Under ``deck.hand``, the tile types (one pick action each, the last actions); else 0.
     picks: int = 0
 
     @classmethod
-    def for_ruleset(cls, ruleset: Ruleset) -> ActionCodec:
-        """The encoding of ``ruleset``: its maps, tile count, largest tile, corner spots and hands."""
-        tiles = sum(t.count for t in ruleset.tiles) + ruleset.personal_count * ruleset.max_players
+    def for_ruleset(cls, ruleset: Ruleset, crop: int) -> ActionCodec:
+        """The encoding of ``ruleset`` with a crop of ``crop`` cells (at least 3)."""
+        if isinstance(crop, bool) or not isinstance(crop, int) or crop < 3:
+            raise ValueError(f"crop is a number of cells, at least 3, not {crop!r}")
         types = len(ruleset.follower_types)
         spots = max(len(t.segments) for t in ruleset.tiles) + (4 if ruleset.corner_types else 0)
-        return cls(ruleset.maps, tiles, 1 + spots * types, types,
-                   ruleset.personal_tile >= 0, bool(ruleset.movers), len(ruleset.tiles) if ruleset.hand else 0)
+        within = max((w for _, w in ruleset.movers), default=-1)
+        return cls(ruleset.maps, crop, 1 + spots * types, types, ruleset.personal_tile >= 0, within,
+                   len(ruleset.tiles) if ruleset.hand else 0)
 
-    @property
-    def side(self) -> int:
-        """Cells per row and column of a map's square."""
-        return 2 * self.reach + 1
+    # -- the blocks ---------------------------------------------------------------
 
     @property
     def placements(self) -> int:
-        """How many actions place a tile (the start rotations come after them)."""
-        return self.maps * self.side * self.side * 4 * self.slots
+        """Actions that choose a cell and a rotation (the first block)."""
+        return self.maps * self.crop * self.crop * 4
 
     @property
-    def size(self) -> int:
-        """How many actions there are in all."""
-        return self.pick_from + self.picks
-
-    @property
-    def pick_from(self) -> int:
-        """The first pick action (:attr:`size` when the ruleset has no hands): ``pick_from + t``
-        picks tile type ``t``."""
-        return self._moves_from + (self.maps * self.side * self.side * self.slots + 1 if self.movers else 0)
-
-    @property
-    def _moves_from(self) -> int:
-        """The first action of a follower moving on."""
-        return self.placements + 4 + self.draws
+    def starts_from(self) -> int:
+        """The first start-turn action (after the follower spots)."""
+        return self.placements + self.slots
 
     @property
     def draw_action(self) -> int:
         """The action of :data:`~engine.core.moves.DRAW`; ``ValueError`` without personal tiles."""
         if not self.draws:
             raise ValueError("the ruleset has no personal tiles to decline (deck.personal)")
-        return self.placements + 4
+        return self.starts_from + 4
 
-    def encode(self, move: Move) -> int:
-        """The action of ``move``."""
-        if is_draw(move):
-            return self.draw_action
-        if is_pick(move):
-            if not self.picks:
-                raise ValueError("the ruleset has no hands to pick a tile from (deck.hand)")
-            if not 0 <= move.pos < self.picks:
-                raise ValueError(f"no tile type {move.pos} to pick (the ruleset has {self.picks})")
-            return self.pick_from + move.pos
-        if is_decision(move):
-            return self._encode_decision(move)
-        m, x, y = map_local(move.pos)
-        r = self.reach
-        if not (0 <= m < self.maps and -r <= x <= r and -r <= y <= r):
-            raise ValueError(f"move at {(m, x, y)} lies outside the encoding (reach {r})")
-        slot = 0 if move.follower is None else 1 + move.follower * self.types + move.type
-        if not 0 <= slot < self.slots or not 0 <= move.type < self.types:
-            raise ValueError(f"no tile has a segment {move.follower} for follower type {move.type}")
-        return (((m * self.side + y + r) * self.side + x + r) * 4 + move.rotation) * self.slots + slot
+    @property
+    def moves_from(self) -> int:
+        """The first move-on action."""
+        return self.starts_from + 4 + self.draws
 
-    def decode(self, action: int) -> Move:
-        """The move of a placing, declining, moving-on or picking ``action`` (not a start rotation)."""
-        if self.draws and action == self.placements + 4:
-            return DRAW
-        if self.movers and self._moves_from <= action < self.pick_from:
-            return self._decode_decision(action)
-        if self.pick_from <= action < self.size:
-            return Move(action - self.pick_from, PICK)
-        if not 0 <= action < self.placements:
-            raise ValueError(f"action {action} places no tile (those are 0 ≤ action < {self.placements}; "
-                             f"the 4 after them turn a start tile)")
-        rest, slot = divmod(action, self.slots)
-        rest, rotation = divmod(rest, 4)
-        rest, x = divmod(rest, self.side)
-        m, y = divmod(rest, self.side)
-        pos = map_origin(m) + pack(x - self.reach, y - self.reach)
-        if slot == 0:
-            return Move(pos, rotation)
-        segment, kind = divmod(slot - 1, self.types)
-        return Move(pos, rotation, segment, kind)
+    @property
+    def _reach_side(self) -> int:
+        return 2 * self.within + 1 if self.within >= 0 else 0
 
-    def _encode_decision(self, move: Move) -> int:
-        if not self.movers:
+    @property
+    def home_action(self) -> int:
+        """The action that sends a follower moving on home; ``ValueError`` when none moves on."""
+        if self.within < 0:
             raise ValueError("no follower of the ruleset moves on (triggers)")
-        if move == HOME:
-            return self.pick_from - 1
-        m, x, y = map_local(move.pos)
-        r = self.reach
-        if not (0 <= m < self.maps and -r <= x <= r and -r <= y <= r):
-            raise ValueError(f"move at {(m, x, y)} lies outside the encoding (reach {r})")
-        slot = 1 + (move.follower or 0) * self.types + move.type
-        return self._moves_from + ((m * self.side + y + r) * self.side + x + r) * self.slots + slot
+        return self.moves_from + self._reach_side ** 2 * self.slots
 
-    def _decode_decision(self, action: int) -> Move:
-        if action == self.pick_from - 1:
-            return HOME
-        rest, slot = divmod(action - self._moves_from, self.slots)
-        m, rest = divmod(rest, self.side * self.side)
-        y, x = divmod(rest, self.side)
+    @property
+    def pick_from(self) -> int:
+        """The first pick action (:attr:`size` when the ruleset has no hands)."""
+        return self.moves_from + (self._reach_side ** 2 * self.slots + 1 if self.within >= 0 else 0)
+
+    @property
+    def size(self) -> int:
+        """How many actions there are in all."""
+        return self.pick_from + self.picks
+
+    def block(self, action: int) -> str:
+        """Which block ``action`` is in: ``place``, ``follower``, ``start``, ``decline``,
+        ``move on``, ``pick``; ``ValueError`` outside them all."""
+        for name, end in (("place", self.placements), ("follower", self.starts_from),
+                          ("start", self.starts_from + 4), ("decline", self.moves_from),
+                          ("move on", self.pick_from), ("pick", self.size)):
+            if 0 <= action < end:
+                return name
+        raise ValueError(f"action {action} is outside the actions (0 ≤ action < {self.size})")
+
+    # -- placements ------------------------------------------------------------------
+
+    def place_action(self, pos: int, rotation: int, window: Window) -> int:
+        """The action placing a tile at packed ``pos`` turned ``rotation``; ``ValueError``
+        outside the map's crop ``window``."""
+        m, x, y = map_local(pos)
+        x0, y0 = window[m]
+        row, col = y - y0, x - x0
+        if not (0 <= row < self.crop and 0 <= col < self.crop):
+            raise ValueError(f"cell ({x}, {y}) of map {m} lies outside the crop (from ({x0}, {y0}), "
+                             f"{self.crop} cells)")
+        return ((m * self.crop + row) * self.crop + col) * 4 + rotation
+
+    def placement(self, action: int, window: Window) -> tuple[int, int]:
+        """``(packed position, rotation)`` of a placement ``action`` in the crop ``window``."""
+        if not 0 <= action < self.placements:
+            raise ValueError(f"action {action} places no tile (those are 0 ≤ action < {self.placements})")
+        rest, rotation = divmod(action, 4)
+        rest, col = divmod(rest, self.crop)
+        m, row = divmod(rest, self.crop)
+        x0, y0 = window[m]
+        return map_origin(m) + pack(x0 + col, y0 + row), rotation
+
+    # -- follower spots -----------------------------------------------------------------
+
+    def slot(self, spot: int | None, kind: int = 0) -> int:
+        """The slot of a follower of type ``kind`` on ``spot`` (None: no follower)."""
+        if spot is None:
+            return 0
+        slot = 1 + spot * self.types + kind
+        if not 0 <= kind < self.types or not 0 < slot < self.slots:
+            raise ValueError(f"no tile has a spot {spot} for follower type {kind}")
+        return slot
+
+    def follower_action(self, spot: int | None, kind: int = 0) -> int:
+        """The second decision: a follower of type ``kind`` on ``spot``, or none."""
+        return self.placements + self.slot(spot, kind)
+
+    def follower(self, action: int) -> tuple[int | None, int]:
+        """``(spot or None, follower type)`` of a follower-spot ``action``."""
+        if not self.placements <= action < self.starts_from:
+            raise ValueError(f"action {action} chooses no follower spot (those are {self.placements} ≤ "
+                             f"action < {self.starts_from})")
+        return self._unslot(action - self.placements)
+
+    def _unslot(self, slot: int) -> tuple[int | None, int]:
         if slot == 0:
-            raise ValueError(f"action {action} moves no follower")
-        segment, kind = divmod(slot - 1, self.types)
-        return Move(map_origin(m) + pack(x - self.reach, y - self.reach), MOVE_ON, segment, kind)
+            return None, 0
+        spot, kind = divmod(slot - 1, self.types)
+        return spot, kind
+
+    # -- the rest ------------------------------------------------------------------------
 
     def start_action(self, rotation: int) -> int:
         """The action that turns a drawn start tile ``rotation`` quarter turns."""
-        return self.placements + rotation
+        return self.starts_from + rotation
 
     def start_rotation(self, action: int) -> int | None:
-        """The rotation of a start ``action``, or None if it places a tile, declines a personal
-        tile, moves a follower on, picks a held tile or is no action."""
-        return action - self.placements if self.placements <= action < self.placements + 4 else None
+        """The rotation of a start ``action``, or None for any other action."""
+        return action - self.starts_from if self.starts_from <= action < self.starts_from + 4 else None
+
+    def move_on_action(self, move: Move, origin: int) -> int:
+        """The action of a follower moving on (``Move(pos, MOVE_ON, spot, type)``, or
+        :data:`HOME`) from the tile at packed ``origin``."""
+        if move == HOME:
+            return self.home_action
+        w = self.within
+        (x, y), (ox, oy) = unpack(move.pos), unpack(origin)
+        dx, dy = x - ox, y - oy
+        if w < 0 or not (-w <= dx <= w and -w <= dy <= w):
+            raise ValueError(f"a follower may not move on {dx, dy} cells (within {w})")
+        return self.moves_from + ((dy + w) * self._reach_side + dx + w) * self.slots + self.slot(move.follower, move.type)
+
+    def move_on(self, action: int, origin: int) -> Move:
+        """The move of a move-on ``action`` for a follower that stood on the tile at ``origin``."""
+        if action == self.home_action:
+            return HOME
+        if not self.moves_from <= action < self.home_action:
+            raise ValueError(f"action {action} moves no follower on")
+        rest, slot = divmod(action - self.moves_from, self.slots)
+        dy, dx = divmod(rest, self._reach_side)
+        spot, kind = self._unslot(slot)
+        if spot is None:
+            raise ValueError(f"action {action} moves no follower")
+        ox, oy = unpack(origin)
+        return Move(pack(ox + dx - self.within, oy + dy - self.within), MOVE_ON, spot, kind)
+
+    def pick_action(self, tile: int) -> int:
+        """The action picking held tile type ``tile`` (``Move(tile, PICK)``)."""
+        if not 0 <= tile < self.picks:
+            raise ValueError(f"no tile type {tile} to pick (deck.hand; the ruleset has {self.picks})")
+        return self.pick_from + tile
+
+    def pick(self, action: int) -> Move:
+        """The pick of a pick ``action``."""
+        if not self.pick_from <= action < self.size:
+            raise ValueError(f"action {action} picks no tile")
+        return Move(action - self.pick_from, PICK)
+

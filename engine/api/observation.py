@@ -1,50 +1,49 @@
-"""The observation tensor: the board as planes over the unclipped square of the action encoding.
+"""The observation: the board as planes over the crop, then the players, the tile and the stack.
 
-Without hands everything in it is public (the board, scores, supplies, the
-drawn tile and how many tiles of each type are still to come), so every seat
-observes the same thing but for the "me" plane.  Under ``deck.hand`` the tiles
-a seat holds are its own: the observation of a seat shows its hand, and
-depends on the others' only through how many tiles each holds (``held``).
-Pieces, in this order, flattened into one float32 vector:
+It determines the state as the observing seat knows it: two positions with
+different tiles, rotations, followers or scores never give the same tensor
+(tests/api/test_observation.py plays thousands of positions to check it).
+Without hands everything in it is public, so every seat observes the same
+thing but for ``me``; under ``deck.hand`` a seat's hand is its own (``hand``)
+and the others' count only as ``held``.  Pieces, in order, flattened into one
+float32 vector (``crop`` and the window are :mod:`engine.api.actions`'s):
 
 ========== ================================= ============================================
 piece      shape                             value
 ========== ================================= ============================================
-board      (maps, planes, side, side)        per cell ``[x + reach, y + reach]``:
-                                             plane 0 a tile is there, 1 the cell is on
-                                             the frontier, 2 the tile placed last, then
-                                             one plane per feature kind (the tile has a
-                                             segment of it), one per seat (a follower of
-                                             that seat is on the tile), and the last: the
-                                             tile piece's tile fits there (some rotation)
+board      (maps, planes, crop, crop)        per cell ``[row, col]`` of the map's crop, the
+                                             planes of :data:`FIXED_PLANES` then: per side
+                                             (N E S W) and feature kind, 1 when a port of
+                                             that side holds a segment of that kind; per tile
+                                             type, 1 for the tile there (with the rotation
+                                             planes, this fixes every segment and how they
+                                             connect); per seat, 1 when one of its followers
+                                             is on the tile; per seat and follower type, the
+                                             spots they stand on as a sum of ``2 ** spot``
+                                             (segment index; past the segments, corner
+                                             ``NE SE SW NW`` of the tile type as drawn)
 me         (players,)                        1 for the observing seat
 to_move    (players,)                        1 for the seat to act (none at a draw)
 scores     (players,)                        points so far
-supply     (players,)                        followers in supply
-tile       (tile types,)                     1 for the drawn tile (none while a
-                                             follower moves on); under deck.hand the
-                                             tile to place, for its holder only, and
-                                             none while a tile is to be picked
-unseen     (tile types,)                     copies not seen yet (stack or deck.size box;
-                                             under deck.hand also the other seats'
-                                             hands and the tiles they returned to the
-                                             box unknown to the observer)
-personal   (players,)                        personal tiles held (only under ``deck.personal``;
-                                             the tile piece shows one offered)
-titles     (titles, players)                 the title's record for its holder, else 0 (only
-                                             under titles: ``award: title``)
-hand       (tile types,)                     copies of each type the observing seat holds
-                                             (only under ``deck.hand``)
-held       (players,)                        tiles each seat holds (only under ``deck.hand``)
+potential  (players,)                        points if the game ended now (final scoring
+                                             of every feature as it stands)
+pieces     (players, follower types)         followers of each type in supply
+tile       (tile types,)                     1 for the tile to place or the start tile to
+                                             turn (none at a draw or while a follower moves
+                                             on; under deck.hand for its holder only, and
+                                             none while a tile is to be picked)
+unseen     (tile types,)                     copies not seen yet (stack or box; under
+                                             deck.hand also the other seats' hands and the
+                                             tiles returned unknown to the observer)
+tokens     (players, tokens)                 tokens collected (only with ``tokens``)
+personal   (players,)                        personal tiles held (only under deck.personal)
+titles     (titles, players)                 the title's record for its holder, else 0
+                                             (only under ``award: title``)
+hand       (tile types,)                     copies the observing seat holds (deck.hand)
+held       (players,)                        tiles each seat holds (deck.hand)
 ========== ================================= ============================================
 
-Under ``deck.hand`` ``unseen`` is every tile not on the board, not set aside,
-not in the observer's own hand and not returned to the box where the observer
-knows it: the stack's tiles count even when the observer returned them to its
-bottom (they are still to come), and so does every tile of the other seats'
-hands, so ``unseen`` depends on nothing they hold.
-
-``side`` and ``reach`` are the :class:`~engine.api.actions.ActionCodec`'s; needs numpy.
+Needs numpy.
 """
 
 from __future__ import annotations
@@ -53,7 +52,8 @@ import math
 from typing import TYPE_CHECKING
 
 from ..core import chance
-from ..geometry import map_local as _local
+from ..files.notation import format_follower
+from ..geometry import map_local
 from .actions import ActionCodec
 
 if TYPE_CHECKING:
@@ -63,121 +63,197 @@ if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
     from .turns import ChanceGame
 
-
-def pieces(ruleset: "Ruleset", players: int) -> list[tuple[str, tuple[int, ...]]]:
-    """The pieces' names and shapes for ``ruleset`` and ``players`` seats (module docstring)."""
-    codec = ActionCodec.for_ruleset(ruleset)
-    planes = 3 + len(ruleset.kinds) + players + 1
-    types = len(ruleset.tiles)
-    found = [("board", (codec.maps, planes, codec.side, codec.side)), ("me", (players,)),
-             ("to_move", (players,)), ("scores", (players,)), ("supply", (players,)),
-             ("tile", (types,)), ("unseen", (types,))]
-    if ruleset.personal_tile >= 0:
-        found.append(("personal", (players,)))
-    if ruleset.titles:
-        found.append(("titles", (len(ruleset.titles), players)))
-    if ruleset.hand:
-        found += [("hand", (types,)), ("held", (players,))]
-    return found
+#: The first planes of every cell: a tile is there; the cell is on the frontier; the tile placed
+#: last; the map's start cell (0, 0); the tile piece's tile fits there turned 0-3 (4 planes); the
+#: placement chosen, turned 0-3, whose follower spot is still to choose (4); the placed tile's
+#: rotation 0-3 (4); the tile a follower moving on stood on (1 + its type).
+FIXED_PLANES = ("tile", "frontier", "last", "origin", "fits0", "fits1", "fits2", "fits3",
+                "placing0", "placing1", "placing2", "placing3", "rotation0", "rotation1", "rotation2",
+                "rotation3", "mover")
+_FITS, _PLACING, _ROTATION, _MOVER = 4, 8, 12, 16
 
 
-def size(ruleset: "Ruleset", players: int) -> int:
-    """Length of the flat tensor."""
-    return sum(math.prod(shape) for _, shape in pieces(ruleset, players))
+class Layout:
+    """The observation of one ruleset, number of seats and crop (module docstring):
+    :attr:`pieces` (names and shapes), :attr:`size`, :meth:`views` and :meth:`fill`."""
 
+    def __init__(self, ruleset: "Ruleset", players: int, crop: int) -> None:
+        self.ruleset, self.players = ruleset, players
+        self.codec = ActionCodec.for_ruleset(ruleset, crop)
+        kinds, types = len(ruleset.kinds), len(ruleset.tiles)
+        follower_types = len(ruleset.follower_types)
+        self.edges = len(FIXED_PLANES)
+        self.types_at = self.edges + 4 * kinds
+        self.seats_at = self.types_at + types
+        self.spots_at = self.seats_at + players
+        planes = self.spots_at + players * follower_types
+        found = [("board", (ruleset.maps, planes, crop, crop)), ("me", (players,)), ("to_move", (players,)),
+                 ("scores", (players,)), ("potential", (players,)), ("pieces", (players, follower_types)),
+                 ("tile", (types,)), ("unseen", (types,))]
+        if ruleset.tokens:
+            found.append(("tokens", (players, len(ruleset.tokens))))
+        if ruleset.personal_tile >= 0:
+            found.append(("personal", (players,)))
+        if ruleset.titles:
+            found.append(("titles", (len(ruleset.titles), players)))
+        if ruleset.hand:
+            found += [("hand", (types,)), ("held", (players,))]
+        #: ``(name, shape)`` of each piece, in order.
+        self.pieces: list[tuple[str, tuple[int, ...]]] = found
+        #: Floats in the flat tensor.
+        self.size = sum(math.prod(shape) for _, shape in found)
+        # Per (tile type, rotation): the edge planes set (side · kinds + kind, from the board ports).
+        self._edge_planes = [[sorted({self.edges + (port // 3) * kinds + tile.kinds[j]
+                                      for port, j in enumerate(o.port_segment[:12]) if j >= 0})
+                              for o in tile.orientations] for tile in ruleset.tiles]
 
-def views(tensor: "numpy.ndarray", ruleset: "Ruleset", players: int) -> dict[str, "numpy.ndarray"]:
-    """Named, reshaped views into a flat ``tensor`` (writing them writes the tensor)."""
-    found, at = {}, 0
-    for name, shape in pieces(ruleset, players):
-        n = math.prod(shape)
-        found[name] = tensor[at:at + n].reshape(shape)
-        at += n
-    return found
+    def views(self, tensor: "numpy.ndarray") -> dict[str, "numpy.ndarray"]:
+        """Named, reshaped views into a flat ``tensor`` of :attr:`size` (writing them writes it)."""
+        found, at = {}, 0
+        for name, shape in self.pieces:
+            n = math.prod(shape)
+            found[name] = tensor[at:at + n].reshape(shape)
+            at += n
+        return found
 
+    def fill(self, view: dict[str, "numpy.ndarray"], state: "ChanceGame", seat: int) -> None:
+        """Write ``state`` as ``seat`` sees it into the :meth:`views` of a zeroed tensor.
+        Raises :class:`~engine.api.actions.CropTooSmall` when the board outgrew the crop."""
+        game = state.game
+        board, window = view["board"], state.window
+        for pos, (orientation, base, tile) in game.board.items():
+            m, x, y = map_local(pos)
+            cell = board[m, :, y - window[m][1], x - window[m][0]]
+            cell[0] = 1
+            cell[_ROTATION + orientation.rotation] = 1
+            cell[self.types_at + tile] = 1
+            for plane in self._edge_planes[tile][orientation.rotation]:
+                cell[plane] = 1
+        for segment, owner, kind, corner in game.on_board:
+            pos = game.seg_pos[segment]
+            orientation, base, tile = game.board[pos]
+            spot = segment - base if corner < 0 else len(game.tiles[tile].segments) + (corner - orientation.rotation) % 4
+            m, x, y = map_local(pos)
+            cell = board[m, :, y - window[m][1], x - window[m][0]]
+            cell[self.seats_at + owner] = 1
+            cell[self.spots_at + owner * len(game.ruleset.follower_types) + kind] += 2 ** spot
+        for m, frontier in enumerate(game.frontiers):
+            x0, y0 = window[m]
+            if 0 <= -y0 < self.codec.crop and 0 <= -x0 < self.codec.crop:
+                board[m, 3, -y0, -x0] = 1
+            for pos in frontier:
+                _, x, y = map_local(pos)
+                board[m, 1, y - y0, x - x0] = 1
+        self._fill_moment(view, state, seat)
+        view["me"][seat] = 1
+        if not state.chance and not state.over:
+            view["to_move"][state.player] = 1
+        view["scores"][:] = game.scores
+        view["potential"][:] = game.potential_scores()
+        view["pieces"][:] = game.reserve
+        for tile, copies in chance.unseen(game).items():
+            view["unseen"][tile] = copies
+        if "tokens" in view:
+            view["tokens"][:] = game.tokens
+        if game.hands is not None:
+            _fill_hands(view, game.hands, seat)
+        if "personal" in view:
+            view["personal"][:] = game.personal
+        for i, (holder, record) in enumerate(game.titles):
+            if holder >= 0:
+                view["titles"][i, holder] = record
 
-def fill(view: dict[str, "numpy.ndarray"], state: "ChanceGame", seat: int) -> None:
-    """Write ``state`` as seen by ``seat`` into the :func:`views` of a flat tensor
-    (zero the tensor first)."""
-    game, codec = state.game, state.codec
-    r = codec.reach
-    board = view["board"]
-    kinds = len(state.ruleset.kinds)
-    follower_plane = 3 + kinds
-    fits_plane = follower_plane + game.players
-    owner = {segment: player for segment, player, _, _ in game.on_board}
-    for pos, (_, base, tile) in game.board.items():
-        m, x, y = _local(pos)
-        cell = board[m, :, x + r, y + r]
-        cell[0] = 1
-        for j, kind in enumerate(game.tiles[tile].kinds):
-            cell[3 + kind] = 1
-            player = owner.get(base + j)
-            if player is not None:
-                cell[follower_plane + player] = 1
-    for m, frontier in enumerate(game.frontiers):
-        for pos in frontier:
-            _, x, y = _local(pos)
-            board[m, 1, x + r, y + r] = 1
-    last = next((move for _, move in reversed(game.history) if move is not None), None)
-    if last is not None:
-        m, x, y = _local(last.pos)
-        board[m, 2, x + r, y + r] = 1
-    tile = shown_tile(state, seat)
-    if tile is not None:
-        for pos, _ in game.placements():
-            m, x, y = _local(pos)
-            board[m, fits_plane, x + r, y + r] = 1
-        view["tile"][tile] = 1
-    view["me"][seat] = 1
-    if not state.chance and not state.over:
-        view["to_move"][state.player] = 1
-    view["scores"][:] = game.scores
-    view["supply"][:] = game.supply
-    for tile, copies in chance.unseen(game).items():
-        view["unseen"][tile] = copies
-    if game.hands is not None:
-        _fill_hands(view, game.hands, seat)
-    if "personal" in view:
-        view["personal"][:] = game.personal
-    for i, (holder, record) in enumerate(game.titles):
-        if holder >= 0:
-            view["titles"][i, holder] = record
+    def _fill_moment(self, view: dict[str, "numpy.ndarray"], state: "ChanceGame", seat: int) -> None:
+        """The planes of this moment: the last tile, where the tile shown fits, the placement
+        chosen, the follower moving on; and the ``tile`` piece."""
+        game, board, window = state.game, view["board"], state.window
+
+        def cell(pos: int) -> "numpy.ndarray":
+            m, x, y = map_local(pos)
+            return board[m, :, y - window[m][1], x - window[m][0]]
+
+        last = next((move for _, move in reversed(game.history) if move is not None and move.rotation >= 0), None)
+        if last is not None:
+            cell(last.pos)[2] = 1
+        tile = shown_tile(state, seat)
+        if tile is not None:
+            view["tile"][tile] = 1
+            if not game.pending_starts:
+                for pos, rotation in game.placements():
+                    cell(pos)[_FITS + rotation] = 1
+        if state.placing is not None:
+            cell(state.placing[0])[_PLACING + state.placing[1]] = 1
+        if game.movers:
+            cell(game.movers[0][2])[_MOVER] = 1 + game.movers[0][1]
 
 
 def shown_tile(state: "ChanceGame", seat: int) -> int | None:
-    """The tile type the ``tile`` piece shows ``seat``: the tile to place (none at a draw, a start
-    rotation or a follower moving on); under ``deck.hand`` only to its holder, and none while a
-    tile is to be picked."""
+    """The tile type the ``tile`` piece shows ``seat``: the tile to place or the start tile to
+    turn (none at a draw or while a follower moves on); under ``deck.hand`` only to its holder,
+    and none while a tile is to be picked."""
     game = state.game
-    if game.tile is None or game.pending_starts or game.movers:
+    if state.chance or game.movers:
         return None
-    if game.hands is not None and (seat != game.player or game.hands.picking):
+    if game.pending_starts:
+        return game.start_tile
+    if game.tile is None or (game.hands is not None and (seat != game.player or game.hands.picking)):
         return None
     return game.tile
 
 
 def text(state: "ChanceGame", seat: int) -> str:
-    """Under ``deck.hand``, what ``seat`` observes as a line: ``"seat 0: turn 3, scores [2, 0],
-    supply [7, 7], tile V, hand V W, held [2, 2], 4 tiles placed, 66 to draw"`` (``tile -``
-    when the ``tile`` piece shows none)."""
-    game, tiles = state.game, state.ruleset.tiles
-    hands = game.hands
-    assert hands is not None, "without hands every seat observes the whole state"
+    """What ``seat`` observes, as one line that determines it as the tensor does: ``"seat 0 |
+    to move 1 | turn 3 | scores [2, 0] | potential [4, 0] | supply [[6], [7]] | tile V | board
+    D(0,0)r0 V(1,0)r1 0:road@S | 66 to draw"``, then under ``deck.hand`` the seat's hand and
+    what each holds, and the placement chosen or the follower moving on when there is one."""
+    game, ruleset = state.game, state.ruleset
+    tiles = ruleset.tiles
     tile = shown_tile(state, seat)
-    hand = " ".join(tiles[t].id for t in sorted(t for t, _, _ in hands.held[seat])) or "-"
-    return (f"seat {seat}: turn {game.turn}, scores {game.scores}, supply {game.supply}, "
-            f"tile {'-' if tile is None else tiles[tile].id}, hand {hand}, "
-            f"held {[len(held) for held in hands.held]}, {len(game.board)} tiles placed, {game.remaining} to draw")
+    followers: dict[int, list[str]] = {}
+    for segment, owner, kind, corner in game.on_board:
+        pos = game.seg_pos[segment]
+        orientation, base, placed = game.board[pos]
+        spot = segment - base if corner < 0 else len(tiles[placed].segments) + (corner - orientation.rotation) % 4
+        followers.setdefault(pos, []).append(
+            f"{owner}:{format_follower(ruleset, placed, orientation.rotation, spot, kind)}")
+    cells = []
+    for pos, (orientation, _, placed) in sorted(game.board.items()):
+        cells.append(f"{tiles[placed].id}{_where(state, pos)}r{orientation.rotation}"
+                     + "".join(f" {f}" for f in sorted(followers.get(pos, ()))))
+    to_move = "-" if state.chance or state.over else str(state.player)
+    parts = [f"seat {seat}", f"to move {to_move}", f"turn {game.turn}", f"scores {game.scores}",
+             f"potential {game.potential_scores()}", f"supply {game.reserve}",
+             f"tile {'-' if tile is None else tiles[tile].id}", "board " + " ".join(cells),
+             f"{game.remaining} to draw"]
+    if ruleset.tokens:
+        parts.append(f"tokens {game.tokens}")
+    if ruleset.personal_tile >= 0:
+        parts.append(f"personal {game.personal}")
+    if ruleset.titles:
+        parts.append(f"titles {game.titles}")
+    if game.hands is not None:
+        hand = " ".join(tiles[t].id for t in sorted(t for t, _, _ in game.hands.held[seat])) or "-"
+        parts.append(f"hand {hand}, held {[len(held) for held in game.hands.held]}")
+    if state.placing is not None:
+        parts.append(f"placing{_where(state, state.placing[0])}r{state.placing[1]}")
+    if game.movers:
+        owner, kind, pos = game.movers[0]
+        parts.append(f"moving {owner}:{ruleset.follower_types[kind].name} from{_where(state, pos)}")
+    return " | ".join(parts)
+
+
+def _where(state: "ChanceGame", pos: int) -> str:
+    m, x, y = map_local(pos)
+    return f"({x},{y})" if state.codec.maps == 1 else f"(map {m}: {x},{y})"
 
 
 def _fill_hands(view: dict[str, "numpy.ndarray"], hands: "Hands", seat: int) -> None:
     """The ``hand`` and ``held`` pieces of ``seat``, and the tiles others hold or returned to
-    the box unknown to it added to ``unseen`` (which :func:`fill` filled from the stacks and box)."""
+    the box unknown to it added to ``unseen`` (filled from the stacks and box already)."""
     me = 1 << seat
     for other, held in enumerate(hands.held):
         view["held"][other] = len(held)
-        for tile, _, _ in held:
+        for tile, _, known in held:
             view["hand" if other == seat else "unseen"][tile] += 1
     for tile, _, known in hands.out:
         if not known & me:

@@ -2,19 +2,21 @@
 
 Importing this module registers the game.  Parameters: ``ruleset`` (a
 ruleset reference such as ``"basic+river"``, default ``"basic"``),
-``players`` (default 2) and ``returns`` (``"win"``: 1 to each winner, tied
-winners alike, 0 otherwise; ``"points"``: the final scores).  Draws are
-explicit chance nodes whose outcomes are tile type indices
-(:mod:`engine.api.turns`); actions are the :class:`~engine.api.actions.ActionCodec`'s,
-which covers every legal move of any ruleset; the observation tensor is
-:mod:`engine.api.observation`'s.  The game is general-sum and rewards only at
+``players`` (default 2), ``returns`` (``"win"``: 1 to each winner, tied
+winners alike, 0 otherwise; ``"points"``: the final scores) and ``crop``
+(the side of the board window in cells, default
+:data:`~engine.api.actions.DEFAULT_CROP`).  Draws are explicit chance nodes
+whose outcomes are tile type indices (:mod:`engine.api.turns`); actions are
+the factored :class:`~engine.api.actions.ActionCodec`'s (a cell and rotation,
+then a follower spot); the observation tensor and string are
+:mod:`engine.api.observation`'s, and the information state string is the
+history as the seat knows it.  The game is general-sum and rewards only at
 the end.  It has perfect information once the draws are chance events, but for
 a ruleset with hands (``deck.hand``): each seat's hand is hidden from the
 others, so that game's :class:`pyspiel.GameType` says imperfect information
 (:data:`HANDS_GAME_TYPE`: ``game.get_type()`` is per ruleset, under the one
 registered name, whose registered type is the default ruleset's), and its
-observation tensor and string are each seat's own (no information state is
-provided).
+observation tensor and string are each seat's own.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from ..rules.formula_syntax import MAX_POINTS
 from ..rules.ruleset import Ruleset, load_ruleset
 from ..rules.seats import pieces_at_start
 from . import observation
-from .actions import ActionCodec
+from .actions import DEFAULT_CROP
 from .turns import ChanceGame
 
 try:
@@ -37,7 +39,7 @@ except ImportError as error:  # pragma: no cover - depends on the extra
                       f"({error})") from None
 
 SHORT_NAME = "python_carcassonne"
-DEFAULTS: dict[str, Any] = {"ruleset": "basic", "players": 2, "returns": "win"}
+DEFAULTS: dict[str, Any] = {"ruleset": "basic", "players": 2, "returns": "win", "crop": DEFAULT_CROP}
 
 
 def _game_type(information: Any) -> Any:
@@ -52,7 +54,7 @@ def _game_type(information: Any) -> Any:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=6,
         min_num_players=1,
-        provides_information_state_string=False,
+        provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
@@ -79,8 +81,9 @@ class CarcassonneGame(pyspiel.Game):
             raise ValueError(str(error)) from None
         self.players = int(params["players"])
         self.returns_kind = str(params["returns"])
-        ChanceGame(self.ruleset, self.players, self.returns_kind)  # checks players and returns
-        codec = ActionCodec.for_ruleset(self.ruleset)
+        self.crop = int(params["crop"])
+        codec = ChanceGame(self.ruleset, self.players, self.returns_kind, self.crop).codec  # checks the parameters
+        self.layout = observation.Layout(self.ruleset, self.players, self.crop)
         tiles = sum(t.count for t in self.ruleset.tiles)
         points = self.returns_kind == "points"
         info = pyspiel.GameInfo(
@@ -90,11 +93,13 @@ class CarcassonneGame(pyspiel.Game):
             min_utility=-MAX_POINTS if points else 0.0,
             max_utility=MAX_POINTS if points else 1.0,
             utility_sum=None,
-            # Draws: at most tiles × tile types (deck.put_back); moves: one per tile; start rotations: one per
+            # Draws: at most tiles × tile types (deck.put_back); moves: two per tile (where, then the follower
+            # spot), personal tiles included; start rotations: one per
             # map; under deck.personal, one move per personal tile and a decline before each draw and per seat;
             # under a triggers move, after each placement a choice per follower that may move on; under
             # deck.hand a pick per placement and, per turn, up to size − 1 tiles returned to be drawn again.
-            max_game_length=tiles * len(self.ruleset.tiles) + tiles + codec.maps
+            max_game_length=tiles * len(self.ruleset.tiles) + 2 * tiles + codec.maps
+            + self.ruleset.personal_count * self.players
             + (tiles * self.ruleset.hand.size if self.ruleset.hand else 0)
             + (self.ruleset.personal_count * self.players + tiles + self.players if codec.draws else 0)
             + (tiles + self.ruleset.personal_count * self.players) * self.players
@@ -107,21 +112,22 @@ class CarcassonneGame(pyspiel.Game):
         """The state before the first draw."""
         return CarcassonneState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CarcassonneObserver:
-        """The observer of :mod:`engine.api.observation`: everything public, and under ``deck.hand``
-        the observing seat's own hand.  ``ValueError`` for parameters, and under ``deck.hand`` for
-        an observation type other than the default (perfect recall: an information state; the
-        private information of no seat or of all)."""
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+        """The observer of :mod:`engine.api.observation` (everything public, and under ``deck.hand``
+        the observing seat's own hand), or with ``perfect_recall`` the information state: the
+        history as the seat knows it (:meth:`~engine.api.turns.ChanceGame.history_seen`; a string,
+        no tensor).  ``ValueError`` for parameters, and for an observation type that shows no
+        public information or every seat's private information."""
         if params:
             raise ValueError(f"the observer takes no parameters, not {params}")
-        if self.ruleset.hand and iig_obs_type is not None and (
-                iig_obs_type.perfect_recall or not iig_obs_type.public_info
-                or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
-            raise ValueError(f"the observer of a game with hands (deck.hand) shows the public information and "
-                             f"the observing seat's hand, without perfect recall, not perfect_recall="
-                             f"{iig_obs_type.perfect_recall}, public_info={iig_obs_type.public_info}, "
+        if iig_obs_type is not None and (not iig_obs_type.public_info or (
+                self.ruleset.hand and iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER)):
+            raise ValueError(f"the observers show the public information and the observing seat's own (under "
+                             f"deck.hand, its hand), not public_info={iig_obs_type.public_info}, "
                              f"private_info={iig_obs_type.private_info}")
-        return CarcassonneObserver(self.ruleset, self.players)
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            return HistoryObserver()
+        return CarcassonneObserver(self.layout)
 
 
 class CarcassonneState(pyspiel.State):
@@ -129,7 +135,7 @@ class CarcassonneState(pyspiel.State):
 
     def __init__(self, game: CarcassonneGame, inner: ChanceGame | None = None) -> None:
         super().__init__(game)
-        self.inner = inner or ChanceGame(game.ruleset, game.players, game.returns_kind)
+        self.inner = inner or ChanceGame(game.ruleset, game.players, game.returns_kind, game.crop)
 
     def current_player(self) -> int:
         inner = self.inner
@@ -176,21 +182,32 @@ class CarcassonneState(pyspiel.State):
 class CarcassonneObserver:
     """OpenSpiel's Python observer: ``tensor`` (float32), ``dict`` (named views), and a string."""
 
-    def __init__(self, ruleset: Ruleset, players: int) -> None:
-        self.ruleset, self.players = ruleset, players
-        self.tensor = numpy.zeros(observation.size(ruleset, players), numpy.float32)
-        self.dict = observation.views(self.tensor, ruleset, players)
+    def __init__(self, layout: observation.Layout) -> None:
+        self.layout = layout
+        self.tensor = numpy.zeros(layout.size, numpy.float32)
+        self.dict = layout.views(self.tensor)
 
     def set_from(self, state: CarcassonneState, player: int) -> None:
         self.tensor.fill(0)
-        observation.fill(self.dict, state.inner, player)
+        self.layout.fill(self.dict, state.inner, player)
 
     def string_from(self, state: CarcassonneState, player: int) -> str:
-        """Without hands, ``"seat 0: "`` and the state; under ``deck.hand`` what ``player`` may
-        see: its hand, and the tile to place when it is its own and chosen."""
-        if state.inner.game.hands is None:
-            return f"seat {player}: {state}"
+        """What ``player`` observes (:func:`engine.api.observation.text`)."""
         return observation.text(state.inner, player)
+
+
+class HistoryObserver:
+    """The information state: the actions so far as the seat knows them; no tensor."""
+
+    def __init__(self) -> None:
+        self.tensor = numpy.zeros(0, numpy.float32)
+        self.dict: dict[str, Any] = {}
+
+    def set_from(self, state: CarcassonneState, player: int) -> None:
+        pass
+
+    def string_from(self, state: CarcassonneState, player: int) -> str:
+        return state.inner.history_seen(player)
 
 
 pyspiel.register_game(GAME_TYPE, CarcassonneGame)

@@ -1,15 +1,15 @@
 """A PettingZoo AEC environment of any ruleset (the ``pettingzoo`` extra).
 
-``CarcassonneEnv(ruleset="basic+river", players=3, returns="win", render_mode=None)``:
+``CarcassonneEnv(ruleset="basic+river", players=3, returns="win", render_mode=None, crop=31)``:
 agents ``player_0`` … act in seat order; the environment draws the tiles itself
 (from a ``random.Random`` seeded by ``reset(seed=…)``), so every step is a
 move, or the first player's turn of a start tile drawn from the stack.  An
 observation is ``{"observation": float32 vector, "action_mask": int8 vector}``:
 the vector is :mod:`engine.api.observation`'s as that agent's seat sees it
 (under ``deck.hand`` its own hand, not the others'), the mask marks the acting
-agent's legal actions (all zero for the others), over the
-:class:`~engine.api.actions.ActionCodec`'s actions (picks of a held tile
-included).  Rewards come at the end: 1 to each winner and 0 otherwise
+agent's legal actions (all zero for the others), over the factored
+:class:`~engine.api.actions.ActionCodec`'s actions: a placement is a cell of
+the crop and a rotation, then (the same agent again) a follower spot.  Rewards come at the end: 1 to each winner and 0 otherwise
 (``returns="win"``), or the final points (``returns="points"``).
 :meth:`render` gives text with ``render_mode="ansi"`` and the board picture
 with ``"rgb_array"`` (the ``render`` extra too); the environment never renders
@@ -24,6 +24,7 @@ from typing import Any
 from ..errors import UserError
 from ..rules.ruleset import load_ruleset
 from . import observation
+from .actions import DEFAULT_CROP
 from .turns import ChanceGame
 
 try:
@@ -43,7 +44,7 @@ class CarcassonneEnv(AECEnv):
     metadata = {"render_modes": ["ansi", "rgb_array"], "name": "carcassonne_v0", "is_parallelizable": False}
 
     def __init__(self, ruleset: str = "basic", players: int = 2, returns: str = "win",
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, crop: int = DEFAULT_CROP) -> None:
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
@@ -54,9 +55,11 @@ class CarcassonneEnv(AECEnv):
         if isinstance(players, bool) or not isinstance(players, int):
             raise ValueError(f"players is a number of seats, not {players!r}")
         self.players, self.returns_kind, self.render_mode = players, returns, render_mode
-        self.state = ChanceGame(self.ruleset, players, returns)
+        self.crop = crop
+        self.state = ChanceGame(self.ruleset, players, returns, crop)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
-        size = observation.size(self.ruleset, players)
+        self.layout = observation.Layout(self.ruleset, players, crop)
+        size = self.layout.size
         actions = self.state.codec.size
         space = gymnasium.spaces.Dict({
             "observation": gymnasium.spaces.Box(-numpy.inf, numpy.inf, (size,), numpy.float32),
@@ -66,7 +69,7 @@ class CarcassonneEnv(AECEnv):
         self.action_spaces = {agent: gymnasium.spaces.Discrete(actions) for agent in self.possible_agents}
         self._rng = random.Random()
         self._tensor = numpy.zeros(size, numpy.float32)
-        self._views = observation.views(self._tensor, self.ruleset, players)
+        self._views = self.layout.views(self._tensor)
 
     def observation_space(self, agent: str) -> Any:
         return self.observation_spaces[agent]
@@ -77,7 +80,7 @@ class CarcassonneEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """A new game; ``seed`` seeds the draws (the same seed and actions give the same game)."""
         self._rng = random.Random(seed)
-        self.state = ChanceGame(self.ruleset, self.players, self.returns_kind)
+        self.state = ChanceGame(self.ruleset, self.players, self.returns_kind, self.crop)
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -93,7 +96,7 @@ class CarcassonneEnv(AECEnv):
             raise ValueError(f"no agent {agent!r} (agents: {', '.join(self.possible_agents)})")
         seat = self.possible_agents.index(agent)
         self._tensor.fill(0)
-        observation.fill(self._views, self.state, seat)
+        self.layout.fill(self._views, self.state, seat)
         mask = numpy.zeros(self.state.codec.size, numpy.int8)
         if not self.state.over and seat == self.state.player:
             mask[self.state.legal_actions()] = 1

@@ -3,7 +3,7 @@
 The shared core of the OpenSpiel game and the PettingZoo environment.  A
 step is a **chance** step (a start tile or a tile is drawn:
 :func:`engine.core.chance.draw_outcomes`), a player's **move** (place the
-drawn tile, maybe deploy; or place a personal tile offered, or decline it,
+drawn tile: a cell and rotation, then where a follower goes, if anywhere; or place a personal tile offered, or decline it,
 :mod:`engine.core.personal`; or pick which held tile to place,
 :mod:`engine.core.hands`), or the first player's **start rotation** when the
 start tile is drawn from the stack.  Under ``deck.hand`` each tile drawn into a
@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from ..core import chance
 from ..core.game import Game
-from ..core.moves import HOME, IllegalMove, Move, is_decision, is_draw, is_pick
+from ..core.moves import DRAW, HOME, Move
 from ..files.notation import format_follower
 from ..geometry import map_local
 from ..rules.ruleset import Ruleset
-from .actions import ActionCodec
+from .actions import DEFAULT_CROP, ActionCodec, CropTooSmall, windows
 
 #: What ``returns`` may be: 1 to each winner (tied winners all win, RULES.md §3.1) and 0
 #: otherwise, or the final points.
@@ -30,29 +30,39 @@ RETURNS = ("win", "points")
 
 
 class ChanceGame:
-    """``ChanceGame(ruleset, players=2, returns="win")``: a game stepped by actions.
+    """``ChanceGame(ruleset, players=2, returns="win", crop=DEFAULT_CROP)``: a game stepped by actions.
 
     :attr:`chance` says whether the next step is a draw (:meth:`outcomes` lists
     ``(tile type index, probability)``); else :attr:`player` (a seat) acts with one
-    of :meth:`legal_actions` (:class:`~engine.api.actions.ActionCodec` integers).
-    :meth:`apply` takes either kind; :attr:`over` once the tiles are used up, when
-    final scoring has run.  Raises ``ValueError`` for a number of players the
-    ruleset does not allow, an unknown ``returns`` or an action not legal now.
+    of :meth:`legal_actions` (:class:`~engine.api.actions.ActionCodec` integers over a
+    crop of ``crop`` cells).  Placing a tile is two steps of the same seat: the cell and
+    rotation (then :attr:`placing` holds them), and the follower spot, skipped when the
+    placement allows no follower.  :meth:`apply` takes either kind; :attr:`over` once the
+    tiles are used up, when final scoring has run.  Raises ``ValueError`` for a number of
+    players the ruleset does not allow, an unknown ``returns``, a crop under 3 cells or an
+    action not legal now, and :class:`~engine.api.actions.CropTooSmall` once the board
+    outgrows the crop.
     """
 
-    def __init__(self, ruleset: Ruleset, players: int = 2, returns: str = "win") -> None:
+    def __init__(self, ruleset: Ruleset, players: int = 2, returns: str = "win", crop: int = DEFAULT_CROP) -> None:
         if returns not in RETURNS:
             raise ValueError(f"returns must be one of {', '.join(RETURNS)}, not '{returns}'")
         self.ruleset = ruleset
         self.returns_kind = returns
-        self.codec = ActionCodec.for_ruleset(ruleset)
+        self.codec = ActionCodec.for_ruleset(ruleset, crop)
         # Seed 0 only orders the tiles the draws swap with: every draw is a chance outcome.
         self.game = Game(ruleset, players, seed=0, draw=False)
         #: A drawn start tile waiting to be drawn again as a chance event (its rotation comes next).
         self.start_due = bool(self.game.pending_starts)
-        #: Every action applied, chance outcomes included (what unpickling replays).
+        #: Every action applied, chance outcomes included (what unpickling replays), and for each the
+        #: seat a draw went to when only that seat sees it (``deck.hand``), else -1.
         self.actions: list[int] = []
+        self.seen_by: list[int] = []
+        #: The cell and rotation chosen (packed position, quarter turns) while the follower spot is to choose.
+        self.placing: tuple[int, int] | None = None
         self._legal: list[int] | None = None
+        self._window: list[tuple[int, int]] | None = None
+        self._options: dict[tuple[int, int], list[Move]] | None = None
 
     # -- what the next step is -------------------------------------------------
 
@@ -73,6 +83,13 @@ class ChanceGame:
         """The seat to act (the first player turns a drawn start tile)."""
         return 0 if self.game.pending_starts else self.game.player
 
+    @property
+    def window(self) -> list[tuple[int, int]]:
+        """Per map, the corner of the crop (:func:`~engine.api.actions.windows`) in this position."""
+        if self._window is None:
+            self._window = windows(self.game, self.codec.crop)
+        return self._window
+
     def outcomes(self) -> list[tuple[int, float]]:
         """The draw due now: ``(tile type index, probability)`` pairs; ``ValueError`` if
         no draw is due."""
@@ -83,20 +100,47 @@ class ChanceGame:
         return chance.draw_outcomes(self.game)
 
     def legal_moves(self) -> list[Move]:
-        """The moves of the seat to act (empty at a chance step or a start rotation)."""
+        """The whole moves open to the seat to act (empty at a chance step or a start rotation;
+        while :attr:`placing`, those of the chosen placement)."""
         if self.chance or self.over or self.game.pending_starts:
             return []
+        if self.placing is not None:
+            return list(self.options()[self.placing])
         return self.game.legal_moves()
+
+    def options(self) -> dict[tuple[int, int], list[Move]]:
+        """The moves that place the tile, by ``(packed position, rotation)``."""
+        if self._options is None:
+            self._options = {}
+            for move in self.game.legal_moves():
+                if move.rotation >= 0:
+                    self._options.setdefault((move.pos, move.rotation), []).append(move)
+        return self._options
 
     def legal_actions(self) -> list[int]:
         """The actions of the seat to act, ascending (empty at a chance step)."""
         if self.chance or self.over:
             return []
-        if self.game.pending_starts:
-            return [self.codec.start_action(r) for r in range(4)]
         if self._legal is None:  # OpenSpiel asks several times a step: listed once per position
-            self._legal = sorted(self.codec.encode(move) for move in self.game.legal_moves())
+            self._legal = sorted(self._actions())
         return list(self._legal)
+
+    def _actions(self) -> list[int]:
+        codec, game = self.codec, self.game
+        if game.pending_starts:
+            return [codec.start_action(r) for r in range(4)]
+        if self.placing is not None:
+            return [codec.follower_action(move.follower, move.type) for move in self.options()[self.placing]]
+        if game.movers:
+            origin = game.movers[0][2]
+            return [codec.move_on_action(move, origin) for move in game.legal_moves()]
+        if game.hands is not None and game.hands.picking:
+            return [codec.pick_action(move.pos) for move in game.legal_moves()]
+        window = self.window
+        found = [codec.place_action(pos, rotation, window) for pos, rotation in self.options()]
+        if game.personal_turn:
+            found.append(codec.draw_action)
+        return found
 
     # -- stepping ------------------------------------------------------------------
 
@@ -105,32 +149,52 @@ class ChanceGame:
         game = self.game
         if self.over:
             raise ValueError("the game is over")
-        if not self.chance and not 0 <= action < self.codec.size:
-            raise ValueError(f"action {action} is outside the actions (0 ≤ action < {self.codec.size})")
-        self._legal = None
         if self.chance:
+            drawer = game.player if game.hands is not None and not self.start_due else -1
             if self.start_due:
                 chance.draw_start(game, action)
                 self.start_due = False
             else:
                 chance.draw(game, action)
-        elif game.pending_starts:
-            rotation = self.codec.start_rotation(action)
-            if rotation is None:
-                raise ValueError(f"action {action} does not turn the start tile (a tile is to be turned)")
-            game.place_start(rotation)
-            self.start_due = bool(game.pending_starts)
         else:
-            move = self.codec.decode(action) if self.codec.start_rotation(action) is None else None
-            if move is None:
-                raise ValueError(f"action {action} turns a start tile, but a tile is to be placed")
-            try:
-                game.play(move, draw=False)
-            except IllegalMove as error:
-                raise ValueError(f"action {action} is not legal now: {error}") from None
+            drawer = -1
+            if action not in self.legal_actions():
+                raise ValueError(f"action {action} is not legal now ({self.action_to_string(action)})")
+            self._act(action)
         self.actions.append(action)
+        self.seen_by.append(drawer)
+        self._legal = None
+        if self.placing is None:
+            self._window = self._options = None
         if not game.finished and not self.chance and game.tile is None and not game.pending_starts:
             game.finish()
+
+    def _act(self, action: int) -> None:
+        """Play the seat's legal ``action``."""
+        codec, game = self.codec, self.game
+        block = codec.block(action)
+        if block == "start":
+            game.place_start(action - codec.starts_from)
+            self.start_due = bool(game.pending_starts)
+        elif block == "follower":
+            assert self.placing is not None
+            spot, kind = codec.follower(action)
+            move = next(m for m in self.options()[self.placing] if m.follower == spot and m.type == kind)
+            self.placing = None
+            game.play(move, draw=False)
+        elif block == "place":
+            placement = codec.placement(action, self.window)
+            moves = self.options()[placement]
+            if len(moves) == 1:  # nowhere to put a follower: no second decision
+                game.play(moves[0], draw=False)
+            else:
+                self.placing = placement
+        elif block == "move on":
+            game.play(codec.move_on(action, game.movers[0][2]), draw=False)
+        elif block == "pick":
+            game.play(codec.pick(action), draw=False)
+        else:
+            game.play(DRAW, draw=False)
 
     def _decision_string(self, move: Move) -> str:
         """``"wagon to (1,0) road@E"`` or ``"wagon home"`` (the follower moving on now)."""
@@ -146,6 +210,13 @@ class ChanceGame:
             return f"{name} to {where}"
         orientation, _, tile = placed
         return f"{name} to {where} {format_follower(self.ruleset, tile, orientation.rotation, move.follower)}"
+
+    def history_seen(self, seat: int) -> str:
+        """The actions so far as ``seat`` knows them, one per step (``"12 845 ? 3"``): a draw
+        into another seat's hand (``deck.hand``) reads ``?``.  Perfect recall: two states
+        ``seat`` cannot tell apart give the same string."""
+        return " ".join("?" if 0 <= drawer != seat else str(action)
+                        for action, drawer in zip(self.actions, self.seen_by))
 
     def returns(self) -> list[float]:
         """Per seat: 1 for a winner and 0 otherwise (``returns="win"``), or the points;
@@ -163,9 +234,9 @@ class ChanceGame:
         other = ChanceGame.__new__(ChanceGame)
         other.ruleset, other.returns_kind, other.codec = self.ruleset, self.returns_kind, self.codec
         other.game = self.game.copy()
-        other.start_due = self.start_due
-        other.actions = self.actions.copy()
-        other._legal = self._legal
+        other.start_due, other.placing = self.start_due, self.placing
+        other.actions, other.seen_by = self.actions.copy(), self.seen_by.copy()
+        other._legal, other._window, other._options = self._legal, self._window, self._options
         return other
 
     def __deepcopy__(self, memo: dict) -> ChanceGame:
@@ -176,21 +247,22 @@ class ChanceGame:
         # Pickled (OpenSpiel serialises states so) as what it is made of: the ruleset
         # reference, the seats, the returns and the actions, replayed on unpickling.
         return {"ref": self.ruleset.ref, "players": self.game.players, "returns": self.returns_kind,
-                "actions": list(self.actions)}
+                "crop": self.codec.crop, "actions": list(self.actions)}
 
     def __setstate__(self, data: dict) -> None:
         from ..rules.ruleset import load_ruleset
 
-        fresh = ChanceGame(load_ruleset(data["ref"]), data["players"], data["returns"])
+        fresh = ChanceGame(load_ruleset(data["ref"]), data["players"], data["returns"], data["crop"])
         for action in data["actions"]:
             fresh.apply(action)
         self.__dict__.update(fresh.__dict__)
 
     def action_to_string(self, action: int, chance_step: bool | None = None, seat: int | None = None) -> str:
-        """``"draw V"``, ``"turn the start tile 1"``, a move in the project's notation
-        (``"V (1,0) r2 road@S"``: tile type, cell, quarter turns, follower), ``"keep AB and
-        draw"`` (``and pass`` in the last round) for declining a personal tile, or ``"pick V"``
-        for choosing a held tile (``deck.hand``).
+        """What ``action`` does, in the project's notation: ``"draw V"``, ``"turn the start tile
+        1"``, ``"V (1,0) r2"`` (tile type, cell, quarter turns: the first decision of a placement),
+        ``"road@S"`` or ``"no follower"`` (the second), ``"keep AB and draw"`` (``and pass`` in the
+        last round) for declining a personal tile, ``"wagon to (2,1) road@S"`` or ``"wagon home"``
+        for a follower moving on, ``"pick V"`` for choosing a held tile (``deck.hand``).
 
         ``seat`` is who reads a chance step: None for the referee, who sees every draw.  A tile
         drawn into a hand is seen by its drawer only, so any other seat reads ``"seat 1 draws a
@@ -203,22 +275,34 @@ class ChanceGame:
             if seat is not None and self.game.hands is not None and not self.start_due and seat != self.game.player:
                 return f"seat {self.game.player} draws a tile"
             return f"draw {tiles[action].id}"
-        if not 0 <= action < self.codec.size:
+        codec, game = self.codec, self.game
+        try:
+            block = codec.block(action)
+        except ValueError:
             return f"no action {action}"
-        rotation = self.codec.start_rotation(action)
-        if rotation is not None:
-            return f"turn the start tile {rotation}"
-        move = self.codec.decode(action)
-        if is_pick(move):
-            return f"pick {tiles[move.pos].id}"
-        tile = self.game.tile
+        tile = game.tile if game.tile is not None else game.start_tile
         name = tiles[tile].id if tile is not None else "?"
-        if is_draw(move):
-            return f"keep {name} and pass" if self.game.last_round is not None else f"keep {name} and draw"
-        if is_decision(move):
-            return self._decision_string(move)
-        m, x, y = map_local(move.pos)
-        where = f"({x},{y})" if self.codec.maps == 1 else f"map {m} ({x},{y})"
-        follower = "" if move.follower is None or tile is None else \
-            f" {format_follower(self.ruleset, tile, move.rotation, move.follower, move.type)}"
-        return f"{name} {where} r{move.rotation}{follower}"
+        if block == "start":
+            return f"turn the start tile {action - codec.starts_from}"
+        if block == "pick":
+            return f"pick {tiles[action - codec.pick_from].id}"
+        if block == "decline":
+            return f"keep {name} and pass" if game.last_round is not None else f"keep {name} and draw"
+        if block == "move on":
+            if not game.movers:
+                return f"move-on action {action} (no follower moves on now)"
+            return self._decision_string(codec.move_on(action, game.movers[0][2]))
+        if block == "follower":
+            spot, kind = codec.follower(action)
+            if spot is None:
+                return "no follower"
+            if self.placing is None or tile is None:
+                return f"follower spot {spot} type {kind}"
+            return format_follower(self.ruleset, tile, self.placing[1], spot, kind)
+        try:
+            pos, rotation = codec.placement(action, self.window)
+        except CropTooSmall:
+            return f"placement action {action}"
+        m, x, y = map_local(pos)
+        where = f"({x},{y})" if codec.maps == 1 else f"map {m} ({x},{y})"
+        return f"{name} {where} r{rotation}"

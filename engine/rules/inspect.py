@@ -48,6 +48,17 @@ def shipped() -> list[Shipped]:
     return found
 
 
+def shipped_games() -> list[str]:
+    """Ruleset references of every shipped ruleset, then of the basic game with each shipped
+    option (after the options it requires): ``["basic", …, "basic+river+river-split-springs", …]``."""
+    found = [s.name for s in shipped() if s.kind == "ruleset"]
+    for s in shipped():
+        if s.kind == "option":
+            data = load_yaml(options_dir() / f"{s.name}.yaml").data or {}
+            found.append("+".join(["basic", *data.get("requires", ()), s.name]))
+    return found
+
+
 @dataclass(frozen=True)
 class Layer:
     """One value in the chain that composed a key: where it is written (``origin``,

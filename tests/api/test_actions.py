@@ -1,4 +1,4 @@
-"""The action encoding (engine/api/actions.py): every legal move of any ruleset, and nothing clipped."""
+"""The factored action encoding (engine/api/actions.py): a cell of the crop and a rotation, then a follower spot."""
 
 from __future__ import annotations
 
@@ -7,71 +7,125 @@ from pathlib import Path
 
 import pytest
 
-from engine.api.actions import ActionCodec
+from engine.api.actions import DEFAULT_CROP, ActionCodec, CropTooSmall, windows
+from engine.api.turns import ChanceGame
 from engine.core.game import Game
-from engine.core.moves import Move
+from engine.core.moves import DRAW, HOME, MOVE_ON, Move
 from engine.geometry import map_origin, pack
 from engine.rules.ruleset import load_ruleset
-
-
-def test_the_basic_game_has_its_documented_size():
-    codec = ActionCodec.for_ruleset(load_ruleset("basic"))
-    # 72 tiles: a 145 × 145 square; the most segments on a basic tile is 8 (slots: none + 8).
-    assert (codec.reach, codec.side, codec.slots) == (72, 145, 9)
-    assert codec.size == 145 * 145 * 4 * 9 + 4 == 756_904
-
 
 SCENARIO_RULESETS = Path(__file__).parents[1] / "scenarios" / "rulesets"
 
 
+def test_the_basic_game_has_its_documented_size():
+    codec = ActionCodec.for_ruleset(load_ruleset("basic"), DEFAULT_CROP)
+    # 35 × 35 cells × 4 rotations; the most segments on a basic tile is 8 (slots: none + 8); 4 start turns.
+    assert (codec.crop, codec.slots) == (35, 9)
+    assert codec.size == 35 * 35 * 4 + 9 + 4 == 4_913
+    assert [codec.block(a) for a in (0, 4899, 4900, 4908, 4909, 4912)] == \
+        ["place", "place", "follower", "follower", "start", "start"]
+    with pytest.raises(ValueError, match="outside the actions"):
+        codec.block(4913)
+
+
 def test_each_follower_type_has_a_slot_of_its_own():
-    codec = ActionCodec.for_ruleset(load_ruleset(str(SCENARIO_RULESETS / "helper-follower.yaml")))
+    codec = ActionCodec.for_ruleset(load_ruleset(str(SCENARIO_RULESETS / "helper-follower.yaml")), 9)
     # Two types (normal, helper): none + 8 segments x 2 types.
     assert (codec.types, codec.slots) == (2, 17)
-    assert codec.decode(codec.encode(Move(pack(1, 0), 1, 3, 1))) == Move(pack(1, 0), 1, 3, 1)
-    assert codec.encode(Move(pack(1, 0), 1, 3, 1)) == codec.encode(Move(pack(1, 0), 1, 3, 0)) + 1
+    assert codec.follower(codec.follower_action(3, 1)) == (3, 1)
+    assert codec.follower_action(3, 1) == codec.follower_action(3, 0) + 1
+    assert codec.follower(codec.follower_action(None)) == (None, 0)
+    with pytest.raises(ValueError, match="no tile has a spot 8"):
+        codec.follower_action(8, 0)
 
 
-@pytest.mark.parametrize("ref", ["basic", "basic+river", "basic+two-maps", "first-edition",
+def test_a_cell_is_counted_from_the_windows_corner():
+    codec = ActionCodec.for_ruleset(load_ruleset("basic+two-maps"), 5)
+    window = [(-2, -2), (3, -1)]
+    # Map 1's window starts at (3, -1): cell (4, 1) is row 2, column 1.
+    action = codec.place_action(map_origin(1) + pack(4, 1), 3, window)
+    assert action == ((1 * 5 + 2) * 5 + 1) * 4 + 3
+    assert codec.placement(action, window) == (map_origin(1) + pack(4, 1), 3)
+    with pytest.raises(ValueError, match="outside the crop"):
+        codec.place_action(pack(3, 0), 0, window)
+    with pytest.raises(ValueError, match="places no tile"):
+        codec.placement(codec.placements, window)
+    with pytest.raises(ValueError, match="at least 3"):
+        ActionCodec.for_ruleset(load_ruleset("basic"), 2)
+
+
+def test_the_window_is_centred_on_the_tiles_and_frontier_and_refuses_a_board_too_wide():
+    game = Game(load_ruleset("basic"), 2, draw_order=[0] * 3)
+    # The start tile alone: its frontier spans (-1..1), centred on (0, 0).
+    assert windows(game, 5) == [(-2, -2)]
+    assert windows(game, 3) == [(-1, -1)]
+    game.frontiers[0][pack(5, 0)] = 0  # a frontier 7 cells wide
+    with pytest.raises(CropTooSmall, match="spans 7 cells with its frontier, more than the crop of 5"):
+        windows(game, 5)
+    assert windows(game, 7) == [(-1, -3)]
+
+
+@pytest.mark.parametrize("ref", ["basic", "basic+river", "basic+two-maps", "first-edition", "basic+hand-of-two",
                                  str(SCENARIO_RULESETS / "helper-follower.yaml"),
                                  str(SCENARIO_RULESETS / "large-follower.yaml"),
                                  str(SCENARIO_RULESETS / "abbey-supply.yaml"),
                                  str(SCENARIO_RULESETS / "wagon.yaml"),
                                  str(SCENARIO_RULESETS / "barn.yaml")])
-def test_every_legal_move_of_a_game_round_trips(ref):
+def test_every_legal_move_is_reached_by_exactly_one_pair_of_decisions(ref):
     ruleset = load_ruleset(ref)
-    codec = ActionCodec.for_ruleset(ruleset)
-    game = Game(ruleset, 2, seed=9)
+    state = ChanceGame(ruleset, 2)
     rng = random.Random(Path(ref).name)  # not the whole path: the same game in any checkout
-    while game.tile is not None:
-        moves = game.legal_moves()
-        actions = [codec.encode(move) for move in moves]
-        assert len(set(actions)) == len(moves)
-        if game.movers:  # a follower moving on: its block of actions, after the rotations and any decline
-            assert all(codec.placements + 4 + codec.draws <= a < codec.size for a in actions)
-        else:
-            assert all(0 <= a < codec.placements or (game.personal_turn and a == codec.draw_action) for a in actions)
-        assert [codec.decode(a) for a in actions] == moves
-        game.play(rng.choice(moves))
+    while not state.over:
+        if state.chance:
+            state.apply(rng.choice([t for t, _ in state.outcomes()]))
+            continue
+        if state.game.pending_starts or state.placing is not None:
+            state.apply(rng.choice(state.legal_actions()))
+            continue
+        reached = []
+        for action in state.legal_actions():
+            trial = state.copy()
+            trial.apply(action)
+            if trial.placing is not None:
+                options = trial.options()[trial.placing]
+                seconds = [trial.codec.follower_action(m.follower, m.type) for m in options]
+                assert sorted(seconds) == trial.legal_actions()
+                reached += options
+            else:
+                reached.append(_the_move(state, action))
+        assert len(reached) == len(set(reached)) and set(reached) == set(state.game.legal_moves())
+        state.apply(rng.choice(state.legal_actions()))
 
 
-def test_the_far_corners_are_inside_and_beyond_them_is_refused():
-    codec = ActionCodec.for_ruleset(load_ruleset("basic+two-maps"))
-    r = codec.reach
-    for m in range(2):
-        for x, y in ((-r, -r), (r, r), (-r, r)):
-            move = Move(map_origin(m) + pack(x, y), 3, codec.slots - 2)
-            assert codec.decode(codec.encode(move)) == move
-    with pytest.raises(ValueError, match="outside the encoding"):
-        codec.encode(Move(pack(r + 1, 0), 0))
-    with pytest.raises(ValueError, match="places no tile"):
-        codec.decode(codec.placements)
-    assert codec.start_rotation(codec.start_action(2)) == 2 and codec.start_rotation(0) is None
+def _the_move(state: ChanceGame, action: int) -> Move:
+    codec, game = state.codec, state.game
+    block = codec.block(action)
+    if block == "place":
+        (move,) = state.options()[codec.placement(action, state.window)]
+        return move
+    if block == "move on":
+        return codec.move_on(action, game.movers[0][2])
+    if block == "pick":
+        return codec.pick(action)
+    assert block == "decline"
+    return DRAW
+
+
+def test_a_placement_with_no_follower_spot_is_one_step_and_one_with_spots_is_two():
+    state = ChanceGame(load_ruleset("basic"), 2)
+    state.apply(load_ruleset("basic").tile_ids["V"])  # a curve: road and two fields
+    turn = state.game.turn
+    first = state.legal_actions()[0]
+    assert state.codec.block(first) == "place"
+    state.apply(first)
+    assert state.placing is not None and state.game.turn == turn and not state.chance
+    assert state.action_to_string(state.codec.follower_action(None)) == "no follower"
+    assert all(state.codec.block(a) == "follower" for a in state.legal_actions())
+    state.apply(state.codec.follower_action(None))
+    assert state.placing is None and state.chance and state.game.turn == turn + 1
 
 
 def test_the_stepped_game_refuses_what_is_not_legal_now():
-    from engine.api.turns import ChanceGame
-
     state = ChanceGame(load_ruleset("basic"))
     assert state.chance and state.legal_actions() == []
     with pytest.raises(ValueError, match="cannot be drawn next"):
@@ -82,19 +136,16 @@ def test_the_stepped_game_refuses_what_is_not_legal_now():
     wrong = next(a for a in range(state.codec.placements) if a not in legal)
     with pytest.raises(ValueError, match="not legal now"):
         state.apply(wrong)
-    with pytest.raises(ValueError, match="turns a start tile"):
-        state.apply(state.codec.start_action(0))
-    for outside in (state.codec.size, 10**7, -1):
-        with pytest.raises(ValueError, match="outside the actions"):
-            state.apply(outside)
+    for bad in (state.codec.start_action(0), state.codec.follower_action(None), state.codec.size, 10**7, -1):
+        with pytest.raises(ValueError, match="not legal now"):
+            state.apply(bad)
     with pytest.raises(ValueError, match="no draw is due"):
         state.outcomes()
     assert state.action_to_string(10**7) == "no action 10000000"
+    assert state.legal_actions() == sorted(legal)
 
 
 def test_a_start_rotation_out_of_range_leaves_the_state_alone():
-    from engine.api.turns import ChanceGame
-
     state = ChanceGame(load_ruleset("basic+random-start"))
     state.apply(state.outcomes()[0][0])  # the start tile is drawn; the first player turns it
     assert state.legal_actions() == [state.codec.start_action(r) for r in range(4)]
@@ -106,21 +157,16 @@ def test_a_start_rotation_out_of_range_leaves_the_state_alone():
         ChanceGame(load_ruleset("basic"), returns="money")
 
 
-def test_declining_a_personal_tile_is_the_last_action_and_only_under_deck_personal():
-    from engine.api.turns import ChanceGame
-    from engine.core.moves import DRAW
-
-    basic = ActionCodec.for_ruleset(load_ruleset("basic"))
+def test_declining_a_personal_tile_has_its_own_action_only_under_deck_personal():
     with pytest.raises(ValueError, match="no personal tiles"):
-        basic.encode(DRAW)
+        ActionCodec.for_ruleset(load_ruleset("basic"), 9).draw_action
     ruleset = load_ruleset(str(SCENARIO_RULESETS / "abbey-supply.yaml"))
-    codec = ActionCodec.for_ruleset(ruleset)
-    # 72 tiles and up to 5 players' abbeys: reach 77; one action more than the placements and rotations.
-    assert codec.reach == 77 and codec.size == codec.placements + 5 == codec.draw_action + 1
-    assert codec.decode(codec.draw_action) == DRAW and codec.start_rotation(codec.draw_action) is None
+    codec = ActionCodec.for_ruleset(ruleset, DEFAULT_CROP)
+    assert codec.size == codec.placements + codec.slots + 4 + 1 == codec.draw_action + 1
+    assert codec.block(codec.draw_action) == "decline"
     state = ChanceGame(ruleset, 2)
     rng = random.Random(3)
-    while not state.game.personal_turn:  # play on until an abbey is offered
+    while not state.game.personal_turn or state.placing is not None:  # play on until an abbey is offered
         if state.chance:
             state.apply(rng.choice([tile for tile, _ in state.outcomes()]))
         else:
@@ -136,24 +182,28 @@ def test_declining_a_personal_tile_is_the_last_action_and_only_under_deck_person
     assert state.game.personal[seat] == 1
 
 
-def test_a_follower_moving_on_has_actions_of_its_own_and_home_is_the_last():
-    from engine.core.moves import HOME, MOVE_ON
-
+def test_a_follower_moving_on_is_counted_from_the_tile_it_stood_on_and_home_is_last():
     ruleset = load_ruleset(str(SCENARIO_RULESETS / "wagon.yaml"))
-    codec = ActionCodec.for_ruleset(ruleset)
-    # Two follower types (normal, wagon): none + 8 segments x 2 types; a block of moves after the 4 rotations.
-    assert codec.slots == 17 and codec.size == codec.placements + 4 + 145 * 145 * 17 + 1
-    assert codec.decode(codec.size - 1) == HOME and codec.encode(HOME) == codec.size - 1
-    move = Move(pack(-3, 2), MOVE_ON, 4, 1)
-    assert codec.decode(codec.encode(move)) == move and codec.placements + 4 < codec.encode(move) < codec.size - 1
+    codec = ActionCodec.for_ruleset(ruleset, DEFAULT_CROP)
+    # Two follower types (normal, wagon): none + 8 segments x 2 types; within 1 tile: 3 × 3 cells, then home.
+    assert codec.slots == 17 and codec.size == codec.moves_from + 9 * 17 + 1 == codec.home_action + 1
+    origin = pack(-3, 2)
+    move = Move(pack(-2, 1), MOVE_ON, 4, 1)
+    assert codec.move_on(codec.move_on_action(move, origin), origin) == move
+    assert codec.move_on_action(HOME, origin) == codec.home_action and codec.move_on(codec.home_action, origin) == HOME
+    with pytest.raises(ValueError, match="may not move on"):
+        codec.move_on_action(Move(pack(0, 2), MOVE_ON, 4, 1), origin)
     with pytest.raises(ValueError, match="no follower of the ruleset moves on"):
-        ActionCodec.for_ruleset(load_ruleset("basic")).encode(HOME)
-    game, rng, decided = Game(ruleset, 2, seed=0), random.Random(0), 0
-    while game.tile is not None:  # seed 0 has a wagon move on once: its choices round-trip
-        moves = game.legal_moves()
-        if game.movers:
-            actions = [codec.encode(m) for m in moves]
-            assert [codec.decode(a) for a in actions] == moves and actions[-1] == codec.size - 1
+        ActionCodec.for_ruleset(load_ruleset("basic"), 9).home_action
+    state, rng, decided = ChanceGame(ruleset, 2), random.Random(0), 0
+    while not state.over:
+        if state.chance:
+            state.apply(rng.choice([t for t, _ in state.outcomes()]))
+            continue
+        if state.game.movers:
+            legal = state.legal_actions()
+            assert all(codec.block(a) == "move on" for a in legal) and legal[-1] == codec.home_action
+            assert state.action_to_string(codec.home_action) == "wagon home"
             decided += 1
-        game.play(rng.choice(moves))
+        state.apply(rng.choice(state.legal_actions()))
     assert decided

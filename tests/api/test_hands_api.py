@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 
 from engine.api import observation
-from engine.api.actions import ActionCodec
+from engine.api.actions import DEFAULT_CROP, ActionCodec
 from engine.api.turns import ChanceGame
-from engine.core.game import Game
 from engine.core.moves import HOME, PICK, Move, is_pick
 from engine.rules.ruleset import load_ruleset
 
@@ -22,43 +21,45 @@ WAGONS = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "wagon.yaml"
 
 
 def test_the_pick_actions_come_last_and_leave_the_others_unchanged():
-    plain = ActionCodec.for_ruleset(load_ruleset("basic"))
-    assert (plain.picks, plain.size, plain.pick_from) == (0, 756_904, 756_904)
-    with pytest.raises(ValueError, match="no hands"):
-        plain.encode(Move(0, PICK))
+    plain = ActionCodec.for_ruleset(load_ruleset("basic"), DEFAULT_CROP)
+    assert (plain.picks, plain.size, plain.pick_from) == (0, 4_913, 4_913)
+    with pytest.raises(ValueError, match="no tile type 0 to pick"):
+        plain.pick_action(0)
     ruleset = load_ruleset("basic+hand-of-two")
-    codec = ActionCodec.for_ruleset(ruleset)
+    codec = ActionCodec.for_ruleset(ruleset, DEFAULT_CROP)
     types = len(ruleset.tiles)
-    assert (codec.picks, codec.pick_from, codec.size) == (types, 756_904, 756_904 + types)
+    assert (codec.picks, codec.pick_from, codec.size) == (types, 4_913, 4_913 + types)
     for t in range(types):
-        assert codec.encode(Move(t, PICK)) == 756_904 + t
-        assert codec.decode(756_904 + t) == Move(t, PICK)
+        assert codec.pick_action(t) == 4_913 + t
+        assert codec.pick(4_913 + t) == Move(t, PICK) and codec.block(4_913 + t) == "pick"
     with pytest.raises(ValueError, match="no tile type"):
-        codec.encode(Move(types, PICK))
+        codec.pick_action(types)
     with pytest.raises(ValueError):
-        codec.decode(codec.size)
+        codec.pick(codec.size)
 
 
 def test_a_follower_moving_on_keeps_its_actions_before_the_picks():
-    codec = ActionCodec.for_ruleset(load_ruleset(WAGONS + "+hand-of-two"))
-    assert codec.movers and codec.picks
-    assert codec.encode(HOME) == codec.pick_from - 1 and codec.decode(codec.pick_from - 1) == HOME
-    assert codec.decode(codec.pick_from) == Move(0, PICK)
+    codec = ActionCodec.for_ruleset(load_ruleset(WAGONS + "+hand-of-two"), DEFAULT_CROP)
+    assert codec.within == 1 and codec.picks
+    assert codec.home_action == codec.pick_from - 1 and codec.move_on(codec.pick_from - 1, 0) == HOME
+    assert codec.pick(codec.pick_from) == Move(0, PICK)
 
 
 @pytest.mark.parametrize("ref", HANDS)
-def test_every_legal_move_of_a_game_with_hands_round_trips(ref):
-    ruleset = load_ruleset(ref)
-    codec = ActionCodec.for_ruleset(ruleset)
-    game = Game(ruleset, 2, seed=4)
+def test_every_pick_of_a_game_with_hands_is_an_action(ref):
+    state = ChanceGame(load_ruleset(ref), 2)
     rng = random.Random(ref)
     picks = 0
-    while game.tile is not None:
-        moves = game.legal_moves()
-        actions = [codec.encode(move) for move in moves]
-        assert [codec.decode(a) for a in actions] == moves
-        picks += all(is_pick(move) for move in moves)
-        game.play(rng.choice(moves))
+    while not state.over:
+        if state.chance:
+            state.apply(rng.choice([t for t, _ in state.outcomes()]))
+            continue
+        moves = state.legal_moves()
+        if state.game.hands.picking:
+            assert all(is_pick(move) for move in moves)
+            assert state.legal_actions() == sorted(state.codec.pick_action(move.pos) for move in moves)
+            picks += 1
+        state.apply(rng.choice(state.legal_actions()))
     assert picks > 10
 
 
@@ -97,9 +98,14 @@ def _deal(ref: str, seat_1_draws) -> ChanceGame:
     return state
 
 
+def _layout(state: ChanceGame) -> observation.Layout:
+    return observation.Layout(state.ruleset, 2, state.codec.crop)
+
+
 def _observe(state: ChanceGame, seat: int) -> numpy.ndarray:
-    tensor = numpy.zeros(observation.size(state.ruleset, 2), numpy.float32)
-    observation.fill(observation.views(tensor, state.ruleset, 2), state, seat)
+    layout = _layout(state)
+    tensor = numpy.zeros(layout.size, numpy.float32)
+    layout.fill(layout.views(tensor), state, seat)
     return tensor
 
 
@@ -124,7 +130,7 @@ def test_a_seat_observes_nothing_of_the_others_hands(ref):
     assert numpy.array_equal(_observe(low, 0), _observe(high, 0))
     assert observation.text(low, 0) == observation.text(high, 0)
     assert not numpy.array_equal(_observe(low, 1), _observe(high, 1))
-    views = observation.views(_observe(low, 1), low.ruleset, 2)
+    views = _layout(low).views(_observe(low, 1))
     assert views["held"].tolist() == [len(held) for held in low.game.hands.held]
     assert views["hand"].sum() == len(low.game.hands.held[1])
 
@@ -146,8 +152,10 @@ def test_after_a_turn_of_draw_three_keep_one_the_returned_tiles_stay_hidden():
     for state in states:  # seat 1 places the tile both drew first, in the same way, and returns the others
         assert state.game.hands.picking
         first = state.game.hands.held[1][0][0]
-        state.apply(state.codec.encode(Move(first, PICK)))
+        state.apply(state.codec.pick_action(first))
         state.apply(state.legal_actions()[0])
+        if state.placing is not None:
+            state.apply(state.codec.follower_action(None))
     assert all(state.chance and state.game.player == 0 for state in states)
     assert states[0].game.history == states[1].game.history
     assert numpy.array_equal(_observe(states[0], 0), _observe(states[1], 0))
@@ -155,12 +163,12 @@ def test_after_a_turn_of_draw_three_keep_one_the_returned_tiles_stay_hidden():
 
 def test_the_tile_piece_shows_the_tile_to_place_to_its_holder_only():
     state = _deal("basic+hand-of-two", lowest)
-    views = [observation.views(_observe(state, seat), state.ruleset, 2) for seat in (0, 1)]
-    fits = 3 + len(state.ruleset.kinds) + 2
+    views = [_layout(state).views(_observe(state, seat)) for seat in (0, 1)]
+    fits = slice(observation.FIXED_PLANES.index("fits0"), observation.FIXED_PLANES.index("fits3") + 1)
     assert state.game.hands.picking  # nothing is chosen yet
     assert all(view["tile"].sum() == 0 and view["board"][0, fits].sum() == 0 for view in views)
     state.apply(state.legal_actions()[-1])
-    views = [observation.views(_observe(state, seat), state.ruleset, 2) for seat in (0, 1)]
+    views = [_layout(state).views(_observe(state, seat)) for seat in (0, 1)]
     assert views[1]["tile"][state.game.tile] == 1 and views[1]["board"][0, fits].sum() > 0
     assert views[0]["tile"].sum() == 0 and views[0]["board"][0, fits].sum() == 0
 
@@ -179,7 +187,7 @@ def test_the_pettingzoo_mask_offers_the_picks():
             picks = numpy.flatnonzero(obs["action_mask"]) - codec.pick_from
             assert picks.tolist() == env.state.game.hands.types(env.state.player)
             other = env.possible_agents[1 - env.possible_agents.index(agent)]
-            views = observation.views(env.observe(other)["observation"], env.ruleset, 2)
+            views = env.layout.views(env.observe(other)["observation"])
             assert views["hand"].sum() == len(env.state.game.hands.held[1 - env.state.player])
             break
         env.step(None if terminated or truncated else int(rng.choice(numpy.flatnonzero(obs["action_mask"]))))
@@ -209,8 +217,12 @@ def test_the_openspiel_game_with_hands_has_imperfect_information_and_private_obs
     assert low.observation_string(0) == high.observation_string(0)
     assert low.observation_tensor(1) != high.observation_tensor(1)
     assert low.observation_string(1) != high.observation_string(1)
-    with pytest.raises(ValueError, match="perfect recall"):
-        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    with pytest.raises(ValueError, match="private_info"):
+        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False,
+                                                        private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+    # The information state: the history as the seat knows it, seat 1's draws hidden from seat 0.
+    assert low.information_state_string(0) == high.information_state_string(0)
+    assert "?" in low.information_state_string(0) and low.information_state_string(1) != high.information_state_string(1)
     # Seat 1's next draw: the referee (the chance player) and seat 1 read its tile, seat 0 does not.
     state = game.new_initial_state()
     while not (state.is_chance_node() and state.inner.game.player == 1):

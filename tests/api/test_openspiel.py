@@ -10,14 +10,10 @@ pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not inst
 import numpy  # noqa: E402
 
 import engine.api.openspiel  # noqa: E402,F401  (registers the game)
-from engine.rules.compose import options_dir  # noqa: E402
-from engine.rules.inspect import shipped  # noqa: E402
-from engine.rules.source import load_yaml  # noqa: E402
+from engine.rules.inspect import shipped_games  # noqa: E402
 
 #: Every shipped ruleset, and the basic game with each shipped option (after the options it requires).
-SHIPPED = [s.name for s in shipped() if s.kind == "ruleset"] + [
-    "+".join(["basic", *load_yaml(options_dir() / f"{s.name}.yaml").data.get("requires", ()), s.name])
-    for s in shipped() if s.kind == "option"]
+SHIPPED = shipped_games()
 
 
 #: Test rulesets of the turn structures beyond placing a drawn tile: a tile of one's own, a follower moving on,
@@ -86,10 +82,11 @@ def test_observation_planes_show_the_board():
     observer.set_from(state, 0)
     assert numpy.array_equal(observer.tensor, tensor)
     board = observer.dict["board"][0]
-    r = state.inner.codec.reach
-    assert board[0].sum() == 1 and board[0, r, r] == 1  # the start tile at (0, 0)
+    middle = state.inner.codec.crop // 2
+    assert board[0].sum() == 1 and board[0, middle, middle] == 1  # the start tile at (0, 0), in the middle
+    assert board[3, middle, middle] == 1  # the origin
     assert board[1].sum() == 4  # its four neighbours are the frontier
-    assert board[-1].sum() >= 1  # the drawn tile fits somewhere
+    assert board[4:8].sum() >= 1  # the drawn tile fits somewhere
     assert observer.dict["me"].tolist() == [1, 0] and observer.dict["to_move"].tolist() == [1, 0]
     assert observer.dict["unseen"].sum() == 70
 

@@ -11,14 +11,15 @@ import numpy  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
 from engine.api.pettingzoo import CarcassonneEnv  # noqa: E402
+from engine.rules.inspect import shipped_games  # noqa: E402
 
 
 ABBEYS = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "abbey-supply.yaml")
 WAGONS = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "wagon.yaml")
 
 
-@pytest.mark.parametrize("ref, players", [("basic", 2), ("basic+river", 3), ("basic+random-start", 2), (ABBEYS, 3),
-                                          (WAGONS, 2), ("basic+hand-of-two", 2), ("basic+draw-three-keep-one", 3)])
+@pytest.mark.parametrize("ref, players", [(ref, 2) for ref in shipped_games()] + [
+    ("basic+river", 3), (ABBEYS, 3), (WAGONS, 2), ("basic+draw-three-keep-one", 3)])
 def test_pettingzoo_api_test(ref, players):
     api_test(CarcassonneEnv(ref, players), num_cycles=30)
 
