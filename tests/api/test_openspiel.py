@@ -136,3 +136,26 @@ def test_the_observation_shows_each_titles_holder_with_its_record():
     plain_observer = plain.make_py_observer()
     plain_observer.set_from(plain.new_initial_state(), 0)
     assert "titles" not in plain_observer.dict
+
+
+def test_openspiel_tabular_q_learner_learns_from_whole_games():
+    """One of OpenSpiel's own learners on the game through its rl_environment: the winner's last
+    move of each game gets a Q-value above zero from the terminal reward (returns=win)."""
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import tabular_qlearner
+
+    game = pyspiel.load_game("python_carcassonne", {"ruleset": "basic+short-game", "crop": 21})
+    env = rl_environment.Environment(game, chance_event_sampler=rl_environment.ChanceEventSampler(seed=5))
+    actions = env.action_spec()["num_actions"]
+    assert actions == 21 * 21 * 4 + 9 + 4
+    agents = [tabular_qlearner.QLearner(player_id=seat, num_actions=actions) for seat in range(2)]
+    for _ in range(2):
+        time_step = env.reset()
+        while not time_step.last():
+            seat = time_step.observations["current_player"]
+            time_step = env.step([agents[seat].step(time_step).action])
+        for agent in agents:
+            agent.step(time_step)
+        assert sorted(time_step.rewards) in ([0.0, 1.0], [1.0, 1.0])
+    learned = [value for agent in agents for values in agent._q_values.values() for value in values.values()]
+    assert any(value > 0 for value in learned)
