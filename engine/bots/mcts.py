@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Optional
+from typing import Callable, Optional
 
 from ..core.chance import determinise
 from ..core.game import Game
@@ -80,16 +80,19 @@ class MctsPlayer:
     many turns (default 2; None: to the end); ``playout`` is ``greedy`` or
     ``random``; ``width`` keeps only the root's best moves by the greedy
     measure (0: all); ``widen``, ``explore`` (UCB1's constant) and ``scale``
-    (points) tune the search.  Seeded like every bot, so a fixed iteration
-    budget gives the same game for the same seed.  ``ValueError`` for an
-    unknown ``playout``.
+    (points) tune the search.  ``leaf``, when given, values a new leaf instead of
+    the playout: a function of the game there returning a reward in [0, 1] per seat
+    (a learned value: examples/learn_a_value.py); a leaf at the game's end is still
+    scored exactly.  Seeded like every bot, so a fixed iteration budget gives the same
+    game for the same seed.  ``ValueError`` for an unknown ``playout``.
     """
 
     name = "mcts"
 
     def __init__(self, seed: int | str | None = None, *, iterations: int = 300,
                  seconds: float | None = None, depth: int | None = 2, playout: str = "greedy",
-                 width: int = 0, widen: float = 2.0, explore: float = 0.7, scale: float = 10.0) -> None:
+                 width: int = 0, widen: float = 2.0, explore: float = 0.7, scale: float = 10.0,
+                 leaf: Callable[[Game], list[float]] | None = None) -> None:
         if playout not in PLAYOUTS:
             raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}, not '{playout}'")
         self.rng = random.Random(seed)
@@ -102,6 +105,7 @@ class MctsPlayer:
         self.widen = widen
         self.explore = explore
         self.scale = scale
+        self.leaf = leaf
         #: Iterations run by the last :meth:`choose` (benchmarks read it).
         self.last_iterations = 0
 
@@ -147,7 +151,7 @@ class MctsPlayer:
             else:
                 node = child.node
             order = None
-        rewards = self._playout(state)
+        rewards = self._playout(state) if self.leaf is None or state.tile is None else self.leaf(state)
         for parent, child, seat in path:
             parent.visits += 1
             child.visits += 1
