@@ -52,6 +52,7 @@ from engine.bots.mcts import MctsPlayer
 from engine.bots.random_player import RandomPlayer
 from engine.core.game import Game
 from engine.core.moves import Move
+from engine.errors import UserError
 from engine.rules.ruleset import Ruleset, load_ruleset
 from engine.sim.play import play_out
 
@@ -199,7 +200,11 @@ def main() -> None:
     parser.add_argument("--result", type=Path)
     parser.add_argument("--plot", type=Path)
     args = parser.parse_args()
-    load_ruleset(args.ruleset)  # a bad reference fails here, before any work
+    try:
+        load_ruleset(args.ruleset)  # a bad reference fails here, before any work
+    except UserError as error:
+        print(str(error), file=sys.stderr)
+        sys.exit(2)
     started = time.perf_counter()
     curve, x, y = [], [], []
     weights = None

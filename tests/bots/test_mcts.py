@@ -121,3 +121,19 @@ def test_a_time_budget_counts_the_clock(monkeypatch):
     player = MctsPlayer(0, seconds=0.05)
     player.choose(game)
     assert 3 <= player.last_iterations <= 6
+
+
+def test_a_leaf_value_replaces_the_playout():
+    ruleset = load_ruleset("basic")
+    calls = []
+
+    def leaf(game: Game) -> list[float]:
+        calls.append(game.turn)
+        return [1.0 if seat == 0 else 0.0 for seat in range(game.players)]
+
+    game = Game(ruleset, 2, seed=3)
+    bot = MctsPlayer(5, iterations=40, leaf=leaf)
+    move = bot.choose(game)
+    assert move in game.legal_moves() and bot.last_iterations == 40
+    # Every iteration ends at a new leaf below the root, valued by the function, never played out.
+    assert len(calls) == 40 and all(turn > game.turn for turn in calls)
