@@ -126,7 +126,11 @@ def _play_openspiel(ref: str, specs: list[str], seed: int) -> tuple[list[int], l
             players.append(make_player(spec, seed, seat))
     seconds: list[list[float]] = [[], []]
     work: list[list[int]] = [[], []]
+    pending: list[int] = []  # the follower spot of an engine bot's placement: its second action
     while not state.is_terminal():
+        if pending:
+            state.apply_action(pending.pop())
+            continue
         if state.is_chance_node():
             outcomes, probs = zip(*state.chance_outcomes())
             state.apply_action(int(deal.choice(outcomes, p=probs)))
@@ -140,7 +144,7 @@ def _play_openspiel(ref: str, specs: list[str], seed: int) -> tuple[list[int], l
         elif inner.game.pending_starts:
             action = inner.codec.start_action(bot.choose_start(inner.game))
         else:
-            action = inner.codec.encode(bot.choose(inner.game))
+            action, *pending = inner.actions_for(bot.choose(inner.game))
         seconds[seat].append(time.perf_counter() - start)
         work[seat].append(bot.max_simulations if isinstance(bot, pyspiel.Bot) else _work(bot))
         state.apply_action(action)

@@ -142,6 +142,23 @@ class ChanceGame:
             found.append(codec.draw_action)
         return found
 
+    def actions_for(self, move: Move) -> list[int]:
+        """The actions that play the whole engine ``move`` from here (what a bot of
+        :mod:`engine.bots` chose): one, or a placement and then its follower spot.  ``ValueError``
+        for a move not legal now."""
+        codec, game = self.codec, self.game
+        if move not in self.legal_moves():
+            raise ValueError(f"the move {move} is not legal now")
+        if game.movers:
+            return [codec.move_on_action(move, game.movers[0][2])]
+        if move.rotation < 0:
+            return [codec.draw_action] if move == DRAW else [codec.pick_action(move.pos)]
+        spot = codec.follower_action(move.follower, move.type)
+        if self.placing is not None:
+            return [spot]
+        placement = codec.place_action(move.pos, move.rotation, self.window)
+        return [placement] if len(self.options()[(move.pos, move.rotation)]) == 1 else [placement, spot]
+
     # -- stepping ------------------------------------------------------------------
 
     def apply(self, action: int) -> None:

@@ -207,3 +207,32 @@ def test_a_follower_moving_on_is_counted_from_the_tile_it_stood_on_and_home_is_l
             decided += 1
         state.apply(rng.choice(state.legal_actions()))
     assert decided
+
+
+@pytest.mark.parametrize("ref", ["basic", "basic+hand-of-two", str(SCENARIO_RULESETS / "abbey-supply.yaml"),
+                                 str(SCENARIO_RULESETS / "wagon.yaml"), str(SCENARIO_RULESETS / "barn.yaml")])
+def test_an_engine_bots_move_is_played_by_its_actions(ref):
+    """``actions_for``: what benchmarks/strength.py plays the engine's bots through the OpenSpiel game with."""
+    state = ChanceGame(load_ruleset(ref), 2)
+    rng = random.Random(7)
+    while not state.over:
+        if state.chance:
+            state.apply(rng.choice([t for t, _ in state.outcomes()]))
+            continue
+        if state.game.pending_starts:
+            state.apply(state.legal_actions()[0])
+            continue
+        moves = state.legal_moves()
+        for move in rng.sample(moves, min(4, len(moves))):
+            through_actions, direct = state.copy(), state.game.copy()
+            for action in through_actions.actions_for(move):
+                through_actions.apply(action)
+            direct.play(move, draw=False)
+            if through_actions.over:  # the last tile: the stepped game ran final scoring
+                direct.finish()
+            assert through_actions.game.history == direct.history and through_actions.game.scores == direct.scores
+            assert through_actions.game.decisions == direct.decisions and through_actions.placing is None
+        for action in state.actions_for(rng.choice(moves)):
+            state.apply(action)
+    with pytest.raises(ValueError, match="not legal now"):
+        state.actions_for(Move(pack(0, 0), 0))
