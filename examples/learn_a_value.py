@@ -6,9 +6,10 @@ matplotlib, in the same extra):
     python examples/learn_a_value.py --games 400 --rounds 3 --eval 100 \\
         --result benchmarks/results/learn-a-value.json --plot docs/reports/learn-a-value.png
 
-**The model** values a position for a seat as ``tanh(w · features)``, features being
-the numbers of the observation's scalar pieces (engine/api/observation.py: ``scores``,
-``potential``, ``pieces``, ``unseen``) from that seat's side: its lead over the best
+**The model** values a position for a seat as ``tanh(w · features)``, the features
+read from the game: the numbers the observation's scalar pieces hold
+(engine/api/observation.py: ``scores``, ``potential``, ``pieces``, and the tiles still to
+come, ``unseen``'s total), from that seat's side: its lead over the best
 opponent in points so far and in points if the game ended now, its followers in
 supply and the best opponent's, each alone and times the share of tiles still to
 come (a lead early is worth less than the same lead late), and 1.  The target is
@@ -187,24 +188,47 @@ def match(pool, ref: str, kind: str, other: str, weights, deals: int, first: int
             "interval": [round(float(share - 1.96 * spread), 4), round(float(share + 1.96 * spread), 4)]}
 
 
+def _count(least: int):
+    """An argparse type: a whole number of at least ``least``."""
+    def parse(text: str) -> int:
+        if not text.isdigit() or int(text) < least:
+            raise argparse.ArgumentTypeError(f"a whole number of at least {least}, not {text!r}")
+        return int(text)
+    return parse
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.001 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"seconds from 0.001 to 60, not {text!r}")
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ruleset", default="basic")
-    parser.add_argument("--games", type=int, default=400, help="games of play per round")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds of self-play after the greedy games")
-    parser.add_argument("--eval", type=int, default=100, help="seat-swapped deals against greedy after each round")
-    parser.add_argument("--final", type=int, default=100, help="seat-swapped deals of the final model")
-    parser.add_argument("--mcts-games", type=int, default=50, help="seat-swapped deals, model leaf against playouts")
-    parser.add_argument("--seconds", type=float, default=0.05, help="seconds a move of both search bots")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--result", type=Path)
-    parser.add_argument("--plot", type=Path)
+    parser.add_argument("--ruleset", default="basic", help="a two-player ruleset reference")
+    parser.add_argument("--games", type=_count(1), default=400, help="games of play per round")
+    parser.add_argument("--rounds", type=_count(0), default=3, help="rounds of self-play after the greedy games")
+    parser.add_argument("--eval", type=_count(1), default=100,
+                        help="seat-swapped deals against greedy after each round")
+    parser.add_argument("--final", type=_count(1), default=100, help="seat-swapped deals of the final model")
+    parser.add_argument("--mcts-games", type=_count(0), default=50,
+                        help="seat-swapped deals, model leaf against playouts (0: none)")
+    parser.add_argument("--seconds", type=_seconds, default=0.05, help="seconds a move of both search bots")
+    parser.add_argument("--workers", type=_count(1), default=2)
+    parser.add_argument("--result", type=Path, help="where to write the numbers (JSON)")
+    parser.add_argument("--plot", type=Path, help="where to draw the training curve (PNG; needs matplotlib)")
     args = parser.parse_args()
     try:
-        load_ruleset(args.ruleset)  # a bad reference fails here, before any work
-    except UserError as error:
-        print(str(error), file=sys.stderr)
-        sys.exit(2)
+        Game(load_ruleset(args.ruleset), 2)  # a bad reference or a ruleset not for two fails here, before any work
+    except (UserError, ValueError) as error:
+        parser.exit(2, f"{parser.prog}: error: {str(error).removeprefix('error: ')}\n")
+    for path in (args.result, args.plot):
+        if path is not None and not path.parent.is_dir():
+            parser.exit(2, f"{parser.prog}: error: no folder {path.parent} to write {path.name} in\n")
     started = time.perf_counter()
     curve, x, y = [], [], []
     weights = None
@@ -220,15 +244,17 @@ def main() -> None:
             against = match(pool, args.ruleset, "one-ply", "greedy", weights, args.eval, 0)
             curve.append({"round": round_, "positions": len(x), "seconds": round(time.perf_counter() - started),
                           "against greedy": against, "weights": [round(float(w), 4) for w in weights]})
-            print(f"round {round_}: {len(x)} positions, one-ply against greedy {against['share']:.1%} "
-                  f"{against['interval']}", flush=True)
+            print(f"round {round_}: {len(x)} positions, one-ply against greedy {_share(against)}", flush=True)
         trained = round(time.perf_counter() - started)
         final = {"against greedy": match(pool, args.ruleset, "one-ply", "greedy", weights, args.final, 50_000),
                  "against random": match(pool, args.ruleset, "one-ply", "random", weights, args.final, 50_000)}
-        print(f"final: {final}", flush=True)
+        print(f"final: against greedy {_share(final['against greedy'])}, against random "
+              f"{_share(final['against random'])}", flush=True)
         search = match(pool, args.ruleset, "mcts-model", "mcts-playout", weights, args.mcts_games, 60_000,
                        args.seconds) if args.mcts_games else None
-        print(f"search with the model's leaf value against greedy playouts, {args.seconds} s a move: {search}")
+        if search:
+            print(f"search with the model as leaf value against greedy playouts, {args.seconds} s a move: "
+                  f"{_share(search)}")
     report = {"ruleset": args.ruleset, "features": list(FEATURES), "weights": [round(float(w), 4) for w in weights],
               "training seconds": trained, "curve": curve, "final": final,
               "search, model leaf against playouts": search, "seconds a move": args.seconds}
@@ -240,6 +266,12 @@ def main() -> None:
         args.result.write_text(json.dumps({**provenance(command), **report}, indent=1) + "\n")
     if args.plot:
         _plot(curve, args.plot)
+
+
+def _share(match: dict) -> str:
+    """``"67.0 % [60.6, 73.4] of 200 games"``: the score share and its interval, in per cent."""
+    low, high = match["interval"]
+    return f"{match['share'] * 100:.1f} % [{low * 100:.1f}, {high * 100:.1f}] of {match['games']} games"
 
 
 def _plot(curve: list[dict], path: Path) -> None:

@@ -31,9 +31,11 @@ default crop of 35 cells has 35 × 35 × 4 + 9 + 4 = 4,913 actions.
 tiles and the frontier (the cells a tile may go): its corner is the
 bounding box's centre minus ``crop // 2``, so it moves as the board grows
 and always holds every legal placement.  A board whose tiles and frontier
-span more than ``crop`` cells raises :class:`CropTooSmall`; the default
-fits every shipped ruleset's games with room to spare
-(benchmarks/results/board-spans.json).
+span more than ``crop`` cells raises :class:`CropTooSmall`.  The default
+fits every measured game of random, greedy and search players of every
+shipped ruleset with room to spare (benchmarks/results/board-spans.json);
+a policy that lays its tiles in a line can outgrow any crop short of
+:func:`full_crop`, which ``crop=0`` asks for.
 """
 
 from __future__ import annotations
@@ -63,25 +65,35 @@ class CropTooSmall(ValueError):
 
 def windows(game: "Game", crop: int) -> list[tuple[int, int]]:
     """Per map, the corner ``(x0, y0)`` of its crop window (module docstring): cells
-    ``x0 ≤ x < x0 + crop``, ``y0 ≤ y < y0 + crop``.  A map with no tile yet is centred on
+    ``x0 ≤ x < x0 + crop``, ``y0 ≤ y < y0 + crop``, the map's tiles and frontier in the middle
+    (any spare cell of an odd margin goes after them).  A map with no tile yet is centred on
     its start cell.  Raises :class:`CropTooSmall` when a map's tiles and frontier span more
     than ``crop`` cells."""
     found = []
-    half = crop // 2
     placed = [map_local(pos) for pos in game.board]
     for m, frontier in enumerate(game.frontiers):
         cells = [map_local(pos) for pos in frontier] + [cell for cell in placed if cell[0] == m]
         if not cells:
-            found.append((-half, -half))
+            found.append((-(crop // 2), -(crop // 2)))
             continue
-        xs = [x for _, x, _ in cells]
-        ys = [y for _, _, y in cells]
-        span = max(max(xs) - min(xs), max(ys) - min(ys)) + 1
-        if span > crop:
-            raise CropTooSmall(f"the board of map {m} spans {span} cells with its frontier, more than the crop "
-                               f"of {crop}: load the game with crop={span + 8} or more")
-        found.append(((min(xs) + max(xs)) // 2 - half, (min(ys) + max(ys)) // 2 - half))
+        corner = []
+        for axis in (1, 2):
+            low, high = min(cell[axis] for cell in cells), max(cell[axis] for cell in cells)
+            if high - low + 1 > crop:
+                raise CropTooSmall(
+                    f"the board of map {m} spans {high - low + 1} cells with its frontier, more than the crop of "
+                    f"{crop}: a game can span up to {full_crop(game.ruleset, game.players)} cells (its tiles in a line and the "
+                    f"frontier at both ends); load it with a larger crop, or crop=0 for that (docs/api.md, "
+                    f"\"The crop\")")
+            corner.append(low - (crop - (high - low + 1)) // 2)
+        found.append((corner[0], corner[1]))
     return found
+
+
+def full_crop(ruleset: Ruleset, players: int) -> int:
+    """The crop no game of ``ruleset`` can outgrow: its tiles (personal ones included) in one
+    line, and the frontier at both ends."""
+    return sum(t.count for t in ruleset.tiles) + ruleset.personal_count * players + 2
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ ruleset reference such as ``"basic+river"``, default ``"basic"``),
 ``players`` (default 2), ``returns`` (``"win"``: 1 to each winner, tied
 winners alike, 0 otherwise; ``"points"``: the final scores) and ``crop``
 (the side of the board window in cells, default
-:data:`~engine.api.actions.DEFAULT_CROP`).  Draws are explicit chance nodes
+:data:`~engine.api.actions.DEFAULT_CROP`; 0 for one no game outgrows).  Draws are explicit chance nodes
 whose outcomes are tile type indices (:mod:`engine.api.turns`); actions are
 the factored :class:`~engine.api.actions.ActionCodec`'s (a cell and rotation,
 then a follower spot); the observation tensor and string are
@@ -78,11 +78,11 @@ class CarcassonneGame(pyspiel.Game):
         try:
             self.ruleset: Ruleset = load_ruleset(str(params["ruleset"]))
         except UserError as error:
-            raise ValueError(str(error)) from None
+            raise ValueError(str(error).removeprefix("error: ")) from None
         self.players = int(params["players"])
         self.returns_kind = str(params["returns"])
-        self.crop = int(params["crop"])
-        codec = ChanceGame(self.ruleset, self.players, self.returns_kind, self.crop).codec  # checks the parameters
+        codec = ChanceGame(self.ruleset, self.players, self.returns_kind, int(params["crop"])).codec  # checks them
+        self.crop = codec.crop
         self.layout = observation.Layout(self.ruleset, self.players, self.crop)
         tiles = sum(t.count for t in self.ruleset.tiles)
         points = self.returns_kind == "points"

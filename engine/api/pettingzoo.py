@@ -1,6 +1,6 @@
 """A PettingZoo AEC environment of any ruleset (the ``pettingzoo`` extra).
 
-``CarcassonneEnv(ruleset="basic+river", players=3, returns="win", render_mode=None, crop=31)``:
+``CarcassonneEnv(ruleset="basic+river", players=3, returns="win", render_mode=None, crop=35)``:
 agents ``player_0`` … act in seat order; the environment draws the tiles itself
 (from a ``random.Random`` seeded by ``reset(seed=…)``), so every step is a
 move, or the first player's turn of a start tile drawn from the stack.  An
@@ -9,7 +9,10 @@ the vector is :mod:`engine.api.observation`'s as that agent's seat sees it
 (under ``deck.hand`` its own hand, not the others'), the mask marks the acting
 agent's legal actions (all zero for the others), over the factored
 :class:`~engine.api.actions.ActionCodec`'s actions: a placement is a cell of
-the crop and a rotation, then (the same agent again) a follower spot.  Rewards come at the end: 1 to each winner and 0 otherwise
+the crop and a rotation, then (the same agent again) a follower spot.
+A board that outgrows the crop (:class:`~engine.api.actions.CropTooSmall`)
+**truncates** the episode: every agent's ``truncation`` is True, with no
+reward, and its ``info["truncated"]`` says why (``crop=0`` never truncates).  Rewards come at the end: 1 to each winner and 0 otherwise
 (``returns="win"``), or the final points (``returns="points"``).
 :meth:`render` gives text with ``render_mode="ansi"`` and the board picture
 with ``"rgb_array"`` (the ``render`` extra too); the environment never renders
@@ -18,13 +21,14 @@ by itself.
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any
 
 from ..errors import UserError
 from ..rules.ruleset import load_ruleset
 from . import observation
-from .actions import DEFAULT_CROP
+from .actions import DEFAULT_CROP, CropTooSmall
 from .turns import ChanceGame
 
 try:
@@ -48,17 +52,19 @@ class CarcassonneEnv(AECEnv):
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if not isinstance(ruleset, str):
+            raise ValueError(f"ruleset is a ruleset reference such as 'basic+river', not {ruleset!r}")
         try:
             self.ruleset = load_ruleset(ruleset)
         except UserError as error:
-            raise ValueError(str(error)) from None
+            raise ValueError(str(error).removeprefix("error: ")) from None
         if isinstance(players, bool) or not isinstance(players, int):
             raise ValueError(f"players is a number of seats, not {players!r}")
         self.players, self.returns_kind, self.render_mode = players, returns, render_mode
-        self.crop = crop
         self.state = ChanceGame(self.ruleset, players, returns, crop)
+        self.crop = self.state.codec.crop
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
-        self.layout = observation.Layout(self.ruleset, players, crop)
+        self.layout = observation.Layout(self.ruleset, players, self.crop)
         size = self.layout.size
         actions = self.state.codec.size
         space = gymnasium.spaces.Dict({
@@ -68,6 +74,7 @@ class CarcassonneEnv(AECEnv):
         self.observation_spaces = {agent: space for agent in self.possible_agents}
         self.action_spaces = {agent: gymnasium.spaces.Discrete(actions) for agent in self.possible_agents}
         self._rng = random.Random()
+        self._cut: str | None = None
         self._tensor = numpy.zeros(size, numpy.float32)
         self._views = self.layout.views(self._tensor)
 
@@ -87,6 +94,7 @@ class CarcassonneEnv(AECEnv):
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict] = {agent: {} for agent in self.agents}
+        self._cut = None  # why the episode was truncated (the board outgrew the crop)
         self._draw()
         self.agent_selection = self.possible_agents[self.state.player]
 
@@ -96,11 +104,18 @@ class CarcassonneEnv(AECEnv):
             raise ValueError(f"no agent {agent!r} (agents: {', '.join(self.possible_agents)})")
         seat = self.possible_agents.index(agent)
         self._tensor.fill(0)
-        self.layout.fill(self._views, self.state, seat)
         mask = numpy.zeros(self.state.codec.size, numpy.int8)
+        if self._cut is not None:  # truncated: the board no longer fits the planes; zeros
+            return {"observation": self._tensor.copy(), "action_mask": mask}
+        self.layout.fill(self._views, self.state, seat)
         if not self.state.over and seat == self.state.player:
             mask[self.state.legal_actions()] = 1
         return {"observation": self._tensor.copy(), "action_mask": mask}
+
+    def last(self, observe: bool = True) -> Any:
+        if not hasattr(self, "agent_selection"):
+            raise ValueError("call reset() before last()")
+        return super().last(observe)
 
     def step(self, action: Any) -> None:
         if not hasattr(self, "agent_selection"):
@@ -109,13 +124,24 @@ class CarcassonneEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if not isinstance(action, (int, numpy.integer)) or isinstance(action, bool):
-            raise ValueError(f"an action is an integer, not {action!r}")
-        if int(action) not in self.state.legal_actions():
+        try:
+            if isinstance(action, bool):
+                raise TypeError
+            action = operator.index(action)
+        except TypeError:
+            raise ValueError(f"an action is an integer, not {action!r}") from None
+        if action not in self.state.legal_actions():
             raise ValueError(f"action {action} is not legal for {agent} now")
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply(int(action))
+        self.state.apply(action)
         self._draw()
+        try:
+            self.state.legal_actions()  # places the crop's windows on the new board
+        except CropTooSmall as error:
+            self._cut = str(error)
+            for a in self.possible_agents:
+                self.truncations[a] = True
+                self.infos[a]["truncated"] = self._cut
         if self.state.over:
             for a, value in zip(self.possible_agents, self.state.returns()):
                 self.rewards[a] = value

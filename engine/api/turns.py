@@ -22,7 +22,7 @@ from ..core.moves import DRAW, HOME, Move
 from ..files.notation import format_follower
 from ..geometry import map_local
 from ..rules.ruleset import Ruleset
-from .actions import DEFAULT_CROP, ActionCodec, CropTooSmall, windows
+from .actions import DEFAULT_CROP, ActionCodec, CropTooSmall, full_crop, windows
 
 #: What ``returns`` may be: 1 to each winner (tied winners all win, RULES.md §3.1) and 0
 #: otherwise, or the final points.
@@ -35,7 +35,7 @@ class ChanceGame:
     :attr:`chance` says whether the next step is a draw (:meth:`outcomes` lists
     ``(tile type index, probability)``); else :attr:`player` (a seat) acts with one
     of :meth:`legal_actions` (:class:`~engine.api.actions.ActionCodec` integers over a
-    crop of ``crop`` cells).  Placing a tile is two steps of the same seat: the cell and
+    crop of ``crop`` cells; 0: :func:`~engine.api.actions.full_crop`, which no game outgrows).  Placing a tile is two steps of the same seat: the cell and
     rotation (then :attr:`placing` holds them), and the follower spot, skipped when the
     placement allows no follower.  :meth:`apply` takes either kind; :attr:`over` once the
     tiles are used up, when final scoring has run.  Raises ``ValueError`` for a number of
@@ -49,6 +49,8 @@ class ChanceGame:
             raise ValueError(f"returns must be one of {', '.join(RETURNS)}, not '{returns}'")
         self.ruleset = ruleset
         self.returns_kind = returns
+        if crop == 0 and not isinstance(crop, bool):
+            crop = full_crop(ruleset, players)
         self.codec = ActionCodec.for_ruleset(ruleset, crop)
         # Seed 0 only orders the tiles the draws swap with: every draw is a chance outcome.
         self.game = Game(ruleset, players, seed=0, draw=False)

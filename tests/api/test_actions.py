@@ -236,3 +236,37 @@ def test_an_engine_bots_move_is_played_by_its_actions(ref):
             state.apply(action)
     with pytest.raises(ValueError, match="not legal now"):
         state.actions_for(Move(pack(0, 0), 0))
+
+
+@pytest.mark.parametrize("crop", [4, 5, 6, 8])
+def test_a_crop_of_either_parity_holds_every_placement_until_the_board_outgrows_it(crop):
+    from engine.api.observation import Layout
+
+    numpy = pytest.importorskip("numpy", reason="the observation needs numpy")
+    ruleset = load_ruleset("basic")
+    layout = Layout(ruleset, 2, crop)
+    outgrown = 0
+    for seed in range(8):
+        state, rng = ChanceGame(ruleset, 2, crop=crop), random.Random(seed)
+        try:
+            while not state.over:
+                if state.chance:
+                    state.apply(rng.choice([t for t, _ in state.outcomes()]))
+                    continue
+                tensor = numpy.zeros(layout.size, numpy.float32)
+                layout.fill(layout.views(tensor), state, state.player)
+                state.apply(rng.choice(state.legal_actions()))
+        except CropTooSmall as error:
+            assert f"more than the crop of {crop}" in str(error) and "crop=0" in str(error)
+            outgrown += 1
+    assert outgrown == 8  # a crop this small is always outgrown, and only ever by CropTooSmall
+
+
+def test_crop_0_is_the_crop_no_game_outgrows():
+    from engine.api.actions import full_crop
+
+    state = ChanceGame(load_ruleset("basic"), 2, crop=0)
+    # 72 tiles in a line, and a frontier cell at each end.
+    assert state.codec.crop == full_crop(load_ruleset("basic"), 2) == 74
+    abbeys = load_ruleset(str(SCENARIO_RULESETS / "abbey-supply.yaml"))
+    assert full_crop(abbeys, 3) == 72 + 3 + 2  # each seat's abbey may join the line

@@ -125,5 +125,5 @@ def test_a_board_wider_than_the_crop_is_refused_by_name():
     if state.placing is not None:
         state.apply(state.codec.follower_action(None))
     state.apply(state.outcomes()[0][0])
-    with pytest.raises(CropTooSmall, match="crop=12 or more"):
+    with pytest.raises(CropTooSmall, match="spans 4 cells with its frontier, more than the crop of 3: a game can span up to 74"):
         state.legal_actions()

@@ -85,3 +85,32 @@ def test_misuse_is_a_clear_value_error():
     with pytest.raises(ValueError, match="number of seats"):
         CarcassonneEnv(players=True)
     env.step(numpy.int64(legal))  # numpy integers are integers
+
+
+def test_a_board_that_outgrows_the_crop_truncates_the_episode():
+    env = CarcassonneEnv("basic", 2, crop=5)
+    env.reset(seed=3)
+    rng = numpy.random.default_rng(3)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            assert truncated and not terminated and reward == 0
+            assert "more than the crop of 5" in info["truncated"]
+            assert not obs["observation"].any() and not obs["action_mask"].any()
+            env.step(None)
+            continue
+        env.step(int(rng.choice(numpy.flatnonzero(obs["action_mask"]))))
+    assert not env.agents and env.state.game.remaining > 0
+
+
+def test_an_action_may_be_any_integer_kind_but_not_a_bool():
+    env = CarcassonneEnv("basic", 2)
+    with pytest.raises(ValueError, match="call reset"):
+        env.last()
+    env.reset(seed=1)
+    legal = numpy.flatnonzero(env.last()[0]["action_mask"])
+    env.step(numpy.array(legal[0]))  # a 0-d array, as some agents return
+    with pytest.raises(ValueError, match="an action is an integer, not True"):
+        env.step(True)
+    with pytest.raises(ValueError, match="ruleset reference"):
+        CarcassonneEnv(None)
