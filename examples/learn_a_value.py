@@ -19,7 +19,10 @@ come (a lead early is worth less than the same lead late), and 1.  The target is
 each later round plays ``--games`` games of the one-ply player against itself (a move
 in ten at random, to see positions it would not reach), adds their positions and fits
 again.  After each round the one-ply player meets ``greedy`` over ``--eval`` seat-swapped
-deals (2 × eval games): the training curve.
+deals (2 × eval games): the training curve.  Self-play can make the next fit worse (the
+player steers into positions where the last fit was wrong, and the new positions pull the
+weights around), so the final model is the round that did best on the curve; the final
+matches below use other deals, so that choice does not flatter them.
 
 **The one-ply player** tries every legal move on a copy of the game and plays the one
 whose position the model values most for it: no search.  The final model then plays
@@ -183,7 +186,9 @@ def match(pool, ref: str, kind: str, other: str, weights, deals: int, first: int
     normal interval over deals."""
     points = list(pool.map(_deal, [(ref, kind, other, weights, first + d, seconds) for d in range(deals)]))
     share = sum(points) / (2 * deals)
-    spread = numpy.std([p / 2 for p in points], ddof=1) / math.sqrt(deals) if deals > 1 else 0.0
+    if deals < 2:  # one deal gives no spread to make an interval of
+        return {"games": 2 * deals, "share": round(share, 4), "interval": None}
+    spread = numpy.std([p / 2 for p in points], ddof=1) / math.sqrt(deals)
     return {"games": 2 * deals, "share": round(share, 4),
             "interval": [round(float(share - 1.96 * spread), 4), round(float(share + 1.96 * spread), 4)]}
 
@@ -231,7 +236,7 @@ def main() -> None:
             parser.exit(2, f"{parser.prog}: error: no folder {path.parent} to write {path.name} in\n")
     started = time.perf_counter()
     curve, x, y = [], [], []
-    weights = None
+    weights, best = None, None
     with ProcessPoolExecutor(args.workers) as pool:
         for round_ in range(args.rounds + 1):
             kind = "greedy" if round_ == 0 else "one-ply-explore"
@@ -245,7 +250,10 @@ def main() -> None:
             curve.append({"round": round_, "positions": len(x), "seconds": round(time.perf_counter() - started),
                           "against greedy": against, "weights": [round(float(w), 4) for w in weights]})
             print(f"round {round_}: {len(x)} positions, one-ply against greedy {_share(against)}", flush=True)
+            if best is None or against["share"] > best[0]:
+                best = (against["share"], round_, weights)
         trained = round(time.perf_counter() - started)
+        chosen, weights = best[1], best[2]
         final = {"against greedy": match(pool, args.ruleset, "one-ply", "greedy", weights, args.final, 50_000),
                  "against random": match(pool, args.ruleset, "one-ply", "random", weights, args.final, 50_000)}
         print(f"final: against greedy {_share(final['against greedy'])}, against random "
@@ -255,7 +263,8 @@ def main() -> None:
         if search:
             print(f"search with the model as leaf value against greedy playouts, {args.seconds} s a move: "
                   f"{_share(search)}")
-    report = {"ruleset": args.ruleset, "features": list(FEATURES), "weights": [round(float(w), 4) for w in weights],
+    report = {"ruleset": args.ruleset, "features": list(FEATURES), "chosen round": chosen,
+              "weights": [round(float(w), 4) for w in weights],
               "training seconds": trained, "curve": curve, "final": final,
               "search, model leaf against playouts": search, "seconds a move": args.seconds}
     if args.result:
@@ -265,16 +274,18 @@ def main() -> None:
         command = "python examples/learn_a_value.py " + " ".join(sys.argv[1:])
         args.result.write_text(json.dumps({**provenance(command), **report}, indent=1) + "\n")
     if args.plot:
-        _plot(curve, args.plot)
+        _plot(curve, chosen, args.plot)
 
 
 def _share(match: dict) -> str:
     """``"67.0 % [60.6, 73.4] of 200 games"``: the score share and its interval, in per cent."""
+    if match["interval"] is None:
+        return f"{match['share'] * 100:.1f} % of {match['games']} games"
     low, high = match["interval"]
     return f"{match['share'] * 100:.1f} % [{low * 100:.1f}, {high * 100:.1f}] of {match['games']} games"
 
 
-def _plot(curve: list[dict], path: Path) -> None:
+def _plot(curve: list[dict], chosen: int, path: Path) -> None:
     try:
         import matplotlib
 
@@ -285,11 +296,12 @@ def _plot(curve: list[dict], path: Path) -> None:
         return
     rounds = [c["round"] for c in curve]
     share = [c["against greedy"]["share"] for c in curve]
-    low = [c["against greedy"]["interval"][0] for c in curve]
-    high = [c["against greedy"]["interval"][1] for c in curve]
+    low = [(c["against greedy"]["interval"] or [s, s])[0] for c, s in zip(curve, share)]
+    high = [(c["against greedy"]["interval"] or [s, s])[1] for c, s in zip(curve, share)]
     figure, axes = plt.subplots(figsize=(6, 3.5))
     axes.fill_between(rounds, low, high, alpha=0.25, label="95 % interval")
     axes.plot(rounds, share, marker="o", label="one-ply player against greedy")
+    axes.plot([chosen], [share[chosen]], marker="*", markersize=14, linestyle="none", label="the model kept")
     axes.axhline(0.5, color="grey", linewidth=0.8)
     axes.axhline(0.55, color="grey", linewidth=0.8, linestyle="--")
     axes.set_xlabel("training round (0: greedy games only; then self-play)")
