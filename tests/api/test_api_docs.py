@@ -1,0 +1,42 @@
+"""docs/api.md's code runs as written, and its table of sizes is what the code counts."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from engine.api.actions import DEFAULT_CROP, ActionCodec
+from engine.rules.ruleset import load_ruleset
+
+API = Path(__file__).parents[2] / "docs" / "api.md"
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_the_code_blocks_run(index):
+    pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
+    pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed")
+    blocks = re.findall(r"```python\n(.*?)```", API.read_text(), re.S)
+    assert len(blocks) == 2
+    exec(compile(blocks[index], f"docs/api.md block {index + 1}", "exec"), {})
+
+
+def test_the_table_of_sizes_is_what_the_code_counts():
+    from engine.api.observation import Layout
+
+    pytest.importorskip("numpy", reason="the observation needs numpy")
+    text = API.read_text()
+    section = text[text.index("| ruleset | placements | slots |"):].split("\n\n")[0]
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in section.splitlines()[2:]]
+    assert len(rows) == 10
+    for name, placements, slots, actions, planes, floats in rows:
+        ref = re.match(r"`([^`]+)`", name).group(1)
+        if "every expansion" in name:
+            ref = ("basic+river+inns-and-cathedrals+traders-and-builders+abbey-and-mayor+king-and-robber-baron"
+                   "+hills+vineyards")
+        ruleset = load_ruleset(ref)
+        codec, layout = ActionCodec.for_ruleset(ruleset, DEFAULT_CROP), Layout(ruleset, 2, DEFAULT_CROP)
+        counted = [f"{codec.placements:,}", str(codec.slots), f"{codec.size:,}", str(layout.pieces[0][1][1]),
+                   f"{layout.size:,}"]
+        assert [placements, slots, actions, planes, floats] == counted, name
