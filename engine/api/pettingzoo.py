@@ -45,13 +45,14 @@ class CarcassonneEnv(AECEnv):
     not load, a number of players it does not allow, an unknown ``returns`` or
     ``render_mode``, and for an illegal action."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "name": "carcassonne_v0", "is_parallelizable": False}
+    render_modes = ("ansi", "rgb_array")
+    metadata = {"render_modes": list(render_modes), "name": "carcassonne_v0", "is_parallelizable": False}
 
     def __init__(self, ruleset: str = "basic", players: int = 2, returns: str = "win",
                  render_mode: str | None = None, crop: int = DEFAULT_CROP) -> None:
         super().__init__()
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if render_mode not in (None, *self.render_modes):
+            raise ValueError(f"render_mode must be one of {list(self.render_modes)}, not {render_mode!r}")
         if not isinstance(ruleset, str):
             raise ValueError(f"ruleset is a ruleset reference such as 'basic+river', not {ruleset!r}")
         try:
