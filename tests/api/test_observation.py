@@ -7,6 +7,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.api import observation
 from engine.api.actions import CropTooSmall
@@ -127,3 +129,29 @@ def test_a_board_wider_than_the_crop_is_refused_by_name():
     state.apply(state.outcomes()[0][0])
     with pytest.raises(CropTooSmall, match="spans 4 cells with its frontier, more than the crop of 3: a game can span up to 74"):
         state.legal_actions()
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), crop=st.integers(30, 40), steps=st.integers(0, 160))
+def test_the_planes_count_what_is_on_the_board(seed, crop, steps):
+    """Whatever the crop's parity and the position: one tile plane per placed tile, one rotation and one
+    tile type each, the frontier whole, and every follower either in supply or on a spot plane."""
+    ruleset = load_ruleset("basic")
+    state, rng = ChanceGame(ruleset, 2, crop=crop), random.Random(seed)
+    for _ in range(steps):
+        if state.over:
+            break
+        if state.chance:
+            state.apply(rng.choice([t for t, _ in state.outcomes()]))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    layout = observation.Layout(ruleset, 2, crop)
+    tensor = numpy.zeros(layout.size, numpy.float32)
+    views = layout.views(tensor)
+    layout.fill(views, state, 0)
+    board, game = views["board"][0], state.game
+    assert board[0].sum() == len(game.board) == board[12:16].sum() == board[layout.types_at:layout.seats_at].sum()
+    assert board[1].sum() == len(game.frontiers[0]) and board[3].sum() == 1
+    spots = board[layout.spots_at:]
+    on_spots = sum(bin(int(v)).count("1") for v in spots.flatten() if v)
+    assert on_spots == len(game.on_board) and views["pieces"].sum() + on_spots == 14
