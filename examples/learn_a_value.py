@@ -307,7 +307,7 @@ def _plot(curve: list[dict], chosen: int, path: Path) -> None:
     axes.set_xlabel("training round (0: greedy games only; then self-play)")
     axes.set_ylabel("score share")
     axes.set_xticks(rounds)
-    axes.legend(loc="lower right")
+    axes.legend(loc="upper right")
     figure.tight_layout()
     figure.savefig(path)
 

@@ -43,11 +43,13 @@ def test_docs_quote_the_committed_full_run():
     report = json.loads(RESULT.read_text())
     text = (ROOT / "docs" / "learning.md").read_text()
     final = report["final"]
-    for name, match in (("greedy", final["against greedy"]), ("random", final["against random"])):
+    for name, match in (("greedy", final["against greedy"]), ("random", final["against random"]),
+                        ("the search bot with greedy playouts", report["search, model leaf against playouts"])):
         low, high = match["interval"]
         assert f"{match['share'] * 100:.1f} % [{low * 100:.1f}, {high * 100:.1f}] of {match['games']} games " \
                f"against {name}" in text
-    search = report["search, model leaf against playouts"]
-    assert f"{search['share'] * 100:.1f} % of {search['games']} games" in text
+    assert f"(round {report['chosen round']})" in text
+    curve = ", ".join(f"{c['against greedy']['share'] * 100:.1f} %" for c in report["curve"])
+    assert " ".join(curve.split()) in " ".join(text.split())
     assert re.search(rf"trained in {report['training seconds'] // 60} min", text)
     assert report["command"] in text
