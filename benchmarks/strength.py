@@ -159,7 +159,7 @@ def match(ref: str, a: str, b: str, games: int, seed: int, workers: int) -> dict
         rows = list(pool.map(play_one, jobs))
     wall = time.perf_counter() - start
     wins = sum(1.0 if r["a"] > r["b"] else 0.5 if r["a"] == r["b"] else 0.0 for r in rows)
-    low, high = _wilson(wins, games)
+    low, high = wilson(wins, games)
 
     def every(key: str) -> list[float]:
         return [value for r in rows for value in r[key]]
@@ -207,7 +207,8 @@ def speed(budgets: list[int], ref: str, rounds: int) -> list[dict]:
     return rows
 
 
-def _wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95 % by default) of ``wins`` (ties as halves) out of ``n`` games."""
     p = wins / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)

@@ -6,14 +6,14 @@ matplotlib, in the same extra):
     python examples/learn_a_value.py --games 400 --rounds 3 --eval 100 \\
         --result benchmarks/results/learn-a-value.json --plot docs/reports/learn-a-value.png
 
-**The model** values a position for a seat as ``tanh(w · features)``, the features
-read from the game: the numbers the observation's scalar pieces hold
+**The model** values a position for a seat as ``w · features``, an estimate of
+``tanh(final margin / 20)`` (in [-1, 1]), the features read from the game: the numbers the observation's scalar pieces hold
 (engine/api/observation.py: ``scores``, ``potential``, ``pieces``, and the tiles still to
 come, ``unseen``'s total), from that seat's side: its lead over the best
 opponent in points so far and in points if the game ended now, its followers in
 supply and the best opponent's, each alone and times the share of tiles still to
-come (a lead early is worth less than the same lead late), and 1.  The target is
-``tanh(final margin / 20)``.  Fitting is ridge regression (numpy's least squares).
+come (so each may weigh differently early and late), and 1.  Fitting is ridge
+regression, solving the normal equations with numpy.
 
 **Training**: round 0 fits on the positions of ``--games`` games between greedy bots;
 each later round plays ``--games`` games of the one-ply player against itself (a move
@@ -25,7 +25,9 @@ weights around), so the final model is the round that did best on the curve; the
 matches below use other deals, so that choice does not flatter them.
 
 **The one-ply player** tries every legal move on a copy of the game and plays the one
-whose position the model values most for it: no search.  The final model then plays
+whose position the model values most for it: no search (a tile picked from a hand,
+``deck.hand``, is worth the best move it allows).  Matches count a win 1 and a tie ½ (the
+score share), with a 95 % Wilson interval over the games.  The final model then plays
 2 × ``--final`` seat-swapped games against ``greedy`` and against ``random``, and the search
 bot with the model as its leaf value meets the search bot with its greedy playouts, both
 given ``--seconds`` a move, over 2 × ``--mcts-games`` games.
@@ -38,6 +40,7 @@ the same games, but for the timed search games.  Two players, the basic game unl
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import random
@@ -55,10 +58,14 @@ from engine.bots.greedy import GreedyPlayer
 from engine.bots.mcts import MctsPlayer
 from engine.bots.random_player import RandomPlayer
 from engine.core.game import Game
-from engine.core.moves import Move
+from engine.core.moves import Move, is_pick
 from engine.errors import UserError
 from engine.rules.ruleset import Ruleset, load_ruleset
 from engine.sim.play import play_out
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from provenance import provenance  # noqa: E402
+from strength import wilson  # noqa: E402
 
 FEATURES = ("lead in potential", "lead in points", "lead in potential × to come", "lead in points × to come",
             "my supply", "their supply", "my supply × to come", "their supply × to come", "1")
@@ -99,25 +106,33 @@ class OnePly:
             return moves[self.rng.randrange(len(moves))]
         seat, best, best_value = game.player, [], -math.inf
         for move in moves:
-            trial = game.copy()
-            trial.explain = False
-            trial.play(move, checked=True, draw=False)
-            value = float(features(trial, seat) @ self.weights)
+            value = self._value(game, move, seat)
             if value > best_value:
                 best, best_value = [move], value
             elif value == best_value:
                 best.append(move)
         return best[self.rng.randrange(len(best))]
 
+    def _value(self, game: Game, move: Move, seat: int) -> float:
+        """The model's value for ``seat`` after ``move``; after a pick, of the best move it allows."""
+        trial = game.copy()
+        trial.explain = False
+        trial.play(move, checked=True, draw=False)
+        if is_pick(move):
+            return max(self._value(trial, after, seat) for after in trial.legal_moves())
+        return float(features(trial, seat) @ self.weights)
+
 
 class LeafValue:
-    """The model as the search bot's leaf value: a reward in [0, 1] per seat."""
+    """The model as the search bot's leaf value: a reward in [0, 1] per seat (its estimate of
+    ``tanh(margin / 20)``, clipped to [-1, 1], mapped as the bot maps margins: ``0.5 + 0.5 · v``)."""
 
     def __init__(self, weights: numpy.ndarray) -> None:
         self.weights = weights
 
     def __call__(self, game: Game) -> list[float]:
-        return [0.5 + 0.5 * math.tanh(float(features(game, seat) @ self.weights)) for seat in range(game.players)]
+        return [0.5 + 0.5 * min(1.0, max(-1.0, float(features(game, seat) @ self.weights)))
+                for seat in range(game.players)]
 
 
 class Recorder:
@@ -182,22 +197,20 @@ def _deal(task: tuple) -> float:
 
 
 def match(pool, ref: str, kind: str, other: str, weights, deals: int, first: int, seconds: float = 0.0) -> dict:
-    """``kind`` against ``other`` over ``deals`` seat-swapped deals: its score share with a 95 %
-    normal interval over deals."""
+    """``kind`` against ``other`` over ``deals`` seat-swapped deals: its score share (a win 1, a tie
+    ½) with a 95 % Wilson interval over the games, and its points on each deal (0 to 2)."""
     points = list(pool.map(_deal, [(ref, kind, other, weights, first + d, seconds) for d in range(deals)]))
-    share = sum(points) / (2 * deals)
-    if deals < 2:  # one deal gives no spread to make an interval of
-        return {"games": 2 * deals, "share": round(share, 4), "interval": None}
-    spread = numpy.std([p / 2 for p in points], ddof=1) / math.sqrt(deals)
-    return {"games": 2 * deals, "share": round(share, 4),
-            "interval": [round(float(share - 1.96 * spread), 4), round(float(share + 1.96 * spread), 4)]}
+    low, high = wilson(sum(points), 2 * deals)
+    return {"games": 2 * deals, "share": round(sum(points) / (2 * deals), 4),
+            "interval": [round(low, 4), round(high, 4)], "deal points": points}
 
 
-def _count(least: int):
-    """An argparse type: a whole number of at least ``least``."""
+def _count(least: int, most: int):
+    """An argparse type: a whole number from ``least`` to ``most`` (the seeds of training, the curve
+    and the final matches stay apart below the bounds)."""
     def parse(text: str) -> int:
-        if not text.isdigit() or int(text) < least:
-            raise argparse.ArgumentTypeError(f"a whole number of at least {least}, not {text!r}")
+        if not (text.isascii() and text.isdigit()) or not least <= int(text) <= most:
+            raise argparse.ArgumentTypeError(f"a whole number from {least} to {most:,}, not {text!r}")
         return int(text)
     return parse
 
@@ -215,15 +228,15 @@ def _seconds(text: str) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", default="basic", help="a two-player ruleset reference")
-    parser.add_argument("--games", type=_count(1), default=400, help="games of play per round")
-    parser.add_argument("--rounds", type=_count(0), default=3, help="rounds of self-play after the greedy games")
-    parser.add_argument("--eval", type=_count(1), default=100,
+    parser.add_argument("--games", type=_count(1, 50_000), default=400, help="games of play per round")
+    parser.add_argument("--rounds", type=_count(0, 100), default=3, help="rounds of self-play after the greedy games")
+    parser.add_argument("--eval", type=_count(1, 5_000), default=100,
                         help="seat-swapped deals against greedy after each round")
-    parser.add_argument("--final", type=_count(1), default=100, help="seat-swapped deals of the final model")
-    parser.add_argument("--mcts-games", type=_count(0), default=50,
+    parser.add_argument("--final", type=_count(1, 5_000), default=100, help="seat-swapped deals of the final model")
+    parser.add_argument("--mcts-games", type=_count(0, 5_000), default=50,
                         help="seat-swapped deals, model leaf against playouts (0: none)")
     parser.add_argument("--seconds", type=_seconds, default=0.05, help="seconds a move of both search bots")
-    parser.add_argument("--workers", type=_count(1), default=2)
+    parser.add_argument("--workers", type=_count(1, 64), default=2)
     parser.add_argument("--result", type=Path, help="where to write the numbers (JSON)")
     parser.add_argument("--plot", type=Path, help="where to draw the training curve (PNG; needs matplotlib)")
     args = parser.parse_args()
@@ -231,9 +244,11 @@ def main() -> None:
         Game(load_ruleset(args.ruleset), 2)  # a bad reference or a ruleset not for two fails here, before any work
     except (UserError, ValueError) as error:
         parser.exit(2, f"{parser.prog}: error: {str(error).removeprefix('error: ')}\n")
-    for path in (args.result, args.plot):
-        if path is not None and not path.parent.is_dir():
-            parser.exit(2, f"{parser.prog}: error: no folder {path.parent} to write {path.name} in\n")
+    problem = _unwritable(args.result, ".json") or _unwritable(args.plot, ".png", ".svg", ".pdf")
+    if args.plot is not None and not problem and importlib.util.find_spec("matplotlib") is None:
+        problem = "--plot needs matplotlib: pip install 'carcassonne-rules[stats]'"
+    if problem:
+        parser.exit(2, f"{parser.prog}: error: {problem}\n")
     started = time.perf_counter()
     curve, x, y = [], [], []
     weights, best = None, None
@@ -268,19 +283,33 @@ def main() -> None:
               "training seconds": trained, "curve": curve, "final": final,
               "search, model leaf against playouts": search, "seconds a move": args.seconds}
     if args.result:
-        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-        from provenance import provenance
-
         command = "python examples/learn_a_value.py " + " ".join(sys.argv[1:])
         args.result.write_text(json.dumps({**provenance(command), **report}, indent=1) + "\n")
     if args.plot:
         _plot(curve, chosen, args.plot)
 
 
+def _unwritable(path: Path | None, *suffixes: str) -> str | None:
+    """Why ``path`` cannot be written with one of ``suffixes``, or None (checked before any work)."""
+    if path is None:
+        return None
+    if path.suffix not in suffixes:
+        return f"{path} should end in {' or '.join(suffixes)}"
+    if path.is_dir() or not path.parent.is_dir():
+        return f"{path} is a folder" if path.is_dir() else f"no folder {path.parent} to write {path.name} in"
+    existed = path.exists()
+    try:
+        with path.open("a"):
+            pass
+    except OSError as error:
+        return f"cannot write {path}: {error.strerror}"
+    if not existed:
+        path.unlink()
+    return None
+
+
 def _share(match: dict) -> str:
     """``"67.0 % [60.6, 73.4] of 200 games"``: the score share and its interval, in per cent."""
-    if match["interval"] is None:
-        return f"{match['share'] * 100:.1f} % of {match['games']} games"
     low, high = match["interval"]
     return f"{match['share'] * 100:.1f} % [{low * 100:.1f}, {high * 100:.1f}] of {match['games']} games"
 
@@ -296,14 +325,14 @@ def _plot(curve: list[dict], chosen: int, path: Path) -> None:
         return
     rounds = [c["round"] for c in curve]
     share = [c["against greedy"]["share"] for c in curve]
-    low = [(c["against greedy"]["interval"] or [s, s])[0] for c, s in zip(curve, share)]
-    high = [(c["against greedy"]["interval"] or [s, s])[1] for c, s in zip(curve, share)]
+    low = [c["against greedy"]["interval"][0] for c in curve]
+    high = [c["against greedy"]["interval"][1] for c in curve]
     figure, axes = plt.subplots(figsize=(6, 3.5))
     axes.fill_between(rounds, low, high, alpha=0.25, label="95 % interval")
     axes.plot(rounds, share, marker="o", label="one-ply player against greedy")
     axes.plot([chosen], [share[chosen]], marker="*", markersize=14, linestyle="none", label="the model kept")
     axes.axhline(0.5, color="grey", linewidth=0.8)
-    axes.axhline(0.55, color="grey", linewidth=0.8, linestyle="--")
+    axes.axhline(0.55, color="grey", linewidth=0.8, linestyle="--", label="55 %: the aim")
     axes.set_xlabel("training round (0: greedy games only; then self-play)")
     axes.set_ylabel("score share")
     axes.set_xticks(rounds)
