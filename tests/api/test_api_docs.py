@@ -40,3 +40,15 @@ def test_the_table_of_sizes_is_what_the_code_counts():
         counted = [f"{codec.placements:,}", str(codec.slots), f"{codec.size:,}", str(layout.pieces[0][1][1]),
                    f"{layout.size:,}"]
         assert [placements, slots, actions, planes, floats] == counted, name
+
+
+def test_the_crop_figures_are_the_committed_spans():
+    import json
+
+    spans = json.loads((API.parents[1] / "benchmarks" / "results" / "board-spans.json").read_text())
+    text = " ".join(API.read_text().split())
+    games = spans["games"]
+    assert f"over {games['random']:,} random-player and {games['greedy']} greedy games" in text
+    assert f"the widest map was {spans['widest']} cells" in text
+    assert f"`{spans['command']}`" in text
+    assert spans["widest"] < DEFAULT_CROP and len(spans["rulesets"]) == 30
