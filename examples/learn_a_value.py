@@ -7,9 +7,10 @@ matplotlib, in the same extra):
         --result benchmarks/results/learn-a-value.json --plot docs/reports/learn-a-value.png
 
 **The model** values a position for a seat as ``w · features``, an estimate of
-``tanh(final margin / 20)`` (in [-1, 1]), the features read from the game: the numbers the observation's scalar pieces hold
-(engine/api/observation.py: ``scores``, ``potential``, ``pieces``, and the tiles still to
-come, ``unseen``'s total), from that seat's side: its lead over the best
+``tanh(final margin / 20)`` (in [-1, 1]), the features read from the game: the
+numbers the observation's scalar pieces hold (engine/api/observation.py: ``scores``,
+``potential``, ``pieces``, and the tiles still to come, ``unseen``'s total), from that
+seat's side: its lead over the best
 opponent in points so far and in points if the game ended now, its followers in
 supply and the best opponent's, each alone and times the share of tiles still to
 come (so each may weigh differently early and late), and 1.  Fitting is ridge

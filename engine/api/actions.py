@@ -79,13 +79,14 @@ def windows(game: "Game", crop: int) -> list[tuple[int, int]]:
         corner = []
         for axis in (1, 2):
             low, high = min(cell[axis] for cell in cells), max(cell[axis] for cell in cells)
-            if high - low + 1 > crop:
+            span = high - low + 1
+            if span > crop:
                 raise CropTooSmall(
-                    f"the board of map {m} spans {high - low + 1} cells with its frontier, more than the crop of "
-                    f"{crop}: a game can span up to {full_crop(game.ruleset, game.players)} cells (its tiles in a line and the "
-                    f"frontier at both ends); load it with a larger crop, or crop=0 for that (docs/api.md, "
+                    f"the board of map {m} spans {span} cells with its frontier, more than the crop of {crop}: a "
+                    f"game can span up to {full_crop(game.ruleset, game.players)} cells (its tiles in a line and "
+                    f"the frontier at both ends); load it with a larger crop, or crop=0 for that (docs/api.md, "
                     f"\"The crop\")")
-            corner.append(low - (crop - (high - low + 1)) // 2)
+            corner.append(low - (crop - span) // 2)
         found.append((corner[0], corner[1]))
     return found
 
@@ -249,7 +250,8 @@ class ActionCodec:
         dx, dy = x - ox, y - oy
         if w < 0 or not (-w <= dx <= w and -w <= dy <= w):
             raise ValueError(f"a follower may not move on {dx, dy} cells (within {w})")
-        return self.moves_from + ((dy + w) * self._reach_side + dx + w) * self.slots + self.slot(move.follower, move.type)
+        cell = (dy + w) * self._reach_side + dx + w
+        return self.moves_from + cell * self.slots + self.slot(move.follower, move.type)
 
     def move_on(self, action: int, origin: int) -> Move:
         """The move of a move-on ``action`` for a follower that stood on the tile at ``origin``."""

@@ -59,6 +59,7 @@ from .actions import ActionCodec
 if TYPE_CHECKING:
     import numpy
 
+    from ..core.game import Game
     from ..core.hands import Hands
     from ..rules.ruleset import Ruleset
     from .turns import ChanceGame
@@ -129,10 +130,7 @@ class Layout:
             cell[self.types_at + tile] = 1
             for plane in self._edge_planes[tile][orientation.rotation]:
                 cell[plane] = 1
-        for segment, owner, kind, corner in game.on_board:
-            pos = game.seg_pos[segment]
-            orientation, base, tile = game.board[pos]
-            spot = segment - base if corner < 0 else len(game.tiles[tile].segments) + (corner - orientation.rotation) % 4
+        for pos, owner, kind, spot in _followers(game):
             m, x, y = map_local(pos)
             cell = board[m, :, y - window[m][1], x - window[m][0]]
             cell[self.seats_at + owner] = 1
@@ -210,10 +208,8 @@ def text(state: "ChanceGame", seat: int) -> str:
     tiles = ruleset.tiles
     tile = shown_tile(state, seat)
     followers: dict[int, list[str]] = {}
-    for segment, owner, kind, corner in game.on_board:
-        pos = game.seg_pos[segment]
-        orientation, base, placed = game.board[pos]
-        spot = segment - base if corner < 0 else len(tiles[placed].segments) + (corner - orientation.rotation) % 4
+    for pos, owner, kind, spot in _followers(game):
+        orientation, _, placed = game.board[pos]
         followers.setdefault(pos, []).append(
             f"{owner}:{format_follower(ruleset, placed, orientation.rotation, spot, kind)}")
     cells = []
@@ -240,6 +236,20 @@ def text(state: "ChanceGame", seat: int) -> str:
         owner, kind, pos = game.movers[0]
         parts.append(f"moving {owner}:{ruleset.follower_types[kind].name} from{_where(state, pos)}")
     return " | ".join(parts)
+
+
+def _followers(game: "Game") -> list[tuple[int, int, int, int]]:
+    """``(packed position, owner, follower type, spot)`` of every follower on the board: ``spot`` is
+    the tile type's segment index, or past the segments its corner ``NE SE SW NW`` as drawn (the
+    board corner turned back by the tile's rotation)."""
+    found = []
+    for segment, owner, kind, corner in game.on_board:
+        pos = game.seg_pos[segment]
+        orientation, base, tile = game.board[pos]
+        n = len(game.tiles[tile].segments)
+        spot = segment - base if corner < 0 else n + (corner - orientation.rotation) % 4
+        found.append((pos, owner, kind, spot))
+    return found
 
 
 def _where(state: "ChanceGame", pos: int) -> str:

@@ -12,7 +12,8 @@ agent's legal actions (all zero for the others), over the factored
 the crop and a rotation, then (the same agent again) a follower spot.
 A board that outgrows the crop (:class:`~engine.api.actions.CropTooSmall`)
 **truncates** the episode: every agent's ``truncation`` is True, with no
-reward, and its ``info["truncated"]`` says why (``crop=0`` never truncates).  Rewards come at the end: 1 to each winner and 0 otherwise
+reward, and its ``info["truncated"]`` says why (``crop=0`` never truncates).
+Rewards come at the end: 1 to each winner and 0 otherwise
 (``returns="win"``), or the final points (``returns="points"``).
 :meth:`render` gives text with ``render_mode="ansi"`` and the board picture
 with ``"rgb_array"`` (the ``render`` extra too); the environment never renders

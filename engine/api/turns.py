@@ -3,7 +3,8 @@
 The shared core of the OpenSpiel game and the PettingZoo environment.  A
 step is a **chance** step (a start tile or a tile is drawn:
 :func:`engine.core.chance.draw_outcomes`), a player's **move** (place the
-drawn tile: a cell and rotation, then where a follower goes, if anywhere; or place a personal tile offered, or decline it,
+drawn tile: a cell and rotation, then where a follower goes, if anywhere; or place
+a personal tile offered, or decline it,
 :mod:`engine.core.personal`; or pick which held tile to place,
 :mod:`engine.core.hands`), or the first player's **start rotation** when the
 start tile is drawn from the stack.  Under ``deck.hand`` each tile drawn into a
@@ -35,8 +36,9 @@ class ChanceGame:
     :attr:`chance` says whether the next step is a draw (:meth:`outcomes` lists
     ``(tile type index, probability)``); else :attr:`player` (a seat) acts with one
     of :meth:`legal_actions` (:class:`~engine.api.actions.ActionCodec` integers over a
-    crop of ``crop`` cells; 0: :func:`~engine.api.actions.full_crop`, which no game outgrows).  Placing a tile is two steps of the same seat: the cell and
-    rotation (then :attr:`placing` holds them), and the follower spot, skipped when the
+    crop of ``crop`` cells; 0: :func:`~engine.api.actions.full_crop`, which no game
+    outgrows).  Placing a tile is two steps of the same seat: the cell and rotation
+    (then :attr:`placing` holds them), and the follower spot, skipped when the
     placement allows no follower.  :meth:`apply` takes either kind; :attr:`over` once the
     tiles are used up, when final scoring has run.  Raises ``ValueError`` for a number of
     players the ruleset does not allow, an unknown ``returns``, a crop under 3 cells or an

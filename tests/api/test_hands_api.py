@@ -222,7 +222,8 @@ def test_the_openspiel_game_with_hands_has_imperfect_information_and_private_obs
                                                         private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
     # The information state: the history as the seat knows it, seat 1's draws hidden from seat 0.
     assert low.information_state_string(0) == high.information_state_string(0)
-    assert "?" in low.information_state_string(0) and low.information_state_string(1) != high.information_state_string(1)
+    assert "?" in low.information_state_string(0)
+    assert low.information_state_string(1) != high.information_state_string(1)
     # Seat 1's next draw: the referee (the chance player) and seat 1 read its tile, seat 0 does not.
     state = game.new_initial_state()
     while not (state.is_chance_node() and state.inner.game.player == 1):

@@ -127,7 +127,8 @@ def test_a_board_wider_than_the_crop_is_refused_by_name():
     if state.placing is not None:
         state.apply(state.codec.follower_action(None))
     state.apply(state.outcomes()[0][0])
-    with pytest.raises(CropTooSmall, match="spans 4 cells with its frontier, more than the crop of 3: a game can span up to 74"):
+    with pytest.raises(CropTooSmall, match="spans 4 cells with its frontier, more than the crop of 3: "
+                                           "a game can span up to 74"):
         state.legal_actions()
 
 
