@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from ..core.game import Game
+from ..core.lookahead import Lookahead
 from ..core.trial import look_ahead
 from ..core.moves import DRAW, Move
 
@@ -35,7 +36,13 @@ def pick_values(game: Game) -> list[tuple[Move, list[int]]]:
 
 
 def _margin(totals: list[int], me: int) -> int:
-    return totals[me] - max(totals[:me] + totals[me + 1:], default=0)
+    """``me``'s points minus the best opponent's (0 with no opponent)."""
+    best = 0
+    first = True
+    for p, points in enumerate(totals):
+        if p != me and (first or points > best):
+            best, first = points, False
+    return totals[me] - best
 
 
 class GreedyPlayer:
@@ -67,7 +74,10 @@ class GreedyPlayer:
         elif game.hands is not None and game.hands.picking:
             candidates = pick_values(game)
         else:
-            candidates = look_ahead(game).moves()
+            look = look_ahead(game)
+            if isinstance(look, Lookahead) and not game.personal_turn:
+                return self._place(game, look)
+            candidates = look.moves()
         if game.personal_turn:
             candidates.append((DRAW, game.potential_scores()))
         for move, totals in candidates:
@@ -77,3 +87,19 @@ class GreedyPlayer:
             elif value == best_value:
                 best.append(move)
         return best[self.rng.randrange(len(best))]
+
+    def _place(self, game: Game, look: Lookahead) -> Move:
+        """The best placement of the drawn tile, as :meth:`choose` weighs it (the same ties, in the
+        same order), building a :class:`Move` only for the one chosen."""
+        me = game.player
+        best: list[tuple[int, int, int | None]] = []
+        best_value = 0
+        for pos, rotation in game.placements():
+            for j, totals in look.potentials(pos, rotation):
+                value = _margin(totals, me)
+                if not best or value > best_value:
+                    best, best_value = [(pos, rotation, j)], value
+                elif value == best_value:
+                    best.append((pos, rotation, j))
+        pos, rotation, j = best[self.rng.randrange(len(best))]
+        return Move(pos, rotation, j)

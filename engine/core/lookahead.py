@@ -342,18 +342,28 @@ class Lookahead:
                       neighbours_here) -> dict:
         game = self.game
         tile = game.tiles[_tile(game)]
-        positions: set[int] = {pos}
         segments = len(group.locals)
         attrs = [0] * len(kind.attributes)
         for j in group.locals:
             for i, value in enumerate(tile.segments[j].attrs):
                 attrs[i] += value
-        for root in group.roots:
-            root_positions, count, root_attrs = self._root_totals(root, kind)
-            positions |= root_positions
+        roots = group.roots
+        tiles = 1
+        if len(roots) == 1:  # the common case: one feature extended, its tiles counted without a copy
+            root_positions, count, root_attrs = self._root_totals(roots[0], kind)
+            tiles = len(root_positions) + (pos not in root_positions)
             segments += count
             for i, value in enumerate(root_attrs):
                 attrs[i] += value
+        elif roots:
+            positions: set[int] = {pos}
+            for root in roots:
+                root_positions, count, root_attrs = self._root_totals(root, kind)
+                positions |= root_positions
+                segments += count
+                for i, value in enumerate(root_attrs):
+                    attrs[i] += value
+            tiles = len(positions)
         adjacent: list[int] | None = None
         if kind.adjacency:
             # Adjacent features after the move: a group the tile forms, or an untouched root.
@@ -366,7 +376,7 @@ class Lookahead:
                     targets.add(groups[reps[a]])
             done = [self._kind_of(target) for target in targets if self._done(target, gained)]
             adjacent = [done.count(a) for a in kind.adjacency]
-        return make_inputs(kind, tiles=len(positions), segments=segments, complete=group.complete,
+        return make_inputs(kind, tiles=tiles, segments=segments, complete=group.complete,
                            attrs=attrs, neighbours=neighbours_here, adjacent=adjacent)
 
     def _root_totals(self, root: int, kind: "FeatureKind") -> tuple[set[int], int, list[int]]:

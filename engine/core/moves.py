@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, final
 
 from ..geometry import unpack
 
@@ -16,17 +15,39 @@ class IllegalMove(Exception):
         self.reason = reason
 
 
-@dataclass(frozen=True, slots=True)
+@final
 class Move:
     """One turn's choice: place the current tile at ``pos`` (packed) turned
     ``rotation`` quarter turns clockwise, and deploy a follower of type ``type``
     (an index into ``ruleset.follower_types``; 0 is normal) on segment
-    ``follower`` of the tile type (an index into its segments) or not (None)."""
+    ``follower`` of the tile type (an index into its segments) or not (None).
 
-    pos: int
-    rotation: int
-    follower: int | None = None
-    type: int = 0
+    A value: equal moves hash alike (as the tuple of the four fields, as the
+    dataclass it was did), and the fields are ``Final`` (mypy refuses an
+    assignment).  A plain class rather than a dataclass because the compiled
+    build makes it a native class whose construction costs one C call (a
+    dataclass's generated ``__init__`` stays interpreted, issue 27's profile)."""
+
+    __slots__ = ("pos", "rotation", "follower", "type")
+
+    def __init__(self, pos: int, rotation: int, follower: int | None = None, type: int = 0) -> None:
+        self.pos: Final = pos
+        self.rotation: Final = rotation
+        self.follower: Final = follower
+        self.type: Final = type
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Move) and self.pos == other.pos and self.rotation == other.rotation
+                and self.follower == other.follower and self.type == other.type)
+
+    def __hash__(self) -> int:
+        return hash((self.pos, self.rotation, self.follower, self.type))
+
+    def __repr__(self) -> str:
+        return f"Move(pos={self.pos}, rotation={self.rotation}, follower={self.follower}, type={self.type})"
+
+    def __reduce__(self) -> tuple[type, tuple[int, int, int | None, int]]:
+        return Move, (self.pos, self.rotation, self.follower, self.type)
 
     @property
     def at(self) -> tuple[int, int]:

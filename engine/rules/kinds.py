@@ -50,7 +50,9 @@ class Score:
     rule: str = ""
 
     def __call__(self, env) -> int:
-        points = sum(int(formula.fn(env)) for _, formula in self.items)
+        items = self.items
+        # One formula is the common case: called without the generator a sum needs (look-ahead's hot path).
+        points = int(items[0][1].fn(env)) if len(items) == 1 else sum(int(formula.fn(env)) for _, formula in items)
         if -MAX_POINTS <= points <= MAX_POINTS:  # the one check on the hot path (look-ahead)
             return points
         raise self.out_of_range(env, points, max(self.items, key=lambda item: abs(item[1].fn(env)))[1])
