@@ -40,7 +40,7 @@ from ..core.chance import determinise
 from ..core.game import Game
 from ..core.trial import look_ahead
 from ..core.moves import DRAW, Move
-from .greedy import GreedyPlayer, decision_values, pick_values
+from .greedy import GreedyPlayer, decision_values, measure, pick_values
 
 #: How playouts choose moves: uniformly at random, or as the greedy bot does.
 PLAYOUTS = ("random", "greedy")
@@ -92,12 +92,13 @@ class MctsPlayer:
     def __init__(self, seed: int | str | None = None, *, iterations: int = 300,
                  seconds: float | None = None, depth: int | None = 2, playout: str = "greedy",
                  width: int = 0, widen: float = 2.0, explore: float = 0.7, scale: float = 10.0,
-                 leaf: Callable[[Game], list[float]] | None = None) -> None:
+                 keep: int = 0, leaf: Callable[[Game], list[float]] | None = None) -> None:
         if playout not in PLAYOUTS:
             raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}, not '{playout}'")
         self.rng = random.Random(seed)
         self.playout = playout
-        self.greedy = GreedyPlayer(self.rng.getrandbits(32))
+        self.greedy = GreedyPlayer(self.rng.getrandbits(32), keep=keep)
+        self.keep = keep
         self.width = width
         self.iterations = iterations
         self.seconds = seconds
@@ -116,7 +117,7 @@ class MctsPlayer:
     def choose(self, game: Game) -> Move:
         tile = game.tile
         assert tile is not None, "choose needs a drawn tile"
-        ranked = _root_order(game)
+        ranked = _root_order(game, self.keep)
         if self.width:
             ranked = ranked[:self.width]
         if len(ranked) == 1:
@@ -217,7 +218,7 @@ class MctsPlayer:
             state.finish()
             scores = state.scores
         else:
-            scores = state.potential_scores()
+            scores = measure(state, self.keep)
         return [self._reward(points - max(scores[:seat] + scores[seat + 1:], default=0))
                 for seat, points in enumerate(scores)]
 
@@ -226,19 +227,20 @@ class MctsPlayer:
         return 0.5 + 0.5 * math.tanh(margin / self.scale)
 
 
-def _root_order(game: Game) -> list[tuple[int, Move]]:
+def _root_order(game: Game, keep: int) -> list[tuple[int, Move]]:
     """Every legal move with the greedy bot's measure of it (the margin over the best
-    opponent if the game ended right after it), best first; ties in listing order."""
+    opponent if the game ended right after it, ``keep`` points a follower in the supply), best
+    first; ties in listing order."""
     me = game.player
     valued = []
     if game.movers:
-        candidates = decision_values(game)
+        candidates = decision_values(game, keep)
     elif game.hands is not None and game.hands.picking:  # each held tile by the best move it allows
-        candidates = pick_values(game)
+        candidates = pick_values(game, keep)
     else:
-        candidates = look_ahead(game).moves()
+        candidates = look_ahead(game, keep).moves()
     if game.personal_turn:  # declining the personal tile leaves the margin as it stands
-        candidates.append((DRAW, game.potential_scores()))
+        candidates.append((DRAW, measure(game, keep)))
     for i, (move, totals) in enumerate(candidates):
         valued.append((-(totals[me] - max(totals[:me] + totals[me + 1:], default=0)), i, move))
     valued.sort(key=lambda item: (item[0], item[1]))

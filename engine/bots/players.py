@@ -83,7 +83,7 @@ def _figure(x: float) -> str:
 #: The settings each kind takes after its name (``mcts:500:depth=10``).
 SETTINGS: dict[str, dict[str, Setting]] = {
     "random": {},
-    "greedy": {},
+    "greedy": {"keep": Setting("count", 0, 1000)},
     "mcts": {
         "iterations": Setting("count", 1, 10_000_000),
         "seconds": Setting("number", 0.001, 3600),
@@ -93,6 +93,7 @@ SETTINGS: dict[str, dict[str, Setting]] = {
         "widen": Setting("number", 0.01, 1000),
         "explore": Setting("number", 0, 100),
         "scale": Setting("number", 0.01, 10_000),
+        "keep": Setting("count", 0, 1000),
     },
 }
 

@@ -41,11 +41,14 @@ class Lookahead:
     """Values of candidate moves in one position of ``game`` (valid until the game changes).
 
     :meth:`potentials` gives, for one placement, each follower option with the
-    per-seat potential (score if the game ended after the move) it leads to.
+    per-seat potential (score if the game ended after the move) it leads to,
+    plus ``keep`` points for each follower the seat has in its supply after the
+    move (0: the potential alone; the bots' ``keep`` setting, docs/bots.md).
     A score beyond ±MAX_POINTS is a :class:`~engine.errors.UserError` naming the turn weighed.
     """
 
-    def __init__(self, game: "Game") -> None:
+    def __init__(self, game: "Game", keep: int = 0) -> None:
+        self.keep = keep
         try:
             self._start(game)
         except ScoreRangeError as error:
@@ -76,7 +79,7 @@ class Lookahead:
                 self._pool.append((root, kind, game.followers_by_player(root), self._adjacent_of(root)))
         self._pool_roots = {entry[0] for entry in self._pool}
         self._pool_base = self._pool_total(None) if self._pooled else [0] * self.players
-        self.potential = [a + b for a, b in zip(potential, self._pool_base)]
+        self.potential = [a + b + self.keep * n for a, b, n in zip(potential, self._pool_base, game.supply)]
         self._watch = []  # occupied features that count completed neighbours (3rd-edition farms)
         for root in self.envs:
             kind = self.kinds[kind_of(game, root)]
@@ -209,12 +212,21 @@ class Lookahead:
             add_to(delta, pool)
             subtract_from(delta, self._pool_base)
 
+        keep = self.keep
+        if keep:  # followers on the features the tile completes go back to their supplies
+            for group in live:
+                if group.complete and group.fol:
+                    add_to(delta, [keep * n for n in unpack_followers(group.fol, self.players)])
+            for s, complete in gained.items():
+                if complete and fol[s]:
+                    add_to(delta, [keep * n for n in unpack_followers(fol[s], self.players)])
         base = [a + b for a, b in zip(self.potential, delta)]
         options: list[tuple[int | None, list[int]]] = [(None, base)]
-        if not game.supply[game.player]:
+        me = game.player
+        if not game.supply[me]:
             return options
-        bit = one_follower(game.player)
-        mask = game.deploy_masks[game.player]
+        bit = one_follower(me)
+        mask = game.deploy_masks[me]
         for j, segment in enumerate(segments):
             option = groups[reps[j]]
             assert option is not None  # every segment has a group
@@ -229,6 +241,8 @@ class Lookahead:
             if group.kind in self._pooled:
                 subtract_from(vector, pool)
                 add_to(vector, self._pool_total(context, (group, group.fol + bit)))
+            if keep and not group.complete:  # the follower leaves the supply (one on a completed feature is back)
+                vector[me] -= keep
             options.append((j, vector))
         return options
 

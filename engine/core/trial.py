@@ -25,10 +25,12 @@ if TYPE_CHECKING:
 
 class TrialLookahead:
     """The :class:`~engine.core.lookahead.Lookahead` interface, by playing each move on a copy
-    of ``game`` and reading :meth:`~engine.core.game.Game.potential_scores`."""
+    of ``game`` and reading :meth:`~engine.core.game.Game.potential_scores` (plus ``keep`` points
+    a follower in the supply, as the look-ahead's)."""
 
-    def __init__(self, game: "Game") -> None:
+    def __init__(self, game: "Game", keep: int = 0) -> None:
         self.game = game
+        self.keep = keep
 
     def potentials(self, pos: int, rotation: int) -> list[tuple[Move, list[int]]]:
         """``(move, potential per seat)`` for each legal follower choice of placing the current
@@ -42,7 +44,8 @@ class TrialLookahead:
             trial.explain = False
             try:
                 trial.apply(move)
-                found.append((move, trial.potential_scores()))
+                found.append((move, [points + self.keep * n
+                                     for points, n in zip(trial.potential_scores(), trial.supply)]))
             except UserError as error:  # a score beyond the range: say it was met weighing a move
                 raise _looking_ahead(error) from None
         return found
@@ -60,7 +63,7 @@ def _looking_ahead(error: UserError) -> UserError:
     return UserError.from_diagnostics([replace(first, message=message), *error.diagnostics[1:]])
 
 
-def look_ahead(game: "Game") -> Lookahead | TrialLookahead:
+def look_ahead(game: "Game", keep: int = 0) -> Lookahead | TrialLookahead:
     """The look-ahead for ``game``'s ruleset: by features, or by trial under game-end bonuses,
     several follower types (majorities weighed by strength), wild sides (which end the
     features of the tiles they meet, not only the placed tile's), ``around`` inputs (a tile
@@ -69,4 +72,4 @@ def look_ahead(game: "Game") -> Lookahead | TrialLookahead:
     ruleset = game.ruleset
     by_trial = ruleset.bonuses or len(ruleset.follower_types) > 1 or ruleset.edge_wild >= 0 \
         or any(kind.around or kind.completes for kind in ruleset.kinds) or ruleset.tie_kind >= 0
-    return TrialLookahead(game) if by_trial else Lookahead(game)
+    return TrialLookahead(game, keep) if by_trial else Lookahead(game, keep)

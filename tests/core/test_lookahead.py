@@ -17,10 +17,11 @@ from engine.rules.ruleset import load_ruleset
 BASIC = load_ruleset("basic")
 
 
-def oracle(game: Game, move: Move) -> list[int]:
+def oracle(game: Game, move: Move, keep: int = 0) -> list[int]:
+    """Each seat's potential after playing ``move`` on a copy, plus ``keep`` points a follower in its supply."""
     trial = game.copy()
     trial.apply(move)
-    return trial.potential_scores()
+    return [points + keep * n for points, n in zip(trial.potential_scores(), trial.supply)]
 
 
 RULESETS = [BASIC, load_ruleset("first-edition"), load_ruleset("second-edition"),
@@ -32,17 +33,19 @@ RULESETS = [BASIC, load_ruleset("first-edition"), load_ruleset("second-edition")
 
 @settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4), stop=st.integers(1, 80),
-       which=st.integers(0, len(RULESETS) - 1))
-def test_lookahead_matches_playing_each_move(seed: int, players: int, stop: int, which: int) -> None:
+       which=st.integers(0, len(RULESETS) - 1), keep=st.sampled_from([0, 0, 2, 3]))
+def test_lookahead_matches_playing_each_move(seed: int, players: int, stop: int, which: int, keep: int) -> None:
+    """Every value, with or without ``keep`` points a follower in the supply (followers deployed,
+    and those back from the features the tile completes, counted as playing the move counts them)."""
     game = Game(RULESETS[which], players, seed)
     bots = [RandomPlayer(f"{seed}:{p}") for p in range(players)]
     checked = 0
     while game.tile is not None and game.turn < stop:
         if game.turn % 3 == 0 or game.turn + 1 == stop:
-            found = dict(Lookahead(game).moves())
+            found = dict(Lookahead(game, keep).moves())
             assert set(found) == set(game.legal_moves())
             for move, vector in found.items():
-                assert vector == oracle(game, move), (game.turn, move)
+                assert vector == oracle(game, move, keep), (game.turn, move)
                 checked += 1
         game.play(bots[game.player].choose(game))
     assert checked > 0
@@ -59,6 +62,7 @@ def test_playing_each_move_on_a_copy_agrees_with_the_look_ahead(seed: int, stop:
         game.play(bots[game.player].choose(game))
     if game.tile is not None:
         assert dict(TrialLookahead(game).moves()) == dict(Lookahead(game).moves())
+        assert dict(TrialLookahead(game, 2).moves()) == dict(Lookahead(game, 2).moves())
 
 
 def test_a_ruleset_with_bonuses_looks_ahead_by_trial() -> None:
