@@ -44,7 +44,9 @@ def test_specs(spec, expected):
     ("mcts:10:20", "iterations is given twice"),
     ("mcts:5:5s", "give iterations or seconds, not both"),
     ("mcts:speed=3", "'mcts' takes no setting 'speed'"),
-    ("greedy:100", "'greedy' takes no setting 'iterations' (settings: none)"),
+    ("greedy:100", "'greedy' takes no setting 'iterations' (settings: keep)"),
+    ("random:keep=2", "'random' takes no setting 'keep' (settings: none)"),
+    ("greedy:keep=-1", "keep must be a whole number, not '-1'"),
     ("mtcs:100", "unknown player 'mtcs'"),
 ])
 def test_bad_specs_say_what_is_wrong(spec, message):
