@@ -5,26 +5,33 @@ from __future__ import annotations
 import random
 
 from ..core.game import Game
-from ..core.lookahead import Lookahead
+from ..core.lookahead import Lookahead, kept_points, turns_ahead
 from ..core.trial import look_ahead
 from ..core.moves import DRAW, Move
 
 
-def measure(game: Game, keep: int = 0) -> list[int]:
+def measure(game: Game, keep: int = 0, turns: list[int] | None = None) -> list[int]:
     """The bots' measure of a position, per seat: the score if the game ended now, plus ``keep``
-    points for each follower in the seat's supply."""
-    return [points + keep * n for points, n in zip(game.potential_scores(), game.supply)]
+    points for each follower in the seat's supply that it has a turn left to place (``turns`` per
+    seat; default those of ``game`` before its drawn tile is placed,
+    :func:`~engine.core.lookahead.turns_ahead`)."""
+    potential = game.potential_scores()
+    if not keep:
+        return potential
+    kept = kept_points(game.supply, turns_ahead(game, after_move=False) if turns is None else turns, keep)
+    return [points + extra for points, extra in zip(potential, kept)]
 
 
 def decision_values(game: Game, keep: int = 0) -> list[tuple[Move, list[int]]]:
     """``(move, measure per seat)`` for each choice of the follower that may move on
     (:mod:`engine.core.moving`), played on a copy (:func:`measure`)."""
     found = []
+    turns = turns_ahead(game, after_move=True)
     for move in game.legal_moves():
         trial = game.copy()
         trial.explain = False
         trial.play(move, checked=True, draw=False)
-        found.append((move, measure(trial, keep)))
+        found.append((move, measure(trial, keep, turns)))
     return found
 
 
@@ -64,7 +71,8 @@ class GreedyPlayer:
     allows.
 
     ``keep`` (points, default 0) adds that much to a seat's measure for each follower in its
-    supply: a follower placed costs ``keep`` unless its feature completes at once.  Measured
+    supply that it has a turn left to place: a follower placed costs ``keep`` unless its feature
+    completes at once (:func:`~engine.core.lookahead.kept_points`).  Measured
     (benchmarks/results/strength-keep.json), ``greedy:keep=2`` wins most games against plain greedy.
     """
 
@@ -92,7 +100,7 @@ class GreedyPlayer:
                 return self._place(game, look)
             candidates = look.moves()
         if game.personal_turn:
-            candidates.append((DRAW, measure(game, keep)))
+            candidates.append((DRAW, measure(game, keep, turns_ahead(game, after_move=True))))
         for move, totals in candidates:
             value = _margin(totals, me)
             if best_value is None or value > best_value:

@@ -16,17 +16,21 @@ the ruleset's own scoring: what the move is worth if the game ended now);
 below it, placements without a follower come first, in the order they are
 listed.  A leaf is valued by a short playout, ``depth`` turns (default 2:
 the next seat's reply and the one after) in which every seat plays as the
-greedy bot would, then by the score if the game ended there (or at the end,
-if it comes first); ``playout=random`` plays uniformly at random instead.
+greedy bot would, then by the score if the game ended there plus ``keep``
+points a follower left in the supply (or by the final score at the end, if it
+comes first); ``playout=random`` plays uniformly at random instead.
 Every point comes from the ruleset, so the bot plays any variant.  The
 reward of a seat is ``0.5 + 0.5 · tanh(margin / scale)``, the margin being
-its points minus its best opponent's: the winner counts, and so does by how
+its measure minus its best opponent's: the winner counts, and so does by how
 much.
 
-Measured choices (20 seat-swapped games against ``greedy`` each, 0.5 s a
-move, compiled build; see benchmarks/strength.py for the full runs): random
-playouts to the end won 60 %, random playouts cut after 10 turns 70 %,
-greedy playouts of 2 turns 85 %.
+Measured choices (seat-swapped games of ``basic`` against ``greedy``, compiled
+build, benchmarks/strength.py): at 0.5 s a move (20 games each) random
+playouts to the end won 60 %, random playouts cut after 10 turns 70 %, greedy
+playouts of 2 turns 85 %.  Valuing a follower in the supply at 2 points
+(``keep``, issue 27) raised 80 iterations from about half the games to 79.8 %
+of 200 (benchmarks/results/strength-keep.json): the greedy measure alone
+spends followers on any point now, and runs out.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from typing import Callable, Optional
 from ..core.chance import determinise
 from ..core.game import Game
 from ..core.trial import look_ahead
+from ..core.lookahead import turns_ahead
 from ..core.moves import DRAW, Move
 from .greedy import GreedyPlayer, decision_values, measure, pick_values
 
@@ -73,10 +78,13 @@ class Child:
 class MctsPlayer:
     """ISMCTS with progressive widening and short greedy playouts (module docstring).
 
-    ``iterations`` bounds the search (default 300: under a second a move on
-    a 2-core VM, benchmarks/strength.py) unless ``seconds`` is
+    ``iterations`` bounds the search (default 80: about 0.05 s a move on
+    a 2-core VM, benchmarks/results/strength-curve.json) unless ``seconds`` is
     given, which bounds it by time instead (not reproducible: how many
-    iterations fit depends on the machine).  ``depth`` cuts playouts after that
+    iterations fit depends on the machine).  ``keep`` (points, default 2) adds that
+    much to a seat's measure for each follower in its supply, in the root's order,
+    the playouts' greedy moves and a leaf's value (not at the game's end, where
+    followers are worth nothing).  ``depth`` cuts playouts after that
     many turns (default 2; None: to the end); ``playout`` is ``greedy`` or
     ``random``; ``width`` keeps only the root's best moves by the greedy
     measure (0: all); ``widen``, ``explore`` (UCB1's constant) and ``scale``
@@ -89,10 +97,10 @@ class MctsPlayer:
 
     name = "mcts"
 
-    def __init__(self, seed: int | str | None = None, *, iterations: int = 300,
+    def __init__(self, seed: int | str | None = None, *, iterations: int = 80,
                  seconds: float | None = None, depth: int | None = 2, playout: str = "greedy",
                  width: int = 0, widen: float = 2.0, explore: float = 0.7, scale: float = 10.0,
-                 keep: int = 0, leaf: Callable[[Game], list[float]] | None = None) -> None:
+                 keep: int = 2, leaf: Callable[[Game], list[float]] | None = None) -> None:
         if playout not in PLAYOUTS:
             raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}, not '{playout}'")
         self.rng = random.Random(seed)
@@ -240,7 +248,7 @@ def _root_order(game: Game, keep: int) -> list[tuple[int, Move]]:
     else:
         candidates = look_ahead(game, keep).moves()
     if game.personal_turn:  # declining the personal tile leaves the margin as it stands
-        candidates.append((DRAW, measure(game, keep)))
+        candidates.append((DRAW, measure(game, keep, turns_ahead(game, after_move=True))))
     for i, (move, totals) in enumerate(candidates):
         valued.append((-(totals[me] - max(totals[:me] + totals[me + 1:], default=0)), i, move))
     valued.sort(key=lambda item: (item[0], item[1]))

@@ -42,8 +42,9 @@ class Lookahead:
 
     :meth:`potentials` gives, for one placement, each follower option with the
     per-seat potential (score if the game ended after the move) it leads to,
-    plus ``keep`` points for each follower the seat has in its supply after the
-    move (0: the potential alone; the bots' ``keep`` setting, docs/bots.md).
+    plus ``keep`` points for each follower in the seat's supply after the move
+    that it has a turn left to place (:func:`kept_points`; 0: the potential alone;
+    the bots' ``keep`` setting).
     A score beyond ±MAX_POINTS is a :class:`~engine.errors.UserError` naming the turn weighed.
     """
 
@@ -79,7 +80,8 @@ class Lookahead:
                 self._pool.append((root, kind, game.followers_by_player(root), self._adjacent_of(root)))
         self._pool_roots = {entry[0] for entry in self._pool}
         self._pool_base = self._pool_total(None) if self._pooled else [0] * self.players
-        self.potential = [a + b + self.keep * n for a, b, n in zip(potential, self._pool_base, game.supply)]
+        self.potential = [a + b for a, b in zip(potential, self._pool_base)]
+        self.turns = turns_ahead(game, after_move=True)
         self._watch = []  # occupied features that count completed neighbours (3rd-edition farms)
         for root in self.envs:
             kind = self.kinds[kind_of(game, root)]
@@ -212,15 +214,18 @@ class Lookahead:
             add_to(delta, pool)
             subtract_from(delta, self._pool_base)
 
-        keep = self.keep
+        base = [a + b for a, b in zip(self.potential, delta)]
+        keep, turns = self.keep, self.turns
+        supply: list[int] = []
         if keep:  # followers on the features the tile completes go back to their supplies
+            supply = list(game.supply)
             for group in live:
                 if group.complete and group.fol:
-                    add_to(delta, [keep * n for n in unpack_followers(group.fol, self.players)])
+                    add_to(supply, unpack_followers(group.fol, self.players))
             for s, complete in gained.items():
                 if complete and fol[s]:
-                    add_to(delta, [keep * n for n in unpack_followers(fol[s], self.players)])
-        base = [a + b for a, b in zip(self.potential, delta)]
+                    add_to(supply, unpack_followers(fol[s], self.players))
+            add_to(base, kept_points(supply, turns, keep))
         options: list[tuple[int | None, list[int]]] = [(None, base)]
         me = game.player
         if not game.supply[me]:
@@ -242,7 +247,7 @@ class Lookahead:
                 subtract_from(vector, pool)
                 add_to(vector, self._pool_total(context, (group, group.fol + bit)))
             if keep and not group.complete:  # the follower leaves the supply (one on a completed feature is back)
-                vector[me] -= keep
+                vector[me] -= keep * (min(supply[me], turns[me]) - min(supply[me] - 1, turns[me]))
             options.append((j, vector))
         return options
 
@@ -407,6 +412,27 @@ class Lookahead:
         if found is None:
             found = self._adjacent[root] = adjacent_roots(self.game, self.game.members[root])
         return found
+
+
+def turns_ahead(game: "Game", after_move: bool) -> list[int]:
+    """Turns each seat has left, per seat: one for each tile still to draw (and the drawn one,
+    unless ``after_move``: the mover's placement is being weighed), in seat order from the
+    seat after the mover (from the mover, unless ``after_move``).  Extra turns and hands are
+    not foreseen: it bounds what a follower in the supply is worth (:func:`kept_points`)."""
+    seats = game.players
+    tiles = game.remaining + (0 if after_move else 1)
+    first = (game.player + 1) % seats if after_move else game.player
+    found = []
+    for p in range(seats):
+        offset = (p - first) % seats
+        found.append(0 if tiles <= offset else (tiles - 1 - offset) // seats + 1)
+    return found
+
+
+def kept_points(supply: list[int], turns: list[int], keep: int) -> list[int]:
+    """``keep`` points per seat for each follower in its ``supply`` that it has a turn left to
+    place (``turns``, :func:`turns_ahead`): a follower nobody can place any more is worth nothing."""
+    return [keep * min(n, t) for n, t in zip(supply, turns)]
 
 
 def _tile(game: "Game") -> int:

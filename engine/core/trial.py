@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..errors import UserError
-from .lookahead import Lookahead
+from .lookahead import Lookahead, kept_points, turns_ahead
 from .moves import Move
 
 if TYPE_CHECKING:
@@ -26,11 +26,12 @@ if TYPE_CHECKING:
 class TrialLookahead:
     """The :class:`~engine.core.lookahead.Lookahead` interface, by playing each move on a copy
     of ``game`` and reading :meth:`~engine.core.game.Game.potential_scores` (plus ``keep`` points
-    a follower in the supply, as the look-ahead's)."""
+    a follower in the supply, :func:`~engine.core.lookahead.kept_points`, as the look-ahead's)."""
 
     def __init__(self, game: "Game", keep: int = 0) -> None:
         self.game = game
         self.keep = keep
+        self.turns = turns_ahead(game, after_move=True)
 
     def potentials(self, pos: int, rotation: int) -> list[tuple[Move, list[int]]]:
         """``(move, potential per seat)`` for each legal follower choice of placing the current
@@ -44,8 +45,8 @@ class TrialLookahead:
             trial.explain = False
             try:
                 trial.apply(move)
-                found.append((move, [points + self.keep * n
-                                     for points, n in zip(trial.potential_scores(), trial.supply)]))
+                kept = kept_points(trial.supply, self.turns, self.keep)
+                found.append((move, [points + extra for points, extra in zip(trial.potential_scores(), kept)]))
             except UserError as error:  # a score beyond the range: say it was met weighing a move
                 raise _looking_ahead(error) from None
         return found

@@ -18,10 +18,15 @@ BASIC = load_ruleset("basic")
 
 
 def oracle(game: Game, move: Move, keep: int = 0) -> list[int]:
-    """Each seat's potential after playing ``move`` on a copy, plus ``keep`` points a follower in its supply."""
+    """Each seat's potential after playing ``move`` on a copy, plus ``keep`` points for each follower
+    in its supply up to its turns left (written out here: one a tile to draw, dealt round from the
+    seat after the mover)."""
+    turns = [0] * game.players
+    for k in range(game.remaining):
+        turns[(game.player + 1 + k) % game.players] += 1
     trial = game.copy()
     trial.apply(move)
-    return [points + keep * n for points, n in zip(trial.potential_scores(), trial.supply)]
+    return [points + keep * min(n, t) for points, n, t in zip(trial.potential_scores(), trial.supply, turns)]
 
 
 RULESETS = [BASIC, load_ruleset("first-edition"), load_ruleset("second-edition"),

@@ -32,7 +32,7 @@ REFS = ["basic", "first-edition", "second-edition+river", "basic+river+unplaceab
 PLAYERS = [("random", "random"), ("greedy", "random"), ("random", "greedy", "random")]
 SEEDS = range(6)
 #: Every shipped option at least once (bonuses, follower types and their extra turns, goods,
-#: a short deck), and the search bot on a fixed iteration budget.
+#: a short deck), and the search bot on a fixed iteration budget (and the bots' ``keep``).
 EXTRA_REFS = ["basic+inns-and-cathedrals+traders-and-builders",
               "first-edition+farms-pay-cloisters+longest-road-bonus+tiny-city",
               "second-edition+river+river-split-springs+river-immediate-u-turn+incomplete-zero",
@@ -42,7 +42,10 @@ EXTRA_REFS = ["basic+inns-and-cathedrals+traders-and-builders",
               "first-edition+hills+vineyards"]
 EXTRA_PLAYERS = [("greedy", "random"), ("random", "greedy", "random")]
 SEARCH = [("basic", ("mcts:30", "greedy")), ("second-edition+river", ("greedy", "mcts:30")),
-          ("basic+hand-of-two", ("mcts:30", "greedy")), ("basic+hills", ("mcts:30", "greedy"))]
+          ("basic+hand-of-two", ("mcts:30", "greedy")), ("basic+hills", ("mcts:30", "greedy")),
+          # A follower in the supply worth points (keep): by features, by pooled farms, by trial, and without it.
+          ("basic", ("greedy:keep=2", "greedy")), ("first-edition", ("random", "greedy:keep=3")),
+          ("basic+longest-road-bonus", ("greedy:keep=2", "greedy")), ("basic", ("mcts:30:keep=0", "greedy"))]
 CASES = [(ref, players, seed) for ref in REFS for players in PLAYERS for seed in SEEDS
          if len(players) <= load_ruleset(ref).max_players]
 CASES += [(ref, players, seed) for ref in EXTRA_REFS for players in EXTRA_PLAYERS for seed in range(2)]
