@@ -64,6 +64,7 @@ class Lookahead:
         self._totals: dict[int, tuple[set[int], int, list[int]]] = {}
         self._adjacent: dict[int, set[int]] = {}
         self._target_envs: dict[tuple[int, int], dict] = {}
+        self._complete_now: dict[int, bool] = {}
         #: Kinds whose final score pools several features (1st/2nd-edition farms): scored as a whole.
         self._pooled = {k.index for k in self.kinds
                         if k.final is not None and (k.majority == "adjacent" or k.adjacent_pays_once)}
@@ -338,7 +339,15 @@ class Lookahead:
         return kind, followers, targets, env
 
     def _done(self, target, gained) -> bool:
-        return target.complete if isinstance(target, Group) else complete_after(self.game, target, gained)
+        if isinstance(target, Group):
+            return target.complete
+        if target in gained:
+            return gained[target]
+        # A feature the tile neither joins nor surrounds is as complete as it is now: asked once a position.
+        found = self._complete_now.get(target)
+        if found is None:
+            found = self._complete_now[target] = complete_after(self.game, target, gained)
+        return found
 
     def _kind_of(self, target) -> int:
         return target.kind if isinstance(target, Group) else kind_of(self.game, target)
