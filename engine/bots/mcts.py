@@ -27,10 +27,11 @@ much.
 Measured choices (seat-swapped games of ``basic`` against ``greedy``, compiled
 build, benchmarks/strength.py): at 0.5 s a move (20 games each) random
 playouts to the end won 60 %, random playouts cut after 10 turns 70 %, greedy
-playouts of 2 turns 85 %.  Valuing a follower in the supply at 2 points
-(``keep``, issue 27) raised 80 iterations from about half the games to 79.8 %
-of 200 (benchmarks/results/strength-keep.json): the greedy measure alone
-spends followers on any point now, and runs out.
+playouts of 2 turns 85 %.  At 80 iterations (200 games each), valuing a
+follower in the supply at 2 points (``keep``, issue 27) won 79.5 %
+(benchmarks/results/strength-curve.json) where the plain measure won 70.5 %
+(strength-mcts-80-keep-0-vs-greedy.json): the greedy measure alone spends
+followers on any point now, and runs out.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ class Child:
 class MctsPlayer:
     """ISMCTS with progressive widening and short greedy playouts (module docstring).
 
-    ``iterations`` bounds the search (default 80: about 0.05 s a move on
+    ``iterations`` bounds the search (default 80: a median 0.049 s a move on
     a 2-core VM, benchmarks/results/strength-curve.json) unless ``seconds`` is
     given, which bounds it by time instead (not reproducible: how many
     iterations fit depends on the machine).  ``keep`` (points, default 2) adds that
