@@ -29,9 +29,9 @@ from provenance import command_line, provenance
 
 #: What each profiled process runs after a warm-up: the workload and how many times.
 WORKLOADS = {
-    "random basic, 300 games": "for seed in range(300): play(basic, 'random', seed)",
-    "greedy basic, 20 games": "for seed in range(20): play(basic, 'greedy', seed)",
-    "mcts:100, 10 moves at turn 30": "for _ in range(10): search_move(position)",
+    "random basic, 2000 games": "for seed in range(2000): play(basic, 'random', seed)",
+    "greedy basic, 100 games": "for seed in range(100): play(basic, 'greedy', seed)",
+    "mcts:100, 40 moves at turn 30": "for _ in range(40): search_move(position)",
 }
 SETUP = ("import sys; sys.path.insert(0, {here!r})\n"
          "from engine.rules.ruleset import load_ruleset\n"
@@ -40,7 +40,7 @@ SETUP = ("import sys; sys.path.insert(0, {here!r})\n"
          "position = search_position(basic)\n")
 #: Functions shown per workload: the largest inclusive shares.
 TOP = 25
-_ROW = re.compile(r"^\s+([\d.]+)%\s+([\d.]+)%\s+\S+\s+\S+\s+\[\.\]\s+(\S+)")
+_ROW = re.compile(r"^\s+([\d.]+)%\s+([\d.]+)%\s+\[\.\]\s+(\S+)")
 
 
 def profile(code: str) -> list[dict]:
