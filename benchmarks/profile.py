@@ -4,8 +4,9 @@
     python benchmarks/profile.py --json FILE          # and write them (with machine, date, commit)
 
 Each workload of benchmarks/workloads.py (random games, greedy games, ``mcts:100`` moves
-at turn 30 of 2-player ``basic``) runs in its own process under ``perf record -g`` (frame
-pointers, so the C frames of the compiled modules and the interpreter's are both seen);
+at turn 30 of 2-player ``basic``) runs in its own process under ``perf record --call-graph
+dwarf`` (stacks unwound from their debug information: the compiled modules keep no frame
+pointers, so ``-g`` would credit each function with its own time only);
 ``perf report --children`` then gives each function's *inclusive* share: the time spent in
 it and in what it calls, as a percentage of all the process's samples (start-up and warm-up
 included: loading ``basic`` and one game of each kind, a few per cent of the whole).  Only
@@ -48,7 +49,8 @@ def profile(code: str) -> list[dict]:
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder) / "perf.data"
         script = SETUP.format(here=str(Path(__file__).parent)) + code
-        subprocess.run(["perf", "record", "-F", "999", "-g", "-o", str(data), sys.executable, "-c", script],
+        subprocess.run(["perf", "record", "-F", "499", "--call-graph", "dwarf", "-o", str(data), sys.executable, "-c",
+                        script],
                        check=True, capture_output=True)
         report = subprocess.run(["perf", "report", "-i", str(data), "--children", "--sort", "symbol", "--stdio",
                                  "-g", "none"], check=True, capture_output=True, text=True).stdout
