@@ -39,6 +39,7 @@ COMPILED = [
     "engine/core/moves.py",
     "engine/core/moving.py",
     "engine/core/personal.py",
+    "engine/core/pooled.py",
     "engine/core/scoring.py",
     "engine/core/snapshot.py",
     "engine/rules/constraints.py",

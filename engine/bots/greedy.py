@@ -101,7 +101,7 @@ class GreedyPlayer:
                 return self._place(game, look)
             candidates = look.moves()
         if game.personal_turn:
-            candidates.append((DRAW, measure(game, keep, turns_ahead(game, after_move=True))))
+            candidates.append((DRAW, measure(game, keep, turns_ahead(game, after_move=True, declined=True))))
         for move, totals in candidates:
             value = _margin(totals, me)
             if best_value is None or value > best_value:

@@ -249,7 +249,7 @@ def _root_order(game: Game, keep: int) -> list[tuple[int, Move]]:
     else:
         candidates = look_ahead(game, keep).moves()
     if game.personal_turn:  # declining the personal tile leaves the margin as it stands
-        candidates.append((DRAW, measure(game, keep, turns_ahead(game, after_move=True))))
+        candidates.append((DRAW, measure(game, keep, turns_ahead(game, after_move=True, declined=True))))
     for i, (move, totals) in enumerate(candidates):
         valued.append((-(totals[me] - max(totals[:me] + totals[me + 1:], default=0)), i, move))
     valued.sort(key=lambda item: (item[0], item[1]))

@@ -21,14 +21,14 @@ suite checks every value against copying the game and playing the move.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..geometry import FACING, RING8, SIDE_STEP
 from ..errors import UserError
 from ..rules.kinds import ScoreRangeError
 from .after_move import Group, add_to, complete_after, local_root, subtract_from
+from .pooled import pool_total
 from .followers import one_follower, unpack_followers
-from .game_end import target_inputs
 from .moves import Move
 from .scoring import adjacent_roots, attribute_sums, end_points, feature_inputs, kind_of, majority, make_inputs
 
@@ -80,7 +80,7 @@ class Lookahead:
             if kind.index in self._pooled:
                 self._pool.append((root, kind, game.followers_by_player(root), self._adjacent_of(root)))
         self._pool_roots = {entry[0] for entry in self._pool}
-        self._pool_base = self._pool_total(None) if self._pooled else [0] * self.players
+        self._pool_base = pool_total(self, None) if self._pooled else [0] * self.players
         self.potential = [a + b for a, b in zip(potential, self._pool_base)]
         self.turns = turns_ahead(game, after_move=True)
         self._watch = []  # occupied features that count completed neighbours (3rd-edition farms)
@@ -211,7 +211,7 @@ class Lookahead:
         context = (groups, reps, root_group, gained, pos, neighbours_here, live)
         pool = self._pool_base
         if self._pooled and (completed or any(r in self._pool_roots for r in root_group)):
-            pool = self._pool_total(context)
+            pool = pool_total(self, context)
             add_to(delta, pool)
             subtract_from(delta, self._pool_base)
 
@@ -246,7 +246,7 @@ class Lookahead:
             add_to(vector, value)
             if group.kind in self._pooled:
                 subtract_from(vector, pool)
-                add_to(vector, self._pool_total(context, (group, group.fol + bit)))
+                add_to(vector, pool_total(self, context, (group, group.fol + bit)))
             if keep and not group.complete:  # the follower leaves the supply (one on a completed feature is back)
                 vector[me] -= keep * (min(supply[me], turns[me]) - min(supply[me] - 1, turns[me]))
             options.append((j, vector))
@@ -279,65 +279,6 @@ class Lookahead:
             points = self._own_end(kind, env)
         return self._vector(points, packed)
 
-    def _pool_total(self, context: Any, override: tuple["Group", int] | None = None) -> list[int]:
-        """Per-seat final points of the pooled kinds after the move described by ``context``
-        (``None``: the current position), one group's followers replaced by ``override``.
-        Mirrors :func:`engine.core.game_end.end_scores`: same features, same order."""
-        root_group: dict[int, Group] = context[2] if context else {}
-        gained: dict[int, bool] = context[3] if context else {}
-        entries: list[tuple[Any, ...]] = []  # (kind, followers per seat, adjacent features after the move, inputs)
-        added: list[Group] = []
-        for root, kind, followers, targets in self._pool:
-            group = root_group.get(root)
-            if group is None:
-                entries.append((kind, followers, [root_group.get(t, t) for t in targets], self.envs[root]))
-            elif not any(g is group for g in added):
-                added.append(group)
-                packed = override[1] if override and override[0] is group else group.fol
-                entries.append(self._group_entry(kind, group, packed, context))
-        if override and override[0].kind in self._pooled and not any(g is override[0] for g in added):
-            entries.append(self._group_entry(self.kinds[override[0].kind], override[0], override[1], context))
-        total = [0] * self.players
-        for kind in self.kinds:
-            mine = [e for e in entries if e[0] is kind]
-            if not mine:
-                continue
-            final = kind.final
-            assert final is not None  # only kinds with a final score pool
-            if kind.majority == "adjacent":
-                counts: dict = {}
-                for _, followers, after, _ in mine:
-                    for target in set(after):
-                        if self._done(target, gained):
-                            pooled = counts.setdefault(target if isinstance(target, int) else id(target),
-                                                       [target, [0] * self.players])
-                            for p, n in enumerate(followers):
-                                pooled[1][p] += n
-                for target, followers in counts.values():
-                    points = int(final(self._target_env(kind, target, context)))
-                    for p in majority(followers):
-                        total[p] += points
-            else:  # adjacent_pays_once
-                paid: list[set] = [set() for _ in range(self.players)]
-                for _, followers, after, env in mine:
-                    done = {t if isinstance(t, int) else id(t): self._kind_of(t)
-                            for t in after if self._done(t, gained)}
-                    for p in majority(followers):
-                        fresh = [done[t] for t in done.keys() - paid[p]]
-                        paid[p] |= done.keys()
-                        counts_now = {name: fresh.count(a) for a, name in zip(kind.adjacency, kind.adjacency_inputs)}
-                        total[p] += int(final({**env, **counts_now}))
-        return total
-
-    def _group_entry(self, kind, group: "Group", packed: int, context):
-        groups, reps, root_group, gained, pos, nh, live = context
-        tile = self.game.tiles[_tile(self.game)]
-        targets: list[Any] = [root_group.get(t, t) for root in group.roots for t in self._adjacent_of(root)]
-        targets += [groups[reps[a]] for j in group.locals for a in tile.segments[j].adjacent]
-        followers = unpack_followers(packed, self.players)
-        env = self._group_inputs(kind, group, groups, reps, root_group, gained, pos, nh)
-        return kind, followers, targets, env
-
     def _done(self, target, gained) -> bool:
         if isinstance(target, Group):
             return target.complete
@@ -351,20 +292,6 @@ class Lookahead:
 
     def _kind_of(self, target) -> int:
         return target.kind if isinstance(target, Group) else kind_of(self.game, target)
-
-    def _target_env(self, kind: "FeatureKind", target, context) -> dict:
-        """The inputs ``kind``'s final score reads when paid for the adjacent ``target``
-        (as :func:`engine.core.game_end.target_inputs`)."""
-        game = self.game
-        if isinstance(target, Group):
-            groups, reps, root_group, gained, pos, nh, live = context
-            env = self._group_inputs(self.kinds[target.kind], target, groups, reps, root_group, gained, pos, nh)
-            env.update((name, int(a == target.kind)) for a, name in zip(kind.adjacency, kind.adjacency_inputs))
-            return env
-        found = self._target_envs.get((kind.index, target))
-        if found is None:
-            found = self._target_envs[(kind.index, target)] = target_inputs(game, kind, target)
-        return found
 
     def _group_inputs(self, kind: "FeatureKind", group: "Group", groups, reps, root_group, gained, pos,
                       neighbours_here) -> dict:
@@ -423,14 +350,23 @@ class Lookahead:
         return found
 
 
-def turns_ahead(game: "Game", after_move: bool) -> list[int]:
-    """Turns each seat has left, per seat: one for each tile still to draw (and the drawn one,
-    unless ``after_move``: the mover's placement is being weighed), in seat order from the
-    seat after the mover (from the mover, unless ``after_move``).  Extra turns and hands are
-    not foreseen: it bounds what a follower in the supply is worth (:func:`kept_points`)."""
+def turns_ahead(game: "Game", after_move: bool, declined: bool = False) -> list[int]:
+    """Turns each seat has left, per seat, an estimate: one for each tile still to draw (and the
+    drawn one, unless ``after_move``: the placement being weighed), dealt in seat order from
+    the seat after the one whose turn it is (from that seat itself, unless ``after_move``).
+    While followers move on (:mod:`engine.core.moving`) the turn is the placer's, not the
+    follower owner's.  ``declined``: the seat declines its personal tile and draws instead,
+    so the tiles to draw start with its own turn.  Extra turns, discards and the tiles a hand
+    holds beyond the stack (``deck.hand``) are not foreseen; it limits what a follower in the
+    supply is worth (:func:`kept_points`)."""
     seats = game.players
-    tiles = game.remaining + (0 if after_move else 1)
-    first = (game.player + 1) % seats if after_move else game.player
+    turn_of = game.active if game.movers else game.player
+    if declined:
+        tiles, first = game.remaining, turn_of
+    elif after_move:
+        tiles, first = game.remaining, (turn_of + 1) % seats
+    else:
+        tiles, first = game.remaining + 1, turn_of
     found = []
     for p in range(seats):
         offset = (p - first) % seats
