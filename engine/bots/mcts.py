@@ -83,7 +83,8 @@ class MctsPlayer:
     a 2-core VM, benchmarks/results/strength-curve.json) unless ``seconds`` is
     given, which bounds it by time instead (not reproducible: how many
     iterations fit depends on the machine).  ``keep`` (points, default 2) adds that
-    much to a seat's measure for each follower in its supply, in the root's order,
+    much to a seat's measure for each follower in its supply that it has a turn left
+    to place (:func:`~engine.core.lookahead.kept_points`), in the root's order,
     the playouts' greedy moves and a leaf's value (not at the game's end, where
     followers are worth nothing).  ``depth`` cuts playouts after that
     many turns (default 2; None: to the end); ``playout`` is ``greedy`` or
