@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
+from typing import TypeVar
 
 from ..core.game import Game
 from ..core.lookahead import Lookahead, kept_points, turns_ahead
 from ..core.trial import look_ahead
 from ..core.moves import DRAW, Move
+
+T = TypeVar("T")
 
 
 def measure(game: Game, keep: int = 0, turns: list[int] | None = None) -> list[int]:
@@ -45,11 +48,11 @@ def pick_values(game: Game, keep: int = 0) -> list[tuple[Move, list[int]]]:
         trial.explain = False
         trial.play(pick, checked=True, draw=False)
         found.append((pick, max((totals for _, totals in look_ahead(trial, keep).moves()),
-                                key=lambda t: _margin(t, me))))
+                                key=lambda t: margin(t, me))))
     return found
 
 
-def _margin(totals: list[int], me: int) -> int:
+def margin(totals: list[int], me: int) -> int:
     """``me``'s points minus the best opponent's (0 with no opponent)."""
     best = 0
     first = True
@@ -89,8 +92,6 @@ class GreedyPlayer:
 
     def choose(self, game: Game) -> Move:
         me, keep = game.player, self.keep
-        best: list[Move] = []
-        best_value = None
         if game.movers:
             candidates = decision_values(game, keep)
         elif game.hands is not None and game.hands.picking:
@@ -102,26 +103,26 @@ class GreedyPlayer:
             candidates = look.moves()
         if game.personal_turn:
             candidates.append((DRAW, measure(game, keep, turns_ahead(game, after_move=True, declined=True))))
-        for move, totals in candidates:
-            value = _margin(totals, me)
-            if best_value is None or value > best_value:
-                best, best_value = [move], value
-            elif value == best_value:
-                best.append(move)
+        best = _ties(candidates, me)
         return best[self.rng.randrange(len(best))]
 
     def _place(self, game: Game, look: Lookahead) -> Move:
         """The best placement of the drawn tile, as :meth:`choose` weighs it (the same ties, in the
         same order), building a :class:`Move` only for the one chosen."""
-        me = game.player
-        best: list[tuple[int, int, int | None]] = []
-        best_value = 0
-        for pos, rotation in game.placements():
-            for j, totals in look.potentials(pos, rotation):
-                value = _margin(totals, me)
-                if not best or value > best_value:
-                    best, best_value = [(pos, rotation, j)], value
-                elif value == best_value:
-                    best.append((pos, rotation, j))
+        best = _ties([((pos, rotation, j), totals) for pos, rotation in game.placements()
+                      for j, totals in look.potentials(pos, rotation)], game.player)
         pos, rotation, j = best[self.rng.randrange(len(best))]
         return Move(pos, rotation, j)
+
+
+def _ties(candidates: list[tuple[T, list[int]]], me: int) -> list[T]:
+    """The candidates of the largest :func:`margin` for ``me``, in their order (the bot picks among them)."""
+    best: list[T] = []
+    best_value = 0
+    for candidate, totals in candidates:
+        value = margin(totals, me)
+        if not best or value > best_value:
+            best, best_value = [candidate], value
+        elif value == best_value:
+            best.append(candidate)
+    return best

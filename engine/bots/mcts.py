@@ -46,7 +46,7 @@ from ..core.game import Game
 from ..core.trial import look_ahead
 from ..core.lookahead import turns_ahead
 from ..core.moves import DRAW, Move
-from .greedy import GreedyPlayer, decision_values, measure, pick_values
+from .greedy import GreedyPlayer, decision_values, margin, measure, pick_values
 
 #: How playouts choose moves: uniformly at random, or as the greedy bot does.
 PLAYOUTS = ("random", "greedy")
@@ -229,8 +229,7 @@ class MctsPlayer:
             scores = state.scores
         else:
             scores = measure(state, self.keep)
-        return [self._reward(points - max(scores[:seat] + scores[seat + 1:], default=0))
-                for seat, points in enumerate(scores)]
+        return [self._reward(margin(scores, seat)) for seat in range(len(scores))]
 
     def _reward(self, margin: float) -> float:
         """A margin of points as a reward in (0, 1)."""
@@ -252,7 +251,7 @@ def _root_order(game: Game, keep: int) -> list[tuple[int, Move]]:
     if game.personal_turn:  # declining the personal tile leaves the margin as it stands
         candidates.append((DRAW, measure(game, keep, turns_ahead(game, after_move=True, declined=True))))
     for i, (move, totals) in enumerate(candidates):
-        valued.append((-(totals[me] - max(totals[:me] + totals[me + 1:], default=0)), i, move))
+        valued.append((-margin(totals, me), i, move))
     valued.sort(key=lambda item: (item[0], item[1]))
     return [(-margin, move) for margin, _, move in valued]
 

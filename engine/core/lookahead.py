@@ -82,7 +82,7 @@ class Lookahead:
         self._pool_roots = {entry[0] for entry in self._pool}
         self._pool_base = pool_total(self, None) if self._pooled else [0] * self.players
         self.potential = [a + b for a, b in zip(potential, self._pool_base)]
-        self.turns = turns_ahead(game, after_move=True)
+        self.turns = turns_ahead(game, after_move=True) if self.keep else []
         self._watch = []  # occupied features that count completed neighbours (3rd-edition farms)
         for root in self.envs:
             kind = self.kinds[kind_of(game, root)]
@@ -302,22 +302,17 @@ class Lookahead:
         for j in group.locals:
             for i, value in enumerate(tile.segments[j].attrs):
                 attrs[i] += value
-        roots = group.roots
-        tiles = 1
-        if len(roots) == 1:  # the common case: one feature extended, its tiles counted without a copy
-            root_positions, count, root_attrs = self._root_totals(roots[0], kind)
-            tiles = len(root_positions) + (pos not in root_positions)
+        joined = [self._root_totals(root, kind) for root in group.roots]
+        for _, count, root_attrs in joined:
             segments += count
             for i, value in enumerate(root_attrs):
                 attrs[i] += value
-        elif roots:
+        if len(joined) == 1:  # one feature extended (the common case): its tiles counted without a copy
+            tiles = len(joined[0][0]) + (pos not in joined[0][0])
+        else:
             positions: set[int] = {pos}
-            for root in roots:
-                root_positions, count, root_attrs = self._root_totals(root, kind)
+            for root_positions, _, _ in joined:
                 positions |= root_positions
-                segments += count
-                for i, value in enumerate(root_attrs):
-                    attrs[i] += value
             tiles = len(positions)
         adjacent: list[int] | None = None
         if kind.adjacency:

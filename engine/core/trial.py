@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..errors import UserError
+from .after_move import add_to
 from .lookahead import Lookahead, kept_points, turns_ahead
 from .moves import Move
 
@@ -31,7 +32,7 @@ class TrialLookahead:
     def __init__(self, game: "Game", keep: int = 0) -> None:
         self.game = game
         self.keep = keep
-        self.turns = turns_ahead(game, after_move=True)
+        self.turns = turns_ahead(game, after_move=True) if keep else []
 
     def potentials(self, pos: int, rotation: int) -> list[tuple[Move, list[int]]]:
         """``(move, potential per seat)`` for each legal follower choice of placing the current
@@ -45,8 +46,10 @@ class TrialLookahead:
             trial.explain = False
             try:
                 trial.apply(move)
-                kept = kept_points(trial.supply, self.turns, self.keep)
-                found.append((move, [points + extra for points, extra in zip(trial.potential_scores(), kept)]))
+                vector = trial.potential_scores()
+                if self.keep:
+                    add_to(vector, kept_points(trial.supply, self.turns, self.keep))
+                found.append((move, vector))
             except UserError as error:  # a score beyond the range: say it was met weighing a move
                 raise _looking_ahead(error) from None
         return found
