@@ -109,8 +109,17 @@ class GreedyPlayer:
     def _place(self, game: Game, look: Lookahead) -> Move:
         """The best placement of the drawn tile, as :meth:`choose` weighs it (the same ties, in the
         same order), building a :class:`Move` only for the one chosen."""
-        best = _ties([((pos, rotation, j), totals) for pos, rotation in game.placements()
-                      for j, totals in look.potentials(pos, rotation)], game.player)
+        me = game.player
+        # The loop of _ties written out: this is greedy's hot path, and a tuple a candidate costs 3 %.
+        best: list[tuple[int, int, int | None]] = []
+        best_value = 0
+        for pos, rotation in game.placements():
+            for j, totals in look.potentials(pos, rotation):
+                value = margin(totals, me)
+                if not best or value > best_value:
+                    best, best_value = [(pos, rotation, j)], value
+                elif value == best_value:
+                    best.append((pos, rotation, j))
         pos, rotation, j = best[self.rng.randrange(len(best))]
         return Move(pos, rotation, j)
 
