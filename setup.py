@@ -42,6 +42,7 @@ COMPILED = [
     "engine/core/pooled.py",
     "engine/core/scoring.py",
     "engine/core/snapshot.py",
+    "engine/core/totals.py",
     "engine/rules/constraints.py",
     "engine/rules/ruleset.py",
     "engine/rules/tiles.py",

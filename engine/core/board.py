@@ -32,6 +32,7 @@ from .followers import one_follower, strengths, types_mask, unpack_followers
 
 if TYPE_CHECKING:
     from ..rules.tiles import Orientation
+    from .totals import Totals
 
 #: ``members`` of a segment that is no longer a root (shared: member lists are never mutated).
 MERGED: list[int] = []
@@ -91,6 +92,9 @@ class Board:
         #: The current tile's placements (:func:`~engine.core.choices.placement_table`),
         #: or None to walk the frontier again; dropped whenever the frontier changes.
         self.placement_cache: tuple[list[int], list[tuple[int, ...]], list[int]] | None = None
+        #: Per root, its feature's :class:`~engine.core.totals.Totals`, kept while its member list is
+        #: the same object (shared with copies: a member list found there is the one they came from).
+        self.totals: dict[int, Totals] = {}
 
     def copy_board_into(self, other: Board) -> None:
         """Give ``other`` (a new, empty instance) an independent copy of this board."""
@@ -113,6 +117,7 @@ class Board:
         other.map = self.map
         other.frontier = other.frontiers[self.map]
         other.placement_cache = self.placement_cache  # never mutated, only replaced
+        other.totals = self.totals
         other.closed_at_wild = []
         other.done = set(self.done)
         other.judging, other.judge_around = self.judging, self.judge_around
@@ -161,7 +166,6 @@ class Board:
         self.placement_cache = None
         mirror, pow_, wild = self.ruleset.edge_mirror, self.edge_pow, self.ruleset.edge_wild
         side_codes = orientation.side_codes
-        find = self.find
         if wild >= 0:
             self.closed_at_wild = []
         for side in range(4):
@@ -176,8 +180,8 @@ class Board:
             n_ports = neighbour[0].port_segment
             n_base = neighbour[1]
             for j, port, counts in orientation.joins[side]:
-                a = find(base + j)
-                b = find(n_base + n_ports[FACING[port]])
+                a = self.find(base + j)  # a method call, not a bound local: native when compiled
+                b = self.find(n_base + n_ports[FACING[port]])
                 if a == b:
                     open_[a] -= 2 * counts
                     continue
@@ -196,13 +200,13 @@ class Board:
         ``orientation``) a wild side meets ``neighbour``'s: nothing joins, and each feature
         crossing the other side ends there, one open side fewer (Abbey & Mayor: the abbey
         closes the roads and cities next to it and borders the fields)."""
-        open_, find = self.open, self.find
+        open_ = self.open
         for j, _, counts in orientation.joins[side]:  # ours, when the neighbour's side is the wild one
-            open_[find(base + j)] -= counts
+            open_[self.find(base + j)] -= counts
         n_orientation, n_base, _ = neighbour
         for j, _, counts in n_orientation.joins[(side + 2) % 4]:  # the neighbour's, when ours is
             if counts:
-                open_[find(n_base + j)] -= counts
+                open_[self.find(n_base + j)] -= counts
                 self.closed_at_wild.append(n_base + j)
 
     def deploy(self, segment: int, player: int, kind: int = 0, corner: int = -1) -> None:
@@ -227,9 +231,9 @@ class Board:
 
     def return_followers(self, root: int) -> None:
         """Send the followers on the feature at ``root`` back to their owners' supplies."""
-        find, kept = self.find, []
+        kept = []
         for entry in self.on_board:
-            if find(entry[0]) == root:
+            if self.find(entry[0]) == root:
                 self.supply[entry[1]] += 1
                 self.reserve[entry[1]][entry[2]] += 1
             else:
@@ -240,9 +244,9 @@ class Board:
     def return_others(self, root: int, kinds: list[int]) -> None:
         """Send the pieces on the feature at ``root`` of every type but ``kinds`` back to their
         owners' supplies; those of the types ``kinds`` stay (the barn, when farmers score by it)."""
-        find, kept, staying = self.find, [], 0
+        kept, staying = [], 0
         for entry in self.on_board:
-            if find(entry[0]) != root:
+            if self.find(entry[0]) != root:
                 kept.append(entry)
             elif entry[2] in kinds:
                 kept.append(entry)

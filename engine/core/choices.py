@@ -82,19 +82,20 @@ def _table(game: Game, tile: int) -> PlacementTable:
         by_cell: dict[int, tuple[int, ...]] = {}
         for pos, r in _walk(game, tile):  # frontier order, then rotation order
             by_cell[pos] = by_cell.get(pos, ()) + (r,)
-        cells, rotations = list(by_cell), list(by_cell.values())
-    else:
-        memo = game.ruleset.fit_table(tile)
-        try:  # every key seen before (all but the first games): one C-level pass
-            rotations = list(map(memo.__getitem__, frontier.values()))
-        except KeyError:  # fill the memo in, then look up again
-            fits = game.ruleset.fits
-            for key in frontier.values():
-                if key not in memo:
-                    fits(tile, key)
-            rotations = list(map(memo.__getitem__, frontier.values()))
-        cells = list(frontier)
-    return cells, rotations, list(accumulate(map(len, rotations)))
+        return list(by_cell), list(by_cell.values()), list(accumulate(map(len, by_cell.values())))
+    # One pass, a dict look-up a cell; a key not met before costs one :meth:`fits` (it memoises).
+    memo, fits = game.ruleset.fit_table(tile), game.ruleset.fits
+    rotations: list[tuple[int, ...]] = []
+    ends: list[int] = []
+    total = 0
+    for key in frontier.values():
+        found = memo.get(key)
+        if found is None:
+            found = fits(tile, key)
+        rotations.append(found)
+        total += len(found)
+        ends.append(total)
+    return list(frontier), rotations, ends
 
 
 def _walk(game: Game, tile: int) -> list[tuple[int, int]]:
@@ -214,7 +215,7 @@ def _joined(game: Game, tile: "TileType", pos: int,
     seen: dict[int, int] = {}
     done: list[int] = []
     judged = bool(game.done)
-    fol, board, find, wild = game.fol, game.board, game.find, game.ruleset.edge_wild
+    fol, board, wild = game.fol, game.board, game.ruleset.edge_wild
     for side in range(4):
         neighbour = board.get(pos + SIDE_STEP[side])
         if neighbour is None:
@@ -224,7 +225,7 @@ def _joined(game: Game, tile: "TileType", pos: int,
             continue  # a wild side joins nothing
         n_ports = n_orientation.port_segment
         for j, port, _ in orientation.joins[side]:
-            root = find(n_base + n_ports[FACING[port]])
+            root = game.find(n_base + n_ports[FACING[port]])
             if judged and game.is_done(root):
                 done.append(j)
             g = _local_find(group, j)

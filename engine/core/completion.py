@@ -31,16 +31,16 @@ def score_completed(game: "Game", tile_index: int, pos: int, base: int) -> list[
     (the bonuses' aggregates count features completed by the placer, occupied or not)."""
     tile = game.tiles[tile_index]
     events: list[Scored] = []
-    fol, open_, find = game.fol, game.open, game.find
+    fol, open_ = game.fol, game.open
     done = []
     rewarding = bool(game.ruleset.tokens) or bool(game.ruleset.bonuses)
     for j in tile.closing:
-        root = find(base + j)
+        root = game.find(base + j)
         if open_[root] == 0 and root not in done and (fol[root] or rewarding):
             done.append(root)
             events.extend(score_completion(game, root))
     for segment in game.closed_at_wild:  # features of neighbouring tiles the placement ended at a wild side
-        root = find(segment)
+        root = game.find(segment)
         if open_[root] == 0 and root not in done and (fol[root] or rewarding):
             done.append(root)
             events.extend(score_completion(game, root))
@@ -137,9 +137,9 @@ def pay(game: "Game", events: list[Scored]) -> None:
 def extends_own(game: "Game", tile: int, base: int) -> bool:
     """Whether the tile just placed (segments from ``base``) joined a feature holding one of the
     player's followers of a type with ``extra_turn`` (the builder), before any deployment."""
-    fol, find, player, players = game.fol, game.find, game.player, game.players
+    fol, player, players = game.fol, game.player, game.players
     for j in range(len(game.tiles[tile].segments)):
-        packed = fol[find(base + j)]
+        packed = fol[game.find(base + j)]
         if packed and any(count_of(packed, player, t, players) for t in game.ruleset.extra_turn_types):
             return True
     return False

@@ -17,9 +17,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..rules.kinds import ScoreRangeError
-from .scoring import (Paid, ScoreEvent, Scored, adjacent_roots, check_totals, count_by_kind, explained, feature_inputs,
+from .scoring import (Paid, ScoreEvent, Scored, check_totals, count_by_kind, explained, feature_inputs,
                       is_complete, kind_of, majority_in, own_env, owner_paid, paid_only, score_feature)
 from .tallies import aggregates
+from .totals import adjacent_of
 
 if TYPE_CHECKING:
     from ..rules.bonuses import Bonus
@@ -132,7 +133,7 @@ def end_scores(game: "Game", explain: bool = True) -> list:
 
 def _completed_adjacent(game: "Game", root: int) -> list[int]:
     """Completed adjacent features of the feature at ``root``, in a stable order."""
-    return sorted(t for t in adjacent_roots(game, game.members[root]) if is_complete(game, t))
+    return sorted(t for t in adjacent_of(game, root) if is_complete(game, t))
 
 
 def _final_by_adjacent(game: "Game", kind: "FeatureKind", roots: list[int], make) -> list[Scored]:

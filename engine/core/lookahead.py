@@ -30,7 +30,8 @@ from .after_move import Group, add_to, complete_after, local_root, subtract_from
 from .pooled import pool_total
 from .followers import one_follower, unpack_followers
 from .moves import Move
-from .scoring import adjacent_roots, attribute_sums, end_points, feature_inputs, kind_of, majority, make_inputs
+from .scoring import end_points, feature_inputs, kind_of, make_inputs
+from .totals import adjacent_of, totals
 
 if TYPE_CHECKING:
     from ..rules.kinds import FeatureKind
@@ -61,7 +62,6 @@ class Lookahead:
         self.players = game.players
         self.contrib: dict[int, list[int]] = {}
         self.envs: dict[int, dict] = {}
-        self._totals: dict[int, tuple[set[int], int, list[int]]] = {}
         self._adjacent: dict[int, set[int]] = {}
         self._target_envs: dict[tuple[int, int], dict] = {}
         self._complete_now: dict[int, bool] = {}
@@ -110,7 +110,7 @@ class Lookahead:
         tile = game.tiles[_tile(game)]
         segments = tile.segments
         orientation = tile.orientations[rotation]
-        board, find, fol, open_ = game.board, game.find, game.fol, game.open
+        board, fol, open_ = game.board, game.fol, game.open
         n = len(segments)
         local = list(range(n))
         merged = False
@@ -122,7 +122,7 @@ class Lookahead:
                 continue
             n_ports, n_base = neighbour[0].port_segment, neighbour[1]
             for j, port, counts in joins:
-                root = find(n_base + n_ports[FACING[port]])
+                root = game.find(n_base + n_ports[FACING[port]])
                 closed_joins[j] += counts
                 other = group_of_root.get(root)
                 if other is None:
@@ -261,9 +261,13 @@ class Lookahead:
 
     def _vector(self, points: int, packed: int) -> list[int]:
         vector = [0] * self.players
-        if points and packed:
-            for p in majority(unpack_followers(packed, self.players)):
-                vector[p] = points
+        if points and packed:  # the majority written out: this runs for every option weighed
+            counts = unpack_followers(packed, self.players)
+            most = max(counts)
+            if most:
+                for p, count in enumerate(counts):
+                    if count == most:
+                        vector[p] = points
         return vector
 
     def _group_value(self, group: "Group", packed: int, groups, reps, root_group, gained, pos,
@@ -302,17 +306,17 @@ class Lookahead:
         for j in group.locals:
             for i, value in enumerate(tile.segments[j].attrs):
                 attrs[i] += value
-        joined = [self._root_totals(root, kind) for root in group.roots]
-        for _, count, root_attrs in joined:
-            segments += count
-            for i, value in enumerate(root_attrs):
+        joined = [totals(game, root) for root in group.roots]
+        for found in joined:
+            segments += len(found.members)
+            for i, value in enumerate(found.attrs):
                 attrs[i] += value
         if len(joined) == 1:  # one feature extended (the common case): its tiles counted without a copy
-            tiles = len(joined[0][0]) + (pos not in joined[0][0])
+            tiles = len(joined[0].positions) + (pos not in joined[0].positions)
         else:
             positions: set[int] = {pos}
-            for root_positions, _, _ in joined:
-                positions |= root_positions
+            for found in joined:
+                positions |= found.positions
             tiles = len(positions)
         adjacent: list[int] | None = None
         if kind.adjacency:
@@ -329,19 +333,10 @@ class Lookahead:
         return make_inputs(kind, tiles=tiles, segments=segments, complete=group.complete,
                            attrs=attrs, neighbours=neighbours_here, adjacent=adjacent)
 
-    def _root_totals(self, root: int, kind: "FeatureKind") -> tuple[set[int], int, list[int]]:
-        found = self._totals.get(root)
-        if found is None:
-            members = self.game.members[root]
-            found = ({self.game.seg_pos[m] for m in members}, len(members),
-                     attribute_sums(self.game, members, kind))
-            self._totals[root] = found
-        return found
-
     def _adjacent_of(self, root: int) -> set[int]:
         found = self._adjacent.get(root)
         if found is None:
-            found = self._adjacent[root] = adjacent_roots(self.game, self.game.members[root])
+            found = self._adjacent[root] = adjacent_of(self.game, root)
         return found
 
 

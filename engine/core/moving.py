@@ -30,9 +30,8 @@ def note_movers(game: "Game", root: int) -> None:
     """Before the followers of the scored feature at ``root`` go home: queue each one of a type
     that may move on, as ``(owner, type, the tile it stood on)``."""
     within = dict(game.ruleset.movers)
-    find = game.find
     for segment, owner, kind, _ in game.on_board:
-        if kind in within and find(segment) == root:
+        if kind in within and game.find(segment) == root:
             game.movers.append((owner, kind, game.seg_pos[segment]))
 
 
@@ -51,7 +50,7 @@ def destinations(game: "Game") -> list[Move]:
     owner, kind, origin = game.movers[0]
     within = dict(game.ruleset.movers)[kind]
     allowed = game.ruleset.follower_types[kind].kinds
-    board, fol, find, tiles = game.board, game.fol, game.find, game.tiles
+    board, fol, tiles = game.board, game.fol, game.tiles
     found = []
     for dy in range(-within, within + 1):
         for dx in range(-within, within + 1):
@@ -61,7 +60,7 @@ def destinations(game: "Game") -> list[Move]:
                 continue
             _, base, tile = placed
             for j, segment in enumerate(tiles[tile].segments):
-                root = find(base + j)
+                root = game.find(base + j)
                 if segment.kind in allowed and not fol[root] and not _complete(game, root):
                     found.append(Move(pos, MOVE_ON, j, kind))
     return found

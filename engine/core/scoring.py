@@ -23,6 +23,7 @@ from ..rules.formula_syntax import MAX_POINTS
 from ..rules.kinds import ScoreRangeError
 from .followers import count_of
 from .ties import broken
+from .totals import adjacent_of, totals
 
 if TYPE_CHECKING:
     from ..rules.kinds import FeatureKind, Score
@@ -176,20 +177,19 @@ def make_inputs(kind: "FeatureKind", tiles: int, segments: int, complete: bool, 
     """The formula inputs of a feature of ``kind`` from its totals (see :func:`feature_inputs`);
     ``adjacent`` counts the completed adjacent features per adjacency kind (None: none), ``around``
     the segments of each ``around`` kind on the tiles around (None: none)."""
-    env: dict[str, int | bool] = {"tiles": tiles, "segments": segments, "complete": complete}
-    if kind.around:
-        env.update(zip([name for name, _ in kind.around], around or [0] * len(kind.around)))
-    if kind.constants:
-        env.update(kind.constants)
-    if kind.attributes:
-        env.update(zip(kind.attributes, attrs))
+    env = kind.inputs.copy()  # every input in order, constants set: a C-level copy, then the totals
+    env["tiles"], env["segments"], env["complete"] = tiles, segments, complete
+    if around:
+        for (name, _), count in zip(kind.around, around):
+            env[name] = count
+    for name, total in zip(kind.attributes, attrs):
+        env[name] = total
     if kind.neighbourly:
         env["neighbors"] = neighbours
-    if kind.adjacency_inputs:
-        env.update(zip(kind.adjacency_inputs, adjacent or [0] * len(kind.adjacency)))
-    if kind.own:  # per-player inputs: 0 until :func:`own_env` reads a scored player's (none may hold the majority)
-        env.update((name, 0) for name, _ in kind.own)
-    return env
+    if adjacent:
+        for name, count in zip(kind.adjacency_inputs, adjacent):
+            env[name] = count
+    return env  # per-player inputs stay 0 until :func:`own_env` reads a scored player's (none may hold the majority)
 
 
 def feature_inputs(game: "Game", root: int, kind: "FeatureKind") -> dict[str, int | bool]:
@@ -197,16 +197,16 @@ def feature_inputs(game: "Game", root: int, kind: "FeatureKind") -> dict[str, in
     "Counting"), ``segments``, ``complete``, each attribute summed, ``neighbors``
     for surrounded kinds, each adjacency input (completed adjacent features of its kind) and
     each ``around`` input (:func:`around_counts`)."""
-    members = game.members[root]
-    assert members, "feature_inputs needs a root"
+    assert game.members[root], "feature_inputs needs a root"
+    found = totals(game, root)
     return make_inputs(
         kind,
-        tiles=len({game.seg_pos[m] for m in members}),
-        segments=len(members),
+        tiles=len(found.positions),
+        segments=len(found.members),
         complete=is_complete(game, root),
-        attrs=attribute_sums(game, members, kind),
+        attrs=found.attrs,
         neighbours=_neighbours(game, root) if kind.neighbourly else 0,
-        adjacent=count_by_kind(game, kind, [t for t in adjacent_roots(game, members) if is_complete(game, t)])
+        adjacent=count_by_kind(game, kind, [t for t in adjacent_of(game, root) if is_complete(game, t)])
         if kind.adjacency else None,
         around=around_counts(game, root, kind) if kind.around else None,
     )
@@ -224,25 +224,6 @@ def count_by_kind(game: "Game", kind: "FeatureKind", roots) -> list[int]:
     """How many of the feature ``roots`` (distinct) are of each of ``kind``'s adjacency kinds."""
     kinds = [kind_of(game, root) for root in roots]
     return [kinds.count(k) for k in kind.adjacency]
-
-
-def attribute_sums(game: "Game", members: list[int], kind: "FeatureKind") -> list[int]:
-    """Each declared attribute of ``kind`` summed over the segments ``members``."""
-    sums = [0] * len(kind.attributes)
-    for m in members:
-        for i, value in enumerate(segment_type(game, m).attrs):
-            sums[i] += value
-    return sums
-
-
-def adjacent_roots(game: "Game", members: list[int]) -> set[int]:
-    """Roots of the features of the adjacency kinds that segments ``members`` touch."""
-    roots = set()
-    for m in members:
-        base = game.seg_tile[m]
-        for j in segment_type(game, m).adjacent:
-            roots.add(game.find(base + j))
-    return roots
 
 
 def majority(followers: list[int]) -> tuple[int, ...]:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .scoring import Paid, ScoreEvent, Scored, attribute_sums, is_complete, kind_of, majority_in
+from .scoring import Paid, ScoreEvent, Scored, is_complete, kind_of, majority_in
+from .totals import totals
 
 if TYPE_CHECKING:
     from .game import Game
@@ -29,7 +30,7 @@ def reward(game: "Game", root: int, players: tuple[int, ...]) -> Scored | None:
     if not kind.tokens:
         return None
     takers = (game.player,) if kind.reward_to == "placer" else players
-    sums = attribute_sums(game, game.members[root], kind)
+    sums = totals(game, root).attrs
     given = {kind.attributes[i]: sums[i] for i in kind.tokens if sums[i]}
     if not takers or not given:
         return None

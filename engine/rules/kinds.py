@@ -134,6 +134,20 @@ class FeatureKind:
     completes: Formula | None = None
     #: Whether its formulas read ``neighbors`` (surrounded, or completing by formula without ports).
     neighbourly: bool = False
+    #: Every formula input of the kind, in the order a score event lists them, with the constants'
+    #: values and 0 for the rest: what :func:`~engine.core.scoring.make_inputs` copies and fills in.
+    inputs: dict[str, int | bool] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        inputs: dict[str, int | bool] = {"tiles": 0, "segments": 0, "complete": False}
+        inputs.update((name, 0) for name, _ in self.around)
+        inputs.update(self.constants)
+        inputs.update((name, 0) for name in self.attributes)
+        if self.neighbourly:
+            inputs["neighbors"] = 0
+        inputs.update((name, 0) for name in self.adjacency_inputs)
+        inputs.update((name, 0) for name, _ in self.own)
+        object.__setattr__(self, "inputs", inputs)  # frozen: set once, here
 
 
 

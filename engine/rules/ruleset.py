@@ -121,6 +121,10 @@ class Ruleset:
     #: What is accepted but probably not meant (severity ``warning``), for the CLI to show.
     warnings: tuple[Diagnostic, ...] = field(default=(), compare=False)
     _fits: list[dict[int, tuple[int, ...]]] = field(default_factory=list, repr=False, compare=False)
+    #: Per tile type, side and neighbour's side code: the orientations (a bit each, in
+    #: ``orientations`` order) whose side meets it; and per such bit set, their rotations.
+    _side_fits: tuple[tuple[tuple[int, ...], ...], ...] = field(default=(), repr=False, compare=False)
+    _rotation_sets: tuple[tuple[tuple[int, ...], ...], ...] = field(default=(), repr=False, compare=False)
 
     @property
     def tile_ids(self) -> dict[str, int]:
@@ -146,12 +150,28 @@ class Ruleset:
         table = self._fits[tile]
         found = table.get(key)
         if found is None:
-            base, wild = self.edge_base, self.edge_wild
-            need = (key % base, key // base % base, key // base ** 2 % base, key // base ** 3)
-            found = tuple(o.rotation for o in self.tiles[tile].orientations
-                          if all(n == 0 or n == c or n == wild or c == wild for n, c in zip(need, o.side_codes)))
-            table[key] = found
+            base, sides = self.edge_base, self._side_fits[tile]
+            square = base * base
+            found = table[key] = self._rotation_sets[tile][
+                sides[0][key % base] & sides[1][key // base % base] & sides[2][key // square % base]
+                & sides[3][key // (square * base)]]
         return found
+
+
+def side_fits(tile: TileType, base: int, wild: int) -> tuple[tuple[int, ...], ...]:
+    """Per side of ``tile`` (``N E S W``) and per side code a neighbour may show there (0: no
+    neighbour; codes below ``base``), a bit for each of the tile's orientations (``orientations``
+    order) whose side meets that code: the same code, or a wild one on either side (``wild``,
+    -1 for none).  :meth:`Ruleset.fits` ands the four sides' bits."""
+    return tuple(tuple(sum(1 << i for i, o in enumerate(tile.orientations)
+                           if n == 0 or n == o.side_codes[side] or n == wild or o.side_codes[side] == wild)
+                       for n in range(base)) for side in range(4))
+
+
+def rotation_sets(tile: TileType) -> tuple[tuple[int, ...], ...]:
+    """Per bit set over ``tile``'s orientations (:func:`side_fits`), their rotations in order."""
+    return tuple(tuple(o.rotation for i, o in enumerate(tile.orientations) if bits >> i & 1)
+                 for bits in range(1 << len(tile.orientations)))
 
 
 def load_ruleset_for(doc: Document, path: tuple) -> "Ruleset":
@@ -337,6 +357,8 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         edge_mirror=tuple(codes.mirror), edge_base=codes.base, edge_wild=codes.wild,
         warnings=tuple(sorted(problems.warnings, key=diagnostic_order)),
         _fits=[{} for _ in tiles],
+        _side_fits=tuple(side_fits(t, codes.base, codes.wild) for t in tiles),
+        _rotation_sets=tuple(rotation_sets(t) for t in tiles),
     )
 
 
