@@ -95,7 +95,7 @@ class Lookahead:
         """A feature's end points on its own: ``end_points`` without a pooled final score."""
         if kind.index not in self._pooled:
             return end_points(kind, env)
-        return int(kind.incomplete(env)) if kind.incomplete is not None and not env["complete"] else 0
+        return kind.incomplete.points(env) if kind.incomplete is not None and not env["complete"] else 0
 
     def potentials(self, pos: int, rotation: int) -> list[tuple[int | None, list[int]]]:
         """``(follower segment or None, potential per seat)`` for each legal follower
@@ -188,7 +188,7 @@ class Lookahead:
             if s in self.envs:
                 kind = kinds[kind_of(game, s)]
                 env = dict(self.envs[s], neighbors=self.envs[s]["neighbors"] + 1, complete=complete)
-                points = int(kind.complete(env)) if complete and kind.complete else (
+                points = kind.complete.points(env) if complete and kind.complete else (
                     0 if complete else self._own_end(kind, env))
                 add_to(delta, self._vector(points, fol[s]))
                 subtract_from(delta, self.contrib[s])
@@ -278,7 +278,7 @@ class Lookahead:
         kind = self.kinds[group.kind]
         env = self._group_inputs(kind, group, groups, reps, root_group, gained, pos, neighbours_here)
         if group.complete:
-            points = int(kind.complete(env)) if kind.complete is not None else 0
+            points = kind.complete.points(env) if kind.complete is not None else 0
         else:
             points = self._own_end(kind, env)
         return self._vector(points, packed)

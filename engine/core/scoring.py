@@ -243,9 +243,9 @@ def end_points(kind: "FeatureKind", env: dict[str, int | bool]) -> int:
     """What an occupied feature pays at game end: ``incomplete`` (unless complete) plus ``final``."""
     points = 0
     if kind.incomplete is not None and not env["complete"]:
-        points += int(kind.incomplete(env))
+        points += kind.incomplete.points(env)
     if kind.final is not None:
-        points += int(kind.final(env))
+        points += kind.final.points(env)
     return points
 
 
@@ -300,7 +300,7 @@ def own_env(game: "Game", kind: "FeatureKind", env: dict, packed: list[int], pla
 def paid_only(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, followers: list[int],
           players: tuple[int, ...], root: int, phase: str, target: str | None = None) -> Paid:
     try:
-        return Paid(kind.name, rule, int(score(env)) if score is not None else 0, players)
+        return Paid(kind.name, rule, score.points(env) if score is not None else 0, players)
     except ScoreRangeError as error:
         raise error.at(f"turn {game.turn}") from None
 
@@ -308,7 +308,7 @@ def paid_only(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, fo
 def explained(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, followers: list[int],
            players: tuple[int, ...], root: int, phase: str, target: str | None = None) -> ScoreEvent:
     try:
-        points = int(score(env)) if score is not None else 0
+        points = score.points(env) if score is not None else 0
         terms = tuple(score.terms(env)) if score is not None else ()
     except ScoreRangeError as error:
         raise error.at(f"turn {game.turn}") from None

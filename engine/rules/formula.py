@@ -6,8 +6,11 @@ grammar is ``grammar/scoring.lark``, parsed by :mod:`engine.rules.formula_syntax
 (limits and syntax errors); this module holds the public :func:`compile_formula`
 and :class:`Formula`, and the compiler that checks names and types while it
 turns the parse tree into nested Python closures (built by
-:mod:`engine.rules.formula_nodes`), so no user text is ever given to ``eval``
-and a formula cannot do anything but arithmetic on its inputs.
+:mod:`engine.rules.formula_nodes`; the explanations use them) and into one Python
+function per formula, written from the checked tree alone (input names as string
+literals, numbers, the grammar's operators) with no builtins but ``min`` and
+``max``: no user text is ever given to ``compile``, and a formula cannot do
+anything but arithmetic on its inputs.
 
 The language, loosest binding first::
 
@@ -42,7 +45,6 @@ Rules worth knowing:
 from __future__ import annotations
 
 import difflib
-import operator
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -51,7 +53,8 @@ from typing import Any
 from lark import Token, Transformer, v_args
 from lark.exceptions import VisitError
 
-from .formula_nodes import VARIABLE, Env, Evaluator, Node, Value, chain, combine, constant, negate
+from .formula_nodes import (VARIABLE, Env, Evaluator, Node, Value, calling, chain, combine, conditional, constant,
+                            generated, inverted, named, negate)
 from .formula_syntax import MAX_POINTS, Source, balanced, parse, span
 
 #: The name a formula uses for the formula it replaces (reserved: no input may be called so).
@@ -130,6 +133,9 @@ class Formula:
     _types: tuple[tuple[str, type], ...] = field(default=(), repr=False, compare=False)
     where: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     earlier: Earlier = field(default=(), repr=False, compare=False)
+    #: ``fn``'s expression as Python over ``env`` and the functions it calls (engine/rules/formula_nodes.py).
+    src: str = field(default="", repr=False, compare=False)
+    refs: tuple[tuple[str, Evaluator], ...] = field(default=(), repr=False, compare=False)
 
     def __call__(self, env: Env) -> Value:
         """The value of the formula for ``env`` (name -> int or bool)."""
@@ -202,10 +208,10 @@ def compile_formula(text: str, inputs: Mapping[str, type], *, want: type = int,
     if node.is_bool != (want is bool):
         source.fail("formula-type", f"formula gives {_kind(node.is_bool)}, but {_kind(want is bool)} "
                     "is needed here", len(text) - len(text.lstrip()))
-    return Formula(text, frozenset(compiler.names), node.is_bool, node.fn, node.terms,
+    return Formula(text, frozenset(compiler.names), node.is_bool, generated(node, text), node.terms,
                    tuple(sorted((name, inputs[name]) for name in compiler.names)),
                    {"file": file, "line": line, "col": col, "path": path},
-                   previous if PREVIOUS in compiler.used and previous else ())
+                   previous if PREVIOUS in compiler.used and previous else (), node.src, node.refs)
 
 
 def _kind(is_bool: bool) -> str:
@@ -266,7 +272,7 @@ class _Compiler(Transformer):
                     f"; inputs here: {', '.join(sorted(names))}" if names else "; there are no inputs")
             self.source.fail("formula-name", f"unknown input {name!r}{hint}", span(token)[0])
         self.names.add(name)
-        return Node(*span(token), self.inputs[name] is bool, operator.itemgetter(name), name=name)
+        return named(name, self.inputs[name] is bool, *span(token))
 
     def _previous(self, token: Token) -> Node:
         """The formula this one replaces, as one node: its parts add up."""
@@ -279,9 +285,9 @@ class _Compiler(Transformer):
             self.names |= formula.names
         if len(formulas) == 1:
             only = formulas[0]
-            return Node(*span(token), only.is_bool, only.fn)
+            return calling(only.fn, only.is_bool, *span(token))
         fns = tuple(formula.fn for formula in formulas)
-        return Node(*span(token), False, lambda env: sum(int(fn(env)) for fn in fns))
+        return calling(lambda env: sum(int(fn(env)) for fn in fns), False, *span(token))
 
     def start(self, children: list[Node]) -> Node:
         return children[0]
@@ -295,8 +301,7 @@ class _Compiler(Transformer):
                              f"{_kind(other.is_bool)}; both must be of one type", other.start)
         if all(n.const is not VARIABLE for n in children):
             return constant(then.const if cond.const else other.const, meta.start_pos, meta.end_pos)
-        c, t, e = cond.fn, then.fn, other.fn
-        return Node(meta.start_pos, meta.end_pos, then.is_bool, lambda env: t(env) if c(env) else e(env))
+        return conditional(cond, then, other, meta.start_pos, meta.end_pos)
 
     @v_args(meta=True)
     def or_test(self, meta: Any, children: list[Node]) -> Node:
@@ -317,8 +322,7 @@ class _Compiler(Transformer):
         self.expect(node, True, "'not' needs a boolean")
         if node.const is not VARIABLE:
             return constant(not node.const, meta.start_pos, meta.end_pos)
-        f = node.fn
-        return Node(meta.start_pos, meta.end_pos, True, lambda env: not f(env))
+        return inverted(node, meta.start_pos, meta.end_pos)
 
     @v_args(meta=True)
     def comparison(self, meta: Any, children: list[Any]) -> Node:

@@ -1,13 +1,18 @@
-"""The compiled form of a formula: nodes and the closures they run as.
+"""The compiled form of a formula: nodes, the closures they run as, and the Python they read as.
 
 :mod:`engine.rules.formula` turns a parse tree into one :class:`Node`; this
 module holds the node, constant folding and the closure factories it builds
 from, shaped for speed: a formula is evaluated for every score and every
-look-ahead of the bots.
+look-ahead of the bots.  Each node also carries ``src``, the same expression
+written as Python over ``env``, generated from the checked tree alone (input names
+as string literals, numbers as ints, the operators of the grammar), never from
+the user's text: :func:`generated` turns a whole formula into one function, one
+interpreted frame where the closures take one per operator.
 """
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -31,10 +36,55 @@ class Node:
     const: Any = VARIABLE  # the value, when the node reads no input
     name: str | None = None  # the input, when the node is just that input
     terms: tuple[tuple[str, int, Evaluator], ...] = ()  # (text, sign, closure) of a sum's terms
+    src: str = ""  # the expression as Python over ``env`` (see the module docstring)
+    refs: tuple[tuple[str, Evaluator], ...] = ()  # functions ``src`` calls by name (``previous``)
 
 
 def constant(value: Value, start: int, end: int) -> Node:
-    return Node(start, end, isinstance(value, bool), lambda env: value, const=value)
+    return Node(start, end, isinstance(value, bool), lambda env: value, const=value, src=repr(value))
+
+
+def named(name: str, is_bool: bool, start: int, end: int) -> Node:
+    """The node of input ``name`` (a checked input name)."""
+    return Node(start, end, is_bool, operator.itemgetter(name), name=name, src=f"env[{name!r}]")
+
+
+def calling(fn: Evaluator, is_bool: bool, start: int, end: int) -> Node:
+    """A node that calls ``fn`` (another formula's function: what ``previous`` stands for)."""
+    ref = f"_f{next(_FRESH)}"
+    return Node(start, end, is_bool, fn, src=f"{ref}(env)", refs=((ref, fn),))
+
+
+def conditional(cond: Node, then: Node, other: Node, start: int, end: int) -> Node:
+    """``if cond then then else other``, cond not constant."""
+    c, t, e = cond.fn, then.fn, other.fn
+    return Node(start, end, then.is_bool, lambda env: t(env) if c(env) else e(env),
+                src=f"({then.src} if {cond.src} else {other.src})", refs=cond.refs + then.refs + other.refs)
+
+
+def inverted(node: Node, start: int, end: int) -> Node:
+    """``not node``, node not constant."""
+    f = node.fn
+    return Node(start, end, True, lambda env: not f(env), src=f"(not {node.src})", refs=node.refs)
+
+
+#: Fresh names for generated code: each walrus target and function reference is used once.
+_FRESH = itertools.count()
+
+
+def generated(node: Node, text: str) -> Evaluator:
+    """One Python function computing ``node`` (``text`` names it in tracebacks), built from its
+    ``src``; its globals hold only the functions ``src`` calls and ``min``/``max``."""
+    return function(f"return {node.src}", text, node.refs)
+
+
+def function(body: str, text: str, refs: tuple[tuple[str, Any], ...]) -> Any:
+    """``def formula(env)`` with ``body`` (generated lines, the first unindented), named
+    ``<formula TEXT>`` in tracebacks, its globals ``refs`` and ``min``/``max`` only."""
+    scope: dict[str, Any] = {"__builtins__": {}, "min": min, "max": max, **dict(refs)}
+    lines = "\n    ".join(body.splitlines())
+    exec(compile(f"def formula(env):\n    {lines}\n", f"<formula {text!r}>", "exec"), scope)  # noqa: S102
+    return scope["formula"]
 
 
 # Closure factories by operator and operand shape (K constant, N input name,
@@ -101,7 +151,17 @@ def combine(op: str, a: Node, b: Node) -> Node:
     else:
         compare, f, g = _FOLD[op], a.fn, b.fn
         fn = lambda env: compare(f(env), g(env))
-    return Node(a.start, b.end, is_bool, fn)
+    return Node(a.start, b.end, is_bool, fn, src=_src(op, a.src, b.src), refs=a.refs + b.refs)
+
+
+def _src(op: str, a: str, b: str) -> str:
+    """``a op b`` as Python: min and max as calls, ``//`` total (0 for a zero divisor)."""
+    if op in ("min", "max"):
+        return f"{op}({a}, {b})"
+    if op == "//":
+        d = f"_d{next(_FRESH)}"
+        return f"(({a}) // {d} if ({d} := {b}) else 0)"
+    return f"({a} {op} {b})"
 
 
 def chain(op: str, nodes: list[Node]) -> Node:
@@ -118,4 +178,4 @@ def negate(node: Node) -> Node:
         return constant(-node.const, node.start, node.end)
     name, f = node.name, node.fn
     fn = (lambda env: -env[name]) if name else (lambda env: -f(env))
-    return Node(node.start, node.end, False, fn)
+    return Node(node.start, node.end, False, fn, src=f"(-{node.src})", refs=node.refs)

@@ -9,12 +9,15 @@ count cities) and how it scores, as compiled formulas (docs/rulesets.md,
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..errors import Diagnostic, UserError
 from .around import compile_around
 from .completes import FORMULA, compile_completion, is_formula, reads_neighbours
 from .formula import Formula, compile_formula, names_previous
+from .formula_nodes import function
 from .formula_syntax import MAX_POINTS, Source, parse
 from .kind_inputs import adjacency_entries, check_input_names, kind_inputs, own_inputs, shared_inputs
 from .problems import Problems
@@ -48,13 +51,24 @@ class Score:
     items: tuple[tuple[str | None, Formula], ...]
     kind: str = ""
     rule: str = ""
+    #: The points for an env, as one generated function (the parts' Python added up, then the
+    #: range check; engine/rules/formula_nodes.py): the look-ahead's hot path calls it directly.
+    points: Callable[[Any], int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        refs = tuple(ref for _, formula in self.items for ref in formula.refs)
+        total = " + ".join(f"({formula.src})" for _, formula in self.items)
+        body = f"points = {total}\nif {-MAX_POINTS} <= points <= {MAX_POINTS}:\n    return points\nreturn _over(env, points)"
+        object.__setattr__(self, "points", function(body, self.text, refs + (("_over", self._over),)))
 
     def __call__(self, env) -> int:
-        items = self.items
-        # One formula is the common case: called without the generator a sum needs (look-ahead's hot path).
-        points = int(items[0][1].fn(env)) if len(items) == 1 else sum(int(formula.fn(env)) for _, formula in items)
-        if -MAX_POINTS <= points <= MAX_POINTS:  # the one check on the hot path (look-ahead)
-            return points
+        return self.points(env)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The generated function does not pickle: a worker process gets the parts and generates it again.
+        return (Score, (self.text, self.items, self.kind, self.rule))
+
+    def _over(self, env, points: int) -> int:
         raise self.out_of_range(env, points, max(self.items, key=lambda item: abs(item[1].fn(env)))[1])
 
     def terms(self, env) -> list[tuple[str, int]]:

@@ -137,11 +137,29 @@ def test_attributes() -> None:
     assert compiled("1 + 2").names == frozenset()
 
 
-def test_closures() -> None:
-    assert isinstance(compiled("tiles").fn, operator.itemgetter)
+def test_one_generated_function_with_no_builtins_but_min_and_max() -> None:
+    formula = compiled("if tiles > 2 then min(tiles, pennants) // 2 else -tiles")
+    assert formula(ENV) == formula.fn(ENV) == 0 and formula({"tiles": 2, "pennants": 1}) == -2
+    code = formula.fn.__code__
+    assert set(code.co_names) == {"min"} and not any(hasattr(c, "co_code") for c in code.co_consts)  # no nested code
+    assert formula.fn.__globals__["__builtins__"] == {}
     assert compiled("(2 + 3) * 4").fn({}) == 20  # folded: reads nothing
-    formula = compiled("2 * tiles")
-    assert formula.fn is not None and formula(ENV) == formula.fn(ENV) == 6
+
+
+def test_the_deepest_formulas_compile_to_python_that_runs() -> None:
+    divisions, choices = "tiles", "tiles"
+    for _ in range(MAX_DEPTH // 2):  # each level two operators: a division and a subtraction / a comparison
+        divisions = f"100 // ({divisions} - 1)"
+        choices = f"if tiles > 1 then ({choices}) else -1"
+    assert value(divisions) == _divided(3, MAX_DEPTH // 2)
+    assert value(choices) == 3
+
+
+def _divided(tiles: int, levels: int) -> int:
+    """``100 // (x - 1)`` applied ``levels`` times from ``tiles``, a zero divisor giving 0."""
+    for _ in range(levels):
+        tiles = 100 // (tiles - 1) if tiles != 1 else 0
+    return tiles
 
 
 def test_long_sums_stay_shallow() -> None:
