@@ -116,6 +116,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     for part in parts:
         if "=" in part:
             name, value = part.split("=", 1)
+        elif part in allowed:  # a setting's bare name (``greedy:keep``) is neither a count nor seconds
+            raise ValueError(f"player '{spec}': {part} needs a value ({part}=N)")
         elif part.endswith("s"):
             name, value = "seconds", part[:-1]
         else:

@@ -46,6 +46,8 @@ def test_specs(spec, expected):
     ("mcts:speed=3", "'mcts' takes no setting 'speed'"),
     ("greedy:100", "'greedy' takes no setting 'iterations' (settings: keep)"),
     ("random:keep=2", "'random' takes no setting 'keep' (settings: none)"),
+    ("greedy:keep", "keep needs a value (keep=N)"),
+    ("mcts:80:depth", "depth needs a value (depth=N)"),
     ("greedy:keep=-1", "keep must be a whole number, not '-1'"),
     ("mtcs:100", "unknown player 'mtcs'"),
 ])
