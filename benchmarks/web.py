@@ -9,7 +9,7 @@ with the first legal cell and rotation.  Prints the median and maximum seconds o
 ``GET /api/tables/ID`` (what a reload or a page draw asks for) and of ``POST
 /move`` (the human's move, the bot's answer and the new state), and the state's
 size in kB at the end.  Whole-process start-up (``carcassonne serve`` until it
-listens) is timed with the farm-bench tool, not here.
+listens) is timed as a whole process from outside (``/usr/bin/time``), not here.
 """
 
 from __future__ import annotations
