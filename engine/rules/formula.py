@@ -6,11 +6,12 @@ grammar is ``grammar/scoring.lark``, parsed by :mod:`engine.rules.formula_syntax
 (limits and syntax errors); this module holds the public :func:`compile_formula`
 and :class:`Formula`, and the compiler that checks names and types while it
 turns the parse tree into nested Python closures (built by
-:mod:`engine.rules.formula_nodes`; the explanations use them) and into one Python
-function per formula, written from the checked tree alone (input names as string
-literals, numbers, the grammar's operators) with no builtins but ``min`` and
-``max``: no user text is ever given to ``compile``, and a formula cannot do
-anything but arithmetic on its inputs.
+:mod:`engine.rules.formula_nodes`) and into the same expression as Python source
+(``src``), written from the checked tree alone (input names as string literals,
+numbers, the grammar's operators), from which a score generates one function
+with no builtins but ``min`` and ``max`` (:class:`~engine.rules.kinds.Score`):
+no user text is ever given to ``compile``, and a formula cannot do anything but
+arithmetic on its inputs.
 
 The language, loosest binding first::
 
@@ -54,7 +55,7 @@ from lark import Token, Transformer, v_args
 from lark.exceptions import VisitError
 
 from .formula_nodes import (VARIABLE, Env, Evaluator, Node, Value, calling, chain, combine, conditional, constant,
-                            generated, inverted, named, negate)
+                            inverted, named, negate)
 from .formula_syntax import MAX_POINTS, Source, balanced, parse, span
 
 #: The name a formula uses for the formula it replaces (reserved: no input may be called so).
@@ -208,7 +209,7 @@ def compile_formula(text: str, inputs: Mapping[str, type], *, want: type = int,
     if node.is_bool != (want is bool):
         source.fail("formula-type", f"formula gives {_kind(node.is_bool)}, but {_kind(want is bool)} "
                     "is needed here", len(text) - len(text.lstrip()))
-    return Formula(text, frozenset(compiler.names), node.is_bool, generated(node, text), node.terms,
+    return Formula(text, frozenset(compiler.names), node.is_bool, node.fn, node.terms,
                    tuple(sorted((name, inputs[name]) for name in compiler.names)),
                    {"file": file, "line": line, "col": col, "path": path},
                    previous if PREVIOUS in compiler.used and previous else (), node.src, node.refs)

@@ -6,7 +6,7 @@ from, shaped for speed: a formula is evaluated for every score and every
 look-ahead of the bots.  Each node also carries ``src``, the same expression
 written as Python over ``env``, generated from the checked tree alone (input names
 as string literals, numbers as ints, the operators of the grammar), never from
-the user's text: :func:`generated` turns a whole formula into one function, one
+the user's text: :func:`function` turns a whole score into one function, one
 interpreted frame where the closures take one per operator.
 """
 
@@ -70,12 +70,6 @@ def inverted(node: Node, start: int, end: int) -> Node:
 
 #: Fresh names for generated code: each walrus target and function reference is used once.
 _FRESH = itertools.count()
-
-
-def generated(node: Node, text: str) -> Evaluator:
-    """One Python function computing ``node`` (``text`` names it in tracebacks), built from its
-    ``src``; its globals hold only the functions ``src`` calls and ``min``/``max``."""
-    return function(f"return {node.src}", text, node.refs)
 
 
 def function(body: str, text: str, refs: tuple[tuple[str, Any], ...]) -> Any:

@@ -53,13 +53,19 @@ class Score:
     rule: str = ""
     #: The points for an env, as one generated function (the parts' Python added up, then the
     #: range check; engine/rules/formula_nodes.py): the look-ahead's hot path calls it directly.
+    #: Generated on first use, so loading a ruleset compiles no Python for scores never counted.
     points: Callable[[Any], int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "points", self._first_points)
+
+    def _first_points(self, env) -> int:
         refs = tuple(ref for _, formula in self.items for ref in formula.refs)
         total = " + ".join(f"({formula.src})" for _, formula in self.items)
         body = f"points = {total}\nif {-MAX_POINTS} <= points <= {MAX_POINTS}:\n    return points\nreturn _over(env, points)"
-        object.__setattr__(self, "points", function(body, self.text, refs + (("_over", self._over),)))
+        generated = function(body, self.text, refs + (("_over", self._over),))
+        object.__setattr__(self, "points", generated)
+        return generated(env)
 
     def __call__(self, env) -> int:
         return self.points(env)

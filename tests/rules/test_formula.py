@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 
 from engine.errors import Diagnostic, UserError
 from engine.rules.formula import Formula, compile_formula
+from engine.rules.formula_nodes import function
+from engine.rules.kinds import Score
 from engine.rules.formula_syntax import GRAMMAR_PATH, MAX_DEPTH, MAX_LENGTH, _parser
 
 INPUTS: dict[str, type] = {"tiles": int, "pennants": int, "neighbors": int, "completed_cities": int,
@@ -137,13 +139,18 @@ def test_attributes() -> None:
     assert compiled("1 + 2").names == frozenset()
 
 
-def test_one_generated_function_with_no_builtins_but_min_and_max() -> None:
-    formula = compiled("if tiles > 2 then min(tiles, pennants) // 2 else -tiles")
-    assert formula(ENV) == formula.fn(ENV) == 0 and formula({"tiles": 2, "pennants": 1}) == -2
-    code = formula.fn.__code__
-    assert set(code.co_names) == {"min"} and not any(hasattr(c, "co_code") for c in code.co_consts)  # no nested code
-    assert formula.fn.__globals__["__builtins__"] == {}
-    assert compiled("(2 + 3) * 4").fn({}) == 20  # folded: reads nothing
+def test_a_score_runs_as_one_generated_function_with_no_builtins_but_min_and_max() -> None:
+    text = "if tiles > 2 then min(tiles, pennants) // 2 else -tiles"
+    score = Score(text, ((None, compiled(text)),))
+    assert score.points(ENV) == 0 and score({"tiles": 2, "pennants": 1}) == -2  # generated on the first call
+    code = score.points.__code__
+    assert set(code.co_names) == {"min", "_over"} and not any(hasattr(c, "co_code") for c in code.co_consts)
+    assert score.points.__globals__["__builtins__"] == {}
+    assert Score("(2 + 3) * 4", ((None, compiled("(2 + 3) * 4")),)).points({}) == 20  # folded: reads nothing
+    over = Score("tiles * 1000000000", ((None, compiled("tiles * 1000000000")),))
+    with pytest.raises(UserError, match="beyond"):
+        over.points(ENV)
+    assert pickle.loads(pickle.dumps(score)).points(ENV) == 0
 
 
 def test_the_deepest_formulas_compile_to_python_that_runs() -> None:
@@ -151,8 +158,9 @@ def test_the_deepest_formulas_compile_to_python_that_runs() -> None:
     for _ in range(MAX_DEPTH // 2):  # each level two operators: a division and a subtraction / a comparison
         divisions = f"100 // ({divisions} - 1)"
         choices = f"if tiles > 1 then ({choices}) else -1"
-    assert value(divisions) == _divided(3, MAX_DEPTH // 2)
-    assert value(choices) == 3
+    for text, expected in ((divisions, _divided(3, MAX_DEPTH // 2)), (choices, 3)):
+        assert value(text) == expected
+        assert Score(text, ((None, compiled(text)),)).points(ENV) == expected
 
 
 def _divided(tiles: int, levels: int) -> int:
@@ -490,8 +498,11 @@ def test_compiled_formula_matches_reference(tree_and_type: tuple[Node, type], en
     formula = compile_formula(text, PROPERTY_INPUTS, want=want)
     expected = reference(tree, env)
     assert formula(env) == expected and type(formula(env)) is type(expected), text
+    generated = function(f"return {formula.src}", text, formula.refs)  # the Python a score runs
+    assert generated(env) == expected and type(generated(env)) is type(expected), text
     if want is int:
         assert sum(v for _, v in formula.terms(env)) == expected, text
+        assert Score(text, ((None, formula),)).points(env) == expected, text
 
 
 TOKENS = ["tiles", "complete", "if", "then", "else", "and", "or", "not", "min", "max", "true", "(", ")", ",",
