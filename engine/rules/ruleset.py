@@ -9,6 +9,7 @@ reported together.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -163,15 +164,23 @@ def side_fits(tile: TileType, base: int, wild: int) -> tuple[tuple[int, ...], ..
     neighbour; codes below ``base``), a bit for each of the tile's orientations (``orientations``
     order) whose side meets that code: the same code, or a wild one on either side (``wild``,
     -1 for none).  :meth:`Ruleset.fits` ands the four sides' bits."""
-    return tuple(tuple(sum(1 << i for i, o in enumerate(tile.orientations)
-                           if n == 0 or n == o.side_codes[side] or n == wild or o.side_codes[side] == wild)
-                       for n in range(base)) for side in range(4))
+    found = []
+    for side in range(4):
+        bits = [0] * base
+        for i, o in enumerate(tile.orientations):
+            code = o.side_codes[side]
+            for n in range(base):
+                if n == 0 or n == code or n == wild or code == wild:
+                    bits[n] |= 1 << i
+        found.append(tuple(bits))
+    return tuple(found)
 
 
-def rotation_sets(tile: TileType) -> tuple[tuple[int, ...], ...]:
-    """Per bit set over ``tile``'s orientations (:func:`side_fits`), their rotations in order."""
-    return tuple(tuple(o.rotation for i, o in enumerate(tile.orientations) if bits >> i & 1)
-                 for bits in range(1 << len(tile.orientations)))
+@functools.cache
+def rotation_sets(rotations: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Per bit set over a tile's orientations (:func:`side_fits`), the rotations ``rotations``
+    (one per orientation, in order) of the bits set; shared by every tile with the same ones."""
+    return tuple(tuple(r for i, r in enumerate(rotations) if bits >> i & 1) for bits in range(1 << len(rotations)))
 
 
 def load_ruleset_for(doc: Document, path: tuple) -> "Ruleset":
@@ -358,7 +367,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         warnings=tuple(sorted(problems.warnings, key=diagnostic_order)),
         _fits=[{} for _ in tiles],
         _side_fits=tuple(side_fits(t, codes.base, codes.wild) for t in tiles),
-        _rotation_sets=tuple(rotation_sets(t) for t in tiles),
+        _rotation_sets=tuple(rotation_sets(tuple(o.rotation for o in t.orientations)) for t in tiles),
     )
 
 
