@@ -55,6 +55,13 @@ class Setting:
     choices: tuple[str, ...] = ()
     end: bool = False
 
+    @property
+    def shape(self) -> str:
+        """What a value looks like, for messages: ``N``, ``N|end``, ``X`` or the choices."""
+        if self.choices:
+            return "|".join(self.choices)
+        return ("N" if self.what == "count" else "X") + ("|end" if self.end else "")
+
     def read(self, name: str, value: str) -> Any:
         """The value of ``value``; ``ValueError`` saying what it must be."""
         if self.choices:
@@ -117,7 +124,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         if "=" in part:
             name, value = part.split("=", 1)
         elif part in allowed:  # a setting's bare name (``greedy:keep``) is neither a count nor seconds
-            raise ValueError(f"player '{spec}': {part} needs a value ({part}=N)")
+            raise ValueError(f"player '{spec}': {part} needs a value ({part}={allowed[part].shape})")
+        elif any(part in settings_of for settings_of in SETTINGS.values()):  # another kind's setting
+            name, value = part, ""
         elif part.endswith("s"):
             name, value = "seconds", part[:-1]
         else:

@@ -47,7 +47,10 @@ def test_specs(spec, expected):
     ("greedy:100", "'greedy' takes no setting 'iterations' (settings: keep)"),
     ("random:keep=2", "'random' takes no setting 'keep' (settings: none)"),
     ("greedy:keep", "keep needs a value (keep=N)"),
-    ("mcts:80:depth", "depth needs a value (depth=N)"),
+    ("mcts:80:depth", "depth needs a value (depth=N|end)"),
+    ("mcts:80:playout", "playout needs a value (playout=random|greedy)"),
+    ("greedy:depth", "'greedy' takes no setting 'depth' (settings: keep)"),
+    ("random:keep", "'random' takes no setting 'keep' (settings: none)"),
     ("greedy:keep=-1", "keep must be a whole number, not '-1'"),
     ("mtcs:100", "unknown player 'mtcs'"),
 ])
