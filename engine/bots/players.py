@@ -125,7 +125,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             name, value = part.split("=", 1)
         elif part in allowed:  # a setting's bare name (``greedy:keep``) is neither a count nor seconds
             raise ValueError(f"player '{spec}': {part} needs a value ({part}={allowed[part].shape})")
-        elif any(part in settings_of for settings_of in SETTINGS.values()):  # another kind's setting
+        elif any(part in settings_of for settings_of in SETTINGS.values()):  # another kind's: refused below
             name, value = part, ""
         elif part.endswith("s"):
             name, value = "seconds", part[:-1]
