@@ -135,7 +135,9 @@ def test_reads_answer_at_once_while_an_mcts_bot_thinks(server) -> None:
     assert len(times) >= 20
     times.sort()
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
-    assert p99 < 0.1, f"reads while a bot thinks: p99 {p99 * 1000:.0f} ms over {len(times)} reads"
+    # A bound on stalls, not a speed figure: the bug held reads for seconds (5.2 s); on a loaded 2-core CI
+    # runner (two test workers beside the server's threads) a healthy server's p99 read has reached 125 ms.
+    assert p99 < 0.5, f"reads while a bot thinks: p99 {p99 * 1000:.0f} ms over {len(times)} reads"
 
 
 def test_the_port_check_binds_as_the_server_does(tmp_path: Path) -> None:
