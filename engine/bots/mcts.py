@@ -125,14 +125,21 @@ class MctsPlayer:
         return self.rng.randrange(4)
 
     def choose(self, game: Game) -> Move:
+        return best_move(self.search(game))
+
+    def search(self, game: Game) -> dict[Key, tuple[int, float]]:
+        """Search from ``game`` (not changed): ``{(tile type, move): (visits, summed
+        reward)}`` per move tried at the root, in the order first tried.  A move that
+        is the only legal one comes back unsearched, as ``(0, 0.0)``.  Root-parallel
+        search (:mod:`engine.bots.roots`) adds these up over independent searches."""
         tile = game.tile
-        assert tile is not None, "choose needs a drawn tile"
+        assert tile is not None, "search needs a drawn tile"
         ranked = _root_order(game, self.keep)
         if self.width:
             ranked = ranked[:self.width]
         if len(ranked) == 1:
             self.last_iterations = 0
-            return ranked[0][1]
+            return {(tile, ranked[0][1]): (0, 0.0)}
         root = Node()
         order = {(tile, move): self._reward(margin) for margin, move in ranked}
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -141,8 +148,7 @@ class MctsPlayer:
             self._iterate(determinise(game, self.rng), root, order)
             done += 1
         self.last_iterations = done
-        best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].reward))
-        return best[0][1]
+        return {key: (child.visits, child.reward) for key, child in root.children.items()}
 
     # -- one iteration ---------------------------------------------------------
 
@@ -234,6 +240,13 @@ class MctsPlayer:
     def _reward(self, margin: float) -> float:
         """A margin of points as a reward in (0, 1)."""
         return 0.5 + 0.5 * math.tanh(margin / self.scale)
+
+
+def best_move(stats: dict[Key, tuple[int, float]]) -> Move:
+    """The move of the most visited root child (:meth:`MctsPlayer.search`), the higher summed
+    reward breaking a tie, then the order first tried."""
+    best = max(stats.items(), key=lambda item: item[1])
+    return best[0][1]
 
 
 def _root_order(game: Game, keep: int) -> list[tuple[int, Move]]:

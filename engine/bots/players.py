@@ -4,7 +4,8 @@ Each bot owns a ``random.Random`` seeded from the game seed and its seat, so
 the same seed and the same line-up always give the same game (DESIGN.md,
 "Determinism").  A player spec is a kind, optionally with settings:
 ``mcts:2000`` (iterations), ``mcts:1.5s`` (seconds a move),
-``mcts:500:depth=10:playout=random`` (:func:`parse_spec`).
+``mcts:500:depth=10:playout=random``, ``mcts:800:roots=2`` (two searches on two
+cores, :mod:`engine.bots.roots`) (:func:`parse_spec`).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from ..core.game import Game
 from ..core.moves import Move
 from ..errors import UserError
 from .greedy import GreedyPlayer
-from .mcts import PLAYOUTS, MctsPlayer
+from .mcts import PLAYOUTS
 from .random_player import RandomPlayer
+from .roots import mcts_player
 
 
 class Player(Protocol):
@@ -40,7 +42,7 @@ class Player(Protocol):
 PLAYER_KINDS: dict[str, Callable[..., Player]] = {
     "random": RandomPlayer,
     "greedy": GreedyPlayer,
-    "mcts": MctsPlayer,
+    "mcts": mcts_player,
 }
 
 @dataclass(frozen=True)
@@ -101,6 +103,7 @@ SETTINGS: dict[str, dict[str, Setting]] = {
         "explore": Setting("number", 0, 100),
         "scale": Setting("number", 0.01, 10_000),
         "keep": Setting("count", 0, 1000),
+        "roots": Setting("count", 1, 64),
     },
 }
 
