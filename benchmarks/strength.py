@@ -5,6 +5,7 @@
     python benchmarks/strength.py --a mcts:100 --b openspiel-mcts:100 --games 200   # needs the openspiel extra
     python benchmarks/strength.py --a mcts:0.5s --b openspiel-mcts:0.5s --games 60  # equal time a move
     python benchmarks/strength.py --speed 100,300,1000,3000                          # seconds a move, one core
+    python benchmarks/strength.py --speed 1600,mcts:800:roots=2                     # two cores against one
 
 Game ``i`` uses deck seed ``seed + i // 2`` and swaps the seats on odd ``i``,
 so each deal is played from both seats.  A win counts 1, a tie ½.  The
@@ -174,12 +175,13 @@ def match(ref: str, a: str, b: str, games: int, seed: int, workers: int) -> dict
             "games_played": [{k: r[k] for k in ("seed", "swap", "a", "b")} for r in rows]}
 
 
-def speed(budgets: list[int], ref: str, rounds: int) -> list[dict]:
-    """Seconds a move and iterations a second of ``mcts:N`` for each budget, on one core: the
-    positions after 10, 30 and 50 turns of a seeded greedy game (the board grows, and so
-    does the cost of a playout); medians of ``rounds`` runs, interleaved."""
-    from engine.bots.mcts import MctsPlayer
-    from engine.bots.players import make_player
+def speed(specs: list[str], ref: str, rounds: int) -> list[dict]:
+    """Seconds a move and iterations a second of each search spec (``80``: ``mcts:80``; or a
+    spec such as ``mcts:800:roots=2``): the positions after 10, 30 and 50 turns of a seeded
+    greedy game (the board grows, and so does the cost of a playout); medians of ``rounds``
+    runs, interleaved.  Each spec's player is made once and makes one untimed move first, so
+    worker processes (``roots``) start before the clock runs; iterations are all its searches'."""
+    from engine.bots.players import PLAYER_KINDS, make_player, parse_spec
     from engine.core.game import Game
     from engine.rules.ruleset import load_ruleset
 
@@ -191,19 +193,26 @@ def speed(budgets: list[int], ref: str, rounds: int) -> list[dict]:
         for _ in range(turns):
             game.play(bots[game.player].choose(game))
         positions.append((turns, game))
-    times: dict[tuple[int, int], list[float]] = {}
-    for round_ in range(rounds):
-        for budget in budgets:
+    players = {}
+    for spec in specs:
+        kind, settings = parse_spec(spec)
+        players[spec] = PLAYER_KINDS[kind](0, **settings)
+        players[spec].choose(positions[0][1])
+    times: dict[tuple[str, int], list[float]] = {}
+    work: dict[tuple[str, int], list[int]] = {}
+    for _ in range(rounds):
+        for spec in specs:
             for turns, game in positions:
-                player = MctsPlayer(round_, iterations=budget)
                 start = time.perf_counter()
-                player.choose(game)
-                times.setdefault((budget, turns), []).append(time.perf_counter() - start)
+                players[spec].choose(game)
+                times.setdefault((spec, turns), []).append(time.perf_counter() - start)
+                work.setdefault((spec, turns), []).append(_work(players[spec]))
     rows = []
-    for budget in budgets:
-        per_turn = {turns: statistics.median(times[(budget, turns)]) for turns, _ in positions}
-        rows.append({"budget": budget, "seconds_a_move": per_turn,
-                     "iterations_a_second": {t: budget / s for t, s in per_turn.items()}, "engine": engine_build()})
+    for spec in specs:
+        per_turn = {turns: statistics.median(times[(spec, turns)]) for turns, _ in positions}
+        rows.append({"spec": spec, "seconds_a_move": per_turn,
+                     "iterations_a_second": {t: statistics.median(work[(spec, t)]) / s for t, s in per_turn.items()},
+                     "engine": engine_build()})
     return rows
 
 
@@ -224,17 +233,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games a match, seats swapped (default 200)")
     parser.add_argument("--seed", type=int, default=1000, help="the first deck seed (default 1000)")
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--speed", help="comma-separated iteration budgets: time mcts:N a move instead")
+    parser.add_argument("--speed", help="comma-separated iteration budgets or search specs (mcts:800:roots=2): "
+                                        "time a move instead")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of --speed (median)")
     parser.add_argument("--json", type=Path, help="write the rows as JSON here")
     args = parser.parse_args()
     origin = provenance(command_line())  # before the games: the tree may change while they run
     if args.speed:
-        rows = speed([int(n) for n in args.speed.split(",")], args.ruleset, args.rounds)
+        specs = [f"mcts:{item}" if item.isdigit() else item for item in args.speed.split(",")]
+        rows = speed(specs, args.ruleset, args.rounds)
         for row in rows:
             cells = ", ".join(f"turn {t}: {s:.3f} s ({row['iterations_a_second'][t]:.0f}/s)"
                               for t, s in row["seconds_a_move"].items())
-            print(f"mcts:{row['budget']} ({row['engine']}): {cells}", flush=True)
+            print(f"{row['spec']} ({row['engine']}): {cells}", flush=True)
         if args.json:
             args.json.write_text(json.dumps({**origin, "rows": rows}, indent=1) + "\n")
         return

@@ -1,8 +1,10 @@
 """Root-parallel search (engine/bots/roots.py): ``mcts:N:roots=K`` adds up K searches, and
-plays the same move whether they ran in worker processes or one after another here."""
+plays the same move whether they ran in forked processes or one after another here."""
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import random
 
 import pytest
@@ -25,11 +27,22 @@ def _mid_game(ref: str, seed: int, turns: int) -> Game:
 
 
 def _one_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Workers cannot start (as in a daemonic process): every search runs here."""
-    def refuse(ruleset: bytes) -> None:
-        raise AssertionError("daemonic processes are not allowed to have children")
+    """This process may not fork, as a daemonic one (a pool's worker): every search runs here."""
+    monkeypatch.setitem(multiprocessing.current_process()._config, "daemon", True)
 
-    monkeypatch.setattr(roots._Worker, "__init__", refuse)
+
+def _counting_forks(monkeypatch: pytest.MonkeyPatch) -> list:
+    """The forks started from here on (None for each that could not be)."""
+    forks = []
+    real_start = roots._Fork.start
+
+    def start(settings, seed, game):
+        fork = real_start(settings, seed, game)
+        forks.append(fork)
+        return fork
+
+    monkeypatch.setattr(roots._Fork, "start", start)
+    return forks
 
 
 def test_specs():
@@ -78,7 +91,7 @@ def test_the_move_is_the_searches_added_up(monkeypatch):
 
 
 @pytest.mark.parametrize("ref", ["basic", "basic+river", "basic+abbey-and-mayor"])
-def test_workers_play_the_game_one_process_plays(ref, monkeypatch):
+def test_forks_play_the_game_one_process_plays(ref, monkeypatch):
     def history() -> list:
         game = Game(load_ruleset(ref), 2, 6)
         bots = [make_player("mcts:8:roots=2", 6, 0), make_player("greedy", 6, 1)]
@@ -86,24 +99,28 @@ def test_workers_play_the_game_one_process_plays(ref, monkeypatch):
             game.play(bots[game.player].choose(game))
         return game.history
 
-    in_workers = history()
+    forks = _counting_forks(monkeypatch)
+    in_forks = history()
+    assert forks and all(fork is not None for fork in forks)
+    monkeypatch.undo()
     _one_process(monkeypatch)
-    assert history() == in_workers
+    forks = _counting_forks(monkeypatch)
+    assert history() == in_forks
+    assert forks and all(fork is None for fork in forks)
 
 
-def test_a_worker_that_dies_is_replaced_by_a_search_here(monkeypatch):
+def test_a_fork_that_dies_is_replaced_by_a_search_here(monkeypatch):
     game = _mid_game("basic", 2, 10)
-    player = make_player("mcts:10:roots=2", 3, 0)
     alone = make_player("mcts:10:roots=2", 3, 0)
     _one_process(monkeypatch)
-    first = alone.choose(game), alone.choose(game)
+    expected = alone.choose(game), alone.choose(game)
     monkeypatch.undo()
-    assert player.choose(game) == first[0]
-    worker = player._pool[0]
-    worker.process.kill()
-    worker.process.join()
-    assert player.choose(game) == first[1]
+    forks = _counting_forks(monkeypatch)
+    monkeypatch.setattr(roots, "_search_into", lambda *args: os._exit(3))  # dies before it sends
+    player = make_player("mcts:10:roots=2", 3, 0)
+    assert (player.choose(game), player.choose(game)) == expected
     assert player.last_iterations == 20
+    assert len(forks) == 2 and all(fork is not None and fork.process.exitcode == 3 for fork in forks)
 
 
 def test_the_choice_does_not_depend_on_the_hidden_order():
@@ -115,25 +132,12 @@ def test_the_choice_does_not_depend_on_the_hidden_order():
             make_player("mcts:20:roots=2", seed, 0).choose(other)
 
 
-def test_a_leaf_that_does_not_pickle_searches_here():
+def test_a_leaf_value_searches_in_the_fork_too(monkeypatch):
     game = _mid_game("basic", 1, 4)
-    calls = []
 
-    def leaf(state: Game) -> list[float]:  # a local function: it does not pickle
-        calls.append(state.turn)
-        return [0.5] * state.players
+    def leaf(state: Game) -> list[float]:  # a local function: it need not pickle
+        return [0.1 * (state.scores[seat] - max(state.scores)) + 1.0 for seat in range(state.players)]
 
-    player = roots.RootParallelPlayer(1, roots=2, iterations=5, leaf=leaf)
-    assert player.choose(game) in game.legal_moves()
-    assert not player._pool
-    assert len(calls) >= 2 * 4  # both searches ran here (a leaf can end the game: not every iteration)
-
-
-def test_a_game_of_another_ruleset_restarts_the_workers():
-    player = make_player("mcts:5:roots=2", 1, 0)
-    basic, river = _mid_game("basic", 1, 3), _mid_game("basic+river", 1, 3)
-    assert player.choose(basic) in basic.legal_moves()
-    first = player._pool[0]
-    assert player.choose(river) in river.legal_moves()
-    assert player._pool[0] is not first and player._pool_ruleset is river.ruleset
-    assert not first.process.is_alive()
+    forked = roots.RootParallelPlayer(1, roots=2, iterations=12, leaf=leaf).choose(game)
+    _one_process(monkeypatch)
+    assert roots.RootParallelPlayer(1, roots=2, iterations=12, leaf=leaf).choose(game) == forked
