@@ -6,18 +6,17 @@ Monte-Carlo Tree Search", Computers and Games 2008).
 <engine.bots.mcts.MctsPlayer.search>`), one in this process and one in a forked copy of it, each
 seeded from the bot's own generator, and plays the move with the most visits summed over both
 (:func:`~engine.bots.mcts.best_move`).  A fork per move shares the game as it stands with nothing
-to send (a compiled game does not pickle) and only the root statistics come back; it costs about
-3 ms a move on the 2-core Linux VM.  Where a search runs changes nothing: the same seed gives the
-same move on one core as on several, and where a process cannot be forked (no ``fork`` start method,
-as on Windows, or inside a daemonic process such as a multiprocessing pool's worker) the searches
-run one after another here.
+to send (a compiled game does not pickle) and only the root statistics come back.  Where a search
+runs changes nothing: the same seed gives the same move on one core as on several, and where a
+process cannot fork (Windows) or a child dies, its search runs here, after the first.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import os
+import pickle
 import random
-from multiprocessing.connection import Connection
+import signal
 from typing import Any, Optional
 
 from ..core.game import Game
@@ -62,7 +61,13 @@ class RootParallelPlayer:
         """Each seed's search, in seed order: the first here, the others in forked processes
         (any that could not be forked or died, here too)."""
         forks = [_Fork.start(self.settings, seed, game) for seed in seeds[1:]]
-        results = [_search(self.settings, seeds[0], game)]
+        try:
+            results = [_search(self.settings, seeds[0], game)]
+        except BaseException:  # leave no child searching, nor unreaped
+            for fork in forks:
+                if fork is not None:
+                    fork.cancel()
+            raise
         for seed, fork in zip(seeds[1:], forks):
             result = fork.result() if fork is not None else None
             results.append(result if result is not None else _search(self.settings, seed, game))
@@ -70,38 +75,55 @@ class RootParallelPlayer:
 
 
 class _Fork:
-    """One search in a forked copy of this process, its result sent back down a pipe."""
+    """One search in a forked copy of this process, its result pickled back down a pipe.
 
-    def __init__(self, connection: Connection, process: multiprocessing.process.BaseProcess) -> None:
-        self.connection, self.process = connection, process
+    ``os.fork`` rather than :mod:`multiprocessing`: the child runs the search and leaves with
+    ``os._exit``, touching no standard stream (the bot may run in a thread of a server whose other
+    threads hold their locks at the fork) and starting no process machinery (a daemonic pool
+    worker may fork this way, where multiprocessing refuses it children)."""
+
+    def __init__(self, pipe: int, pid: int) -> None:
+        self.pipe, self.pid = pipe, pid
+        #: The child's exit status once :meth:`result` has waited for it (0: it sent its search).
+        self.status: Optional[int] = None
 
     @classmethod
     def start(cls, settings: dict[str, Any], seed: int, game: Game) -> Optional[_Fork]:
         """The search under way, or None where this process cannot fork."""
-        if "fork" not in multiprocessing.get_all_start_methods():
+        if not hasattr(os, "fork"):
             return None
-        context = multiprocessing.get_context("fork")
-        ours, theirs = context.Pipe(duplex=False)
-        process = context.Process(target=_search_into, args=(theirs, settings, seed, game), daemon=True)
+        pipe, child_end = os.pipe()
         try:
-            process.start()
-        except (OSError, AssertionError):  # AssertionError: a daemonic process may not have children
-            ours.close()
+            pid = os.fork()
+        except OSError:
+            os.close(pipe)
+            os.close(child_end)
             return None
-        finally:
-            theirs.close()  # the child's copy stays open: the pipe ends when the child does
-        return cls(ours, process)
+        if pid == 0:  # the child: never returns
+            os.close(pipe)
+            code = 1
+            try:
+                code = _child(child_end, settings, seed, game)
+            finally:
+                os._exit(code)
+        os.close(child_end)
+        return cls(pipe, pid)
+
+    def cancel(self) -> None:
+        """Stop the child and reap it."""
+        os.kill(self.pid, signal.SIGKILL)
+        os.close(self.pipe)
+        os.waitpid(self.pid, 0)
 
     def result(self) -> Optional[Searched]:
-        """The search's result; None if the process died before sending it."""
-        try:
-            searched: Searched = self.connection.recv()
-            return searched
-        except (EOFError, OSError):
+        """The search's result; None if the child died before sending all of it."""
+        with open(self.pipe, "rb") as pipe:
+            data = pipe.read()
+        self.status = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
+        if self.status != 0:
             return None
-        finally:
-            self.connection.close()
-            self.process.join()
+        searched: Searched = pickle.loads(data)
+        return searched
 
 
 def mcts_player(seed: int | str | None = None, *, roots: int = 1,
@@ -118,7 +140,10 @@ def _search(settings: dict[str, Any], seed: int, game: Game) -> Searched:
     return player.search(game), player.last_iterations
 
 
-def _search_into(connection: Connection, settings: dict[str, Any], seed: int, game: Game) -> None:
-    """A forked process's work: one search, its result sent back.  A search that raises sends
-    nothing; the parent then runs it itself, and raises there."""
-    connection.send(_search(settings, seed, game))
+def _child(pipe: int, settings: dict[str, Any], seed: int, game: Game) -> int:
+    """A forked child's work: one search, pickled into ``pipe``; the exit status (a search that
+    raises exits 1 unsent, and the parent runs it itself and raises there)."""
+    data = pickle.dumps(_search(settings, seed, game), protocol=pickle.HIGHEST_PROTOCOL)
+    with open(pipe, "wb") as out:
+        out.write(data)
+    return 0

@@ -22,7 +22,8 @@ def serve(
                                          help="The first table's ruleset (the start page opens others).")] = "basic",
     players: Annotated[str, typer.Option("--players", "-p", metavar="LIST",
                                          help="The first table's seats: human (played in the page), random, "
-                                              "greedy, mcts (mcts:2000, mcts:1.5s).")] = "human,mcts",
+                                              "greedy, mcts (mcts:2000, mcts:1.5s, mcts:800:roots=2; more name=value "
+                                              "settings in the README).")] = "human,mcts",
     seed: Annotated[Optional[int], typer.Option("--seed", metavar="N", min=0, help="The first table's seed "
                                                 "(default: random, shown on the page).")] = None,
     port: Annotated[int, typer.Option("--port", metavar="N", min=1, max=65535, help="The port to listen on.")] = 8000,

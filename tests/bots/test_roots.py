@@ -3,7 +3,6 @@ plays the same move whether they ran in forked processes or one after another he
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import random
 
@@ -27,8 +26,8 @@ def _mid_game(ref: str, seed: int, turns: int) -> Game:
 
 
 def _one_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    """This process may not fork, as a daemonic one (a pool's worker): every search runs here."""
-    monkeypatch.setitem(multiprocessing.current_process()._config, "daemon", True)
+    """This process cannot fork (as on Windows): every search runs here."""
+    monkeypatch.delattr(os, "fork")
 
 
 def _counting_forks(monkeypatch: pytest.MonkeyPatch) -> list:
@@ -116,11 +115,22 @@ def test_a_fork_that_dies_is_replaced_by_a_search_here(monkeypatch):
     expected = alone.choose(game), alone.choose(game)
     monkeypatch.undo()
     forks = _counting_forks(monkeypatch)
-    monkeypatch.setattr(roots, "_search_into", lambda *args: os._exit(3))  # dies before it sends
+    monkeypatch.setattr(roots, "_child", lambda *args: 3)  # exits before it sends
     player = make_player("mcts:10:roots=2", 3, 0)
     assert (player.choose(game), player.choose(game)) == expected
     assert player.last_iterations == 20
-    assert len(forks) == 2 and all(fork is not None and fork.process.exitcode == 3 for fork in forks)
+    assert len(forks) == 2 and all(fork is not None and fork.status == 3 for fork in forks)
+
+
+def test_a_search_that_raises_in_the_fork_raises_here(monkeypatch):
+    game = _mid_game("basic", 2, 10)
+    player = make_player("mcts:10:roots=2", 3, 0)
+    forks = _counting_forks(monkeypatch)
+    monkeypatch.setattr(MctsPlayer, "search", lambda self, game: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        player.choose(game)
+    with pytest.raises(ChildProcessError):  # the child was reaped
+        os.waitpid(forks[0].pid, 0)
 
 
 def test_the_choice_does_not_depend_on_the_hidden_order():
