@@ -2,6 +2,7 @@
 
     python benchmarks/strength.py --a mcts:1000 --b greedy --games 200 --workers 2
     python benchmarks/strength.py --curve 100,300,1000,3000 --b greedy --games 60
+    python benchmarks/strength.py --a mcts:80:widen=1,mcts:80:widen=4 --games 200    # one match each
     python benchmarks/strength.py --a mcts:100 --b openspiel-mcts:100 --games 200   # needs the openspiel extra
     python benchmarks/strength.py --a mcts:0.5s --b openspiel-mcts:0.5s --games 60  # equal time a move
     python benchmarks/strength.py --speed 100,300,1000,3000                          # seconds a move, one core
@@ -226,7 +227,8 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--a", default="mcts:1000", help="the player measured (default mcts:1000)")
+    parser.add_argument("--a", default="mcts:1000",
+                        help="the player measured (default mcts:1000); comma-separated: one match each")
     parser.add_argument("--b", default="greedy", help="its opponent (default greedy)")
     parser.add_argument("--curve", help="comma-separated iteration budgets: one match of mcts:N each")
     parser.add_argument("--ruleset", default="basic", help="the ruleset reference (default basic)")
@@ -249,7 +251,7 @@ def main() -> None:
         if args.json:
             args.json.write_text(json.dumps({**origin, "rows": rows}, indent=1) + "\n")
         return
-    specs = [f"mcts:{n}" for n in args.curve.split(",")] if args.curve else [args.a]
+    specs = [f"mcts:{n}" for n in args.curve.split(",")] if args.curve else args.a.split(",")
     rows = []
     for spec in specs:
         row = match(args.ruleset, spec, args.b, args.games, args.seed, args.workers)
