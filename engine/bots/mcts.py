@@ -117,8 +117,9 @@ class MctsPlayer:
         self.explore = explore
         self.scale = scale
         self.leaf = leaf
-        #: Iterations run by the last :meth:`choose` (benchmarks read it).
+        #: Iterations run by the last :meth:`choose`, and its tree (benchmarks read them).
         self.last_iterations = 0
+        self.last_root: Optional[Node] = None
 
     def choose_start(self, game: Game) -> int:
         # On an empty board every rotation of the start tile scores alike.
@@ -138,7 +139,7 @@ class MctsPlayer:
         if self.width:
             ranked = ranked[:self.width]
         if len(ranked) == 1:
-            self.last_iterations = 0
+            self.last_iterations, self.last_root = 0, None
             return {(tile, ranked[0][1]): (0, 0.0)}
         root = Node()
         order = {(tile, move): self._reward(margin) for margin, move in ranked}
@@ -147,7 +148,7 @@ class MctsPlayer:
         while (done < self.iterations) if deadline is None else (done == 0 or time.perf_counter() < deadline):
             self._iterate(determinise(game, self.rng), root, order)
             done += 1
-        self.last_iterations = done
+        self.last_iterations, self.last_root = done, root
         return {key: (child.visits, child.reward) for key, child in root.children.items()}
 
     # -- one iteration ---------------------------------------------------------
