@@ -45,7 +45,8 @@ SEARCH = [("basic", ("mcts:30", "greedy")), ("second-edition+river", ("greedy", 
           ("basic+hand-of-two", ("mcts:30", "greedy")), ("basic+hills", ("mcts:30", "greedy")),
           # A follower in the supply worth points (keep): by features, by pooled farms, by trial, and without it.
           ("basic", ("greedy:keep=2", "greedy")), ("first-edition", ("random", "greedy:keep=3")),
-          ("basic+longest-road-bonus", ("greedy:keep=2", "greedy")), ("basic", ("mcts:30:keep=0", "greedy"))]
+          ("basic+longest-road-bonus", ("greedy:keep=2", "greedy")), ("basic", ("mcts:30:keep=0", "greedy")),
+          ("basic", ("mcts:10:roots=2", "greedy"))]
 CASES = [(ref, players, seed) for ref in REFS for players in PLAYERS for seed in SEEDS
          if len(players) <= load_ruleset(ref).max_players]
 CASES += [(ref, players, seed) for ref in EXTRA_REFS for players in EXTRA_PLAYERS for seed in range(2)]
