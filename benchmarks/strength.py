@@ -3,6 +3,7 @@
     python benchmarks/strength.py --a mcts:1000 --b greedy --games 200 --workers 2
     python benchmarks/strength.py --curve 100,300,1000,3000 --b greedy --games 60
     python benchmarks/strength.py --a mcts:80:widen=1,mcts:80:widen=4 --games 200    # one match each
+    python benchmarks/strength.py --paired RESULT.json                               # each against the first
     python benchmarks/strength.py --a mcts:100 --b openspiel-mcts:100 --games 200   # needs the openspiel extra
     python benchmarks/strength.py --a mcts:0.5s --b openspiel-mcts:0.5s --games 60  # equal time a move
     python benchmarks/strength.py --speed 100,300,1000,3000                          # seconds a move, one core
@@ -217,6 +218,26 @@ def speed(specs: list[str], ref: str, rounds: int) -> list[dict]:
     return rows
 
 
+def paired(rows: list[dict]) -> list[dict]:
+    """Each row after the first against the first, over the same deals and seats: the mean
+    difference of the game results (win 1, tie ½), with a normal 95 % interval."""
+    def result(game: dict) -> float:
+        return 1.0 if game["a"] > game["b"] else 0.5 if game["a"] == game["b"] else 0.0
+
+    base = rows[0]["games_played"]
+    found = []
+    for row in rows[1:]:
+        games = row["games_played"]
+        if [(g["seed"], g["swap"]) for g in games] != [(g["seed"], g["swap"]) for g in base]:
+            raise SystemExit(f"{row['a']} did not play {rows[0]['a']}'s deals")
+        diffs = [result(g) - result(b) for g, b in zip(games, base)]
+        mean = statistics.mean(diffs)
+        half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+        found.append({"a": row["a"], "against": rows[0]["a"], "difference": mean,
+                      "interval_95": [mean - half, mean + half], "games": len(diffs)})
+    return found
+
+
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval (95 % by default) of ``wins`` (ties as halves) out of ``n`` games."""
     p = wins / n
@@ -239,7 +260,15 @@ def main() -> None:
                                         "time a move instead")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of --speed (median)")
     parser.add_argument("--json", type=Path, help="write the rows as JSON here")
+    parser.add_argument("--paired", type=Path, help="a result file of several players on the same deals: "
+                                                    "print each one's win-rate difference from the first's")
     args = parser.parse_args()
+    if args.paired:
+        for row in paired(json.loads(args.paired.read_text())["rows"]):
+            low, high = row["interval_95"]
+            print(f"{row['a']} − {row['against']} over {row['games']} paired games: {row['difference']:+.1%} "
+                  f"[{low:+.1%}, {high:+.1%}]")
+        return
     origin = provenance(command_line())  # before the games: the tree may change while they run
     if args.speed:
         specs = [f"mcts:{item}" if item.isdigit() else item for item in args.speed.split(",")]
