@@ -74,7 +74,7 @@ def test_best_move_counts_visits_then_reward_then_order():
     assert best_move({(0, a): (7, 3.0), (0, b): (7, 3.0)}) == a
 
 
-def test_the_move_is_the_searches_added_up(monkeypatch):
+def test_the_move_is_the_searches_added_up():
     """The rule written out: K searches seeded in turn from the bot's generator, their
     visits and rewards summed per root move, the most visited played."""
     game = _mid_game("basic", 4, 8)
@@ -122,7 +122,7 @@ def test_a_fork_that_dies_is_replaced_by_a_search_here(monkeypatch):
     assert len(forks) == 2 and all(fork is not None and fork.status == 3 for fork in forks)
 
 
-def test_a_search_that_raises_in_the_fork_raises_here(monkeypatch):
+def test_a_search_that_raises_here_kills_and_reaps_the_forks(monkeypatch):
     game = _mid_game("basic", 2, 10)
     player = make_player("mcts:10:roots=2", 3, 0)
     forks = _counting_forks(monkeypatch)
