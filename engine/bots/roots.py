@@ -17,6 +17,8 @@ import os
 import pickle
 import random
 import signal
+import threading
+import time
 from typing import Any, Optional
 
 from ..core.game import Game
@@ -93,6 +95,7 @@ class _Fork:
         if not hasattr(os, "fork"):
             return None
         pipe, child_end = os.pipe()
+        parent = os.getpid()
         try:
             pid = os.fork()
         except OSError:
@@ -100,9 +103,10 @@ class _Fork:
             os.close(child_end)
             return None
         if pid == 0:  # the child: never returns
-            os.close(pipe)
             code = 1
             try:
+                os.close(pipe)
+                _outlive_nobody(parent)
                 code = _child(child_end, settings, seed, game)
             finally:
                 os._exit(code)
@@ -138,6 +142,20 @@ def mcts_player(seed: int | str | None = None, *, roots: int = 1,
 def _search(settings: dict[str, Any], seed: int, game: Game) -> Searched:
     player = MctsPlayer(seed, **settings)
     return player.search(game), player.last_iterations
+
+
+def _outlive_nobody(parent: int) -> None:
+    """In a forked child: Ctrl-C and SIGTERM end it (a pool worker, which ignores them, would
+    pass that on), and so does its parent's death (a worker killed outright cannot stop it)."""
+    for stopping in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stopping, signal.SIG_DFL)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _child(pipe: int, settings: dict[str, Any], seed: int, game: Game) -> int:
