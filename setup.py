@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent
 
 #: The modules a game spends its time in (issue 14's profile): the board and feature graph,
 #: legal moves, the turn loop and scoring, the compiled tile types, placement constraints and ruleset they read,
-#: the look-ahead and the bots.  They must type-check under mypy: mypyc compiles what mypy proves.
+#: the look-ahead and the bots; since issue 48's, the game end, tallies and titles that bonuses read.  They must type-check under mypy: mypyc compiles what mypy proves.
 COMPILED = [
     "engine/geometry.py",
     "engine/core/after_move.py",
@@ -35,6 +35,8 @@ COMPILED = [
     "engine/core/deck.py",
     "engine/core/followers.py",
     "engine/core/game.py",
+    "engine/core/game_end.py",
+    "engine/core/known_ends.py",
     "engine/core/lookahead.py",
     "engine/core/moves.py",
     "engine/core/moving.py",
@@ -42,7 +44,10 @@ COMPILED = [
     "engine/core/pooled.py",
     "engine/core/scoring.py",
     "engine/core/snapshot.py",
+    "engine/core/tallies.py",
+    "engine/core/titles.py",
     "engine/core/totals.py",
+    "engine/core/trial.py",
     "engine/rules/constraints.py",
     "engine/rules/ruleset.py",
     "engine/rules/tiles.py",

@@ -65,7 +65,7 @@ def determinise(game: "Game", rng: random.Random, seat: int | None = None) -> "G
     the real order.  The copy's ``seed`` is None."""
     other = game.copy()
     other.seed = None
-    other.rng = random.Random(rng.getrandbits(64))
+    other.rng, other.rng_shared = random.Random(rng.getrandbits(64)), False
     if other.forced:  # a replay's given order is the record's, not a secret
         return other
     me = 1 << (game.player if seat is None else seat)

@@ -119,7 +119,7 @@ def put_back(game: "Game") -> bool:
     if tile in back or not any(game.fits_somewhere(t) for t in set(ahead) if t != tile):
         return False
     phase.append(tile)
-    reshuffle(phase, last, game.rng)
+    reshuffle(phase, last, game.own_rng())
     game.went_back = (turn, back | {tile})
     return True
 

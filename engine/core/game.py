@@ -106,6 +106,9 @@ class Game(Board):
         self.active = 0
         self.decisions: list[tuple[int, int, int, Move]] = []
         self.rng = random.Random(seed)
+        #: Whether :attr:`rng` is shared with a copy (:meth:`copy`): whoever draws from it first
+        #: takes a private generator in the same state (:meth:`own_rng`).
+        self.rng_shared = False
         #: True when the draw order was given (replays, scenarios): nothing is reshuffled.
         self.forced = draw_order is not None
         #: False: the game never draws by itself; each draw is a chance step (engine/api/turns.py).
@@ -340,6 +343,15 @@ class Game(Board):
         other = Game.__new__(Game)
         copy_game_into(self, other)
         return other
+
+    def own_rng(self) -> random.Random:
+        """The game's random generator (the reshuffles of ``unplaceable: reshuffle`` and of hands),
+        made its own first if a copy shares it: a copy costs no generator until one of the two draws."""
+        if self.rng_shared:
+            private = random.Random.__new__(random.Random)  # not seeded from the OS: setstate follows
+            private.setstate(self.rng.getstate())
+            self.rng, self.rng_shared = private, False
+        return self.rng
 
     def force_tile(self, tile: int) -> None:
         """Make ``tile`` the tile to place now (replays choose the draw and the map); a personal tile offered is declined."""

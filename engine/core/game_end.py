@@ -26,20 +26,23 @@ if TYPE_CHECKING:
     from ..rules.bonuses import Bonus
     from ..rules.kinds import FeatureKind
     from .game import Game
+    from .known_ends import KnownEnds
 
 
-def final_scores(game: "Game", explain: bool = True) -> list[Scored]:
-    """Every score the game end pays, not applied: the features' (:func:`end_scores`), then
-    each bonus's.  Raises :class:`~engine.errors.UserError` ``score-range`` for a score, or a
-    total after it, beyond ±MAX_POINTS."""
-    events = end_scores(game, explain)
+def final_scores(game: "Game", explain: bool = True, known: "KnownEnds | None" = None) -> list[Scored]:
+    """Every score the game end pays, not applied: the features' (:func:`end_scores`, taking
+    those ``known`` keeps), then each bonus's.  Raises :class:`~engine.errors.UserError`
+    ``score-range`` for a score, or a total after it, beyond ±MAX_POINTS."""
+    events = end_scores(game, explain, known)
     if not game.ruleset.bonuses:
         return events
+    read = game.ruleset.bonus_reads
     shares: list[dict[str, int]] = [{} for _ in range(game.players)]
-    for event in events:
-        for p in event.players:
-            shares[p][event.kind] = shares[p].get(event.kind, 0) + event.points
-    inputs = aggregates(game, shares)
+    if any(name.startswith("points_") for name in read):  # the only aggregate the final scores change
+        for event in events:
+            for p in event.players:
+                shares[p][event.kind] = shares[p].get(event.kind, 0) + event.points
+    inputs = aggregates(game, shares, read)
     bonuses = [event for bonus in game.ruleset.bonuses for event in _bonus(game, bonus, inputs, explain)]
     totals = list(game.scores)
     check_totals(game, events, totals)  # bonuses count from the totals after the features' scores
@@ -47,10 +50,12 @@ def final_scores(game: "Game", explain: bool = True) -> list[Scored]:
     return events + bonuses
 
 
-def end_totals(game: "Game") -> list[int]:
-    """Points each seat would get from the game end now (as :func:`final_scores`)."""
+def end_totals(game: "Game", known: "KnownEnds | None" = None) -> list[int]:
+    """Points each seat would get from the game end now (as :func:`final_scores`; ``known``:
+    the end scores of another position's features that ``game`` still has,
+    :mod:`engine.core.known_ends`)."""
     totals = [0] * game.players
-    for event in final_scores(game, explain=False):
+    for event in final_scores(game, explain=False, known=known):
         for p in event.players:
             totals[p] += event.points
     return totals
@@ -91,7 +96,7 @@ def _bonus(game: "Game", bonus: "Bonus", inputs: list[dict[str, int]], explain: 
         raise error.at(f"turn {game.turn}, the {bonus.name} bonus") from None
 
 
-def end_scores(game: "Game", explain: bool = True) -> list:
+def end_scores(game: "Game", explain: bool = True, known: "KnownEnds | None" = None) -> list:
     """Final-scoring events (:class:`ScoreEvent`, or with ``explain=False`` :class:`Paid`),
     not applied (RULES.md §3.1 "Game end"): first every
     occupied incomplete feature under its ``incomplete`` formula, then, kind by
@@ -105,14 +110,15 @@ def end_scores(game: "Game", explain: bool = True) -> list:
       the majority of followers on all features of the kind touching it
       (1st-edition farms, seed 000).
 
+    ``known`` (:class:`~engine.core.known_ends.KnownEnds`, points only) gives the scores of the
+    features a look-ahead's move left as they were.
     Raises :class:`UserError` ``score-range`` for a score, or a total after it, beyond ±MAX_POINTS.
     """
     kinds = game.ruleset.kinds
     make = explained if explain else paid_only
     roots = [(root, kinds[kind_of(game, root)]) for root in game.occupied_roots()]
-    events = [event for root, kind in roots if kind.incomplete is not None and not is_complete(game, root)
-              for event in score_feature(game, root, complete=False, phase="final", rule="incomplete",
-                                         explain=explain)]
+    events = [event for root, kind in roots if kind.incomplete is not None
+              for event in _feature_end(game, root, "incomplete", explain, known)]
     for kind in kinds:
         mine = [root for root, k in roots if k is kind]
         if kind.final is None or not mine:
@@ -124,11 +130,20 @@ def end_scores(game: "Game", explain: bool = True) -> list:
                 events.extend(event for root in mine for event in owner_paid(
                     game, root, kind, "final", feature_inputs(game, root, kind), "final", explain))
         else:
-            events.extend(event for root in mine
-                          for event in score_feature(game, root, complete=False, phase="final", rule="final",
-                                                     explain=explain))
+            events.extend(event for root in mine for event in _feature_end(game, root, "final", explain, known))
     check_totals(game, events, list(game.scores))
     return events
+
+
+def _feature_end(game: "Game", root: int, rule: str, explain: bool, known: "KnownEnds | None") -> list[Scored]:
+    """The feature at ``root``'s own end score under ``rule`` (``incomplete``: only if it is not
+    complete; ``final``), from ``known`` where it keeps it."""
+    found = known.get(root, rule) if known is not None else None
+    if found is not None:
+        return found
+    if rule == "incomplete" and is_complete(game, root):
+        return []
+    return score_feature(game, root, complete=False, phase="final", rule=rule, explain=explain)
 
 
 def _completed_adjacent(game: "Game", root: int) -> list[int]:

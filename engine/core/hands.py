@@ -255,7 +255,7 @@ def end_turn(game: "Game") -> None:
         else:
             phase.extend(tile for tile, _, _ in held)
             last = phase[0] if bottom else None
-            reshuffle(phase, last, game.rng)
+            reshuffle(phase, last, game.own_rng())
             marks.clear()  # shuffled: nobody knows where the tiles returned before lie now
         game.deck = stack[0]
     held.clear()

@@ -6,7 +6,6 @@ board's are copied by :meth:`~engine.core.board.Board.copy_board_into`).
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -36,8 +35,9 @@ def copy_game_into(game: "Game", other: "Game") -> None:
     other.movers, other.active, other.decisions = game.movers.copy(), game.active, game.decisions.copy()
     other.returned, other.went_back = game.returned, game.went_back
     other.turn, other.player, other.finished, other.tile = game.turn, game.player, game.finished, game.tile
-    other.rng = random.Random()
-    other.rng.setstate(game.rng.getstate())
+    # Shared until one of the two draws from it (Game.own_rng): copying its state costs half a copy.
+    other.rng, other.rng_shared = game.rng, True
+    game.rng_shared = True
     other.forced, other.auto_draw = game.forced, game.auto_draw
     other.pending_starts = game.pending_starts.copy()
     other.starts = game.starts.copy()

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..rules.bonuses import KIND_AGGREGATES
 from .scoring import Paid, ScoreEvent, Scored, is_complete, kind_of, majority_in
 from .totals import totals
 
 if TYPE_CHECKING:
+    from ..rules.kinds import FeatureKind
     from .game import Game
 
 
@@ -59,40 +61,63 @@ def note_closed(game: "Game", root: int) -> None:
     game.closed[game.player].append((kind_of(game, root), _tiles(game, root)))
 
 
-def aggregates(game: "Game", final_points: list[dict[str, int]]) -> list[dict[str, int]]:
+def aggregates(game: "Game", final_points: list[dict[str, int]],
+               read: frozenset[str] | None = None) -> list[dict[str, int]]:
     """Per seat, the inputs of bonus formulas: tokens collected; ``completed_K`` (features of
     kind K held when completed), ``largest_K`` (tiles of the largest K feature held, completed
     or occupied now), ``points_K`` (points kind K paid, ``final_points`` being the final
     scoring's share, per seat and kind: empty dicts during play), ``closed_K`` and
     ``largest_closed_K`` (the K features the seat's tiles completed, held by anyone or nobody:
     how many, and the tiles of the largest), ``board_completed_K`` (K features completed on
-    the whole board, the same for every seat); the constants."""
+    the whole board, the same for every seat); the constants.
+
+    ``read`` (a :class:`~engine.rules.ruleset.Ruleset`'s ``bonus_reads`` or ``title_reads``) limits the kinds' aggregates to those named, None giving them
+    all: a title is weighed after every turn and a bonus for every move a bot weighs, and
+    ``largest_K`` walks every occupied feature on the board."""
     ruleset = game.ruleset
     kinds = ruleset.kinds
+    largest = [read is None or f"largest_{kind.name}" in read for kind in kinds]
     held = [list(mine) for mine in game.held]
-    for root in game.occupied_roots():
-        if not is_complete(game, root):
-            for p in majority_in(game, [root], game.followers_by_player(root)):
-                held[p].append((kind_of(game, root), _tiles(game, root)))
+    if any(largest):
+        for root in game.occupied_roots():
+            k = kind_of(game, root)
+            if largest[k] and not is_complete(game, root):
+                for p in majority_in(game, [root], game.followers_by_player(root)):
+                    held[p].append((k, _tiles(game, root)))
     board = [0] * len(kinds)
     for notes in game.closed:
         for k, _ in notes:
             board[k] += 1
+    wanted = [(kind, [prefix for prefix in KIND_AGGREGATES if read is None or prefix + kind.name in read])
+              for kind in kinds]
+    wanted = [(kind, prefixes) for kind, prefixes in wanted if prefixes]
+    constants = kinds[0].constants if kinds else {}
     found = []
     for p in range(game.players):
         mine = {"seat": p + 1, **dict(zip(ruleset.tokens, game.tokens[p]))}
-        for kind in kinds:
-            done = [tiles for k, tiles in game.held[p] if k == kind.index]
-            closed = [tiles for k, tiles in game.closed[p] if k == kind.index]
-            mine[f"completed_{kind.name}"] = len(done)
-            mine[f"largest_{kind.name}"] = max((tiles for k, tiles in held[p] if k == kind.index), default=0)
-            mine[f"points_{kind.name}"] = game.kind_points[p][kind.name] + final_points[p].get(kind.name, 0)
-            mine[f"closed_{kind.name}"] = len(closed)
-            mine[f"largest_closed_{kind.name}"] = max(closed, default=0)
-            mine[f"board_completed_{kind.name}"] = board[kind.index]
-        mine.update(kinds[0].constants if kinds else {})
+        for kind, prefixes in wanted:
+            for prefix in prefixes:
+                mine[prefix + kind.name] = _aggregate(game, prefix, kind, p, held[p], final_points[p], board)
+        mine.update(constants)
         found.append(mine)
     return found
+
+
+def _aggregate(game: "Game", prefix: str, kind: "FeatureKind", p: int, held: list[tuple[int, int]],
+               final_points: dict[str, int], board: list[int]) -> int:
+    """Seat ``p``'s aggregate ``prefix`` + ``kind.name`` (:func:`aggregates`)."""
+    k = kind.index
+    if prefix == "completed_":
+        return sum(1 for kind_index, _ in game.held[p] if kind_index == k)
+    if prefix == "largest_":
+        return max((tiles for kind_index, tiles in held if kind_index == k), default=0)
+    if prefix == "points_":
+        return game.kind_points[p][kind.name] + final_points.get(kind.name, 0)
+    if prefix == "closed_":
+        return sum(1 for kind_index, _ in game.closed[p] if kind_index == k)
+    if prefix == "largest_closed_":
+        return max((tiles for kind_index, tiles in game.closed[p] if kind_index == k), default=0)
+    return board[k]  # board_completed_
 
 
 def _tiles(game: "Game", root: int) -> int:

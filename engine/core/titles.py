@@ -34,7 +34,7 @@ def settle(game: "Game") -> list[Scored]:
     """After a placement by :attr:`~engine.core.game.Game.player`: pass each title whose record
     someone beats, updating :attr:`~engine.core.game.Game.titles` (holders and records).  Returns a 0-point event
     per title passed (rule ``title``, ``players`` the new holder, ``values`` every seat's)."""
-    inputs = aggregates(game, [{} for _ in range(game.players)])
+    inputs = aggregates(game, [{} for _ in range(game.players)], game.ruleset.title_reads)
     passed: list[Scored] = []
     for i, title in enumerate(game.ruleset.titles):
         holder, record = game.titles[i]

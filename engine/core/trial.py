@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from ..errors import UserError
 from .after_move import add_to
+from .game_end import end_totals
+from .known_ends import KnownEnds
 from .lookahead import Lookahead, kept_points, turns_ahead
 from .moves import Move
 
@@ -33,6 +35,8 @@ class TrialLookahead:
         self.game = game
         self.keep = keep
         self.turns = turns_ahead(game, after_move=True) if keep else []
+        #: The end scores of the features a move leaves as they were, worked out once a position.
+        self.known = KnownEnds(game)
 
     def potentials(self, pos: int, rotation: int) -> list[tuple[Move, list[int]]]:
         """``(move, potential per seat)`` for each legal follower choice of placing the current
@@ -40,13 +44,18 @@ class TrialLookahead:
         ±MAX_POINTS is a :class:`~engine.errors.UserError` naming the turn weighed."""
         game = self.game
         found = []
+        known = self.known if self.known.usable else None
+        if known is not None:
+            known.near(pos)
         for follower, kind in ((None, 0), *game.deploy_choices(pos, rotation)):
             move = Move(pos, rotation, follower, kind)
             trial = game.copy()
             trial.explain = False
             try:
                 trial.apply(move)
-                vector = trial.potential_scores()
+                if known is not None:
+                    known.watch(trial)
+                vector = [a + b for a, b in zip(trial.scores, end_totals(trial, known))]
                 if self.keep:
                     add_to(vector, kept_points(trial.supply, self.turns, self.keep))
                 found.append((move, vector))

@@ -121,3 +121,10 @@ def _clashing_aggregates(kinds: list[FeatureKind], problems: Problems) -> None:
                             "input-name", key=True)
                 return
             seen[name] = kind.name
+
+
+def read_by(bonuses: tuple[Bonus, ...]) -> frozenset[str]:
+    """Every input name the ``value`` and ``points`` formulas of ``bonuses`` read: the aggregates
+    (:func:`engine.core.tallies.aggregates`) worked out for them, no more."""
+    return frozenset(name for bonus in bonuses for score in (bonus.value, bonus.points)
+                     for _, formula in score.items for name in formula.names)

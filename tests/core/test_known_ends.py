@@ -1,0 +1,70 @@
+"""The trial look-ahead keeps each untouched feature's end score between candidates
+(engine/core/known_ends.py); every candidate's value must still equal scoring the whole board
+after playing the move on a copy, under every shipped ruleset and option, the test rulesets with
+follower types, wild sides, hills and vineyards, and every expansion at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.bots.random_player import RandomPlayer
+from engine.core.game import Game
+from engine.core.known_ends import RULES, KnownEnds
+from engine.core.moves import Move
+from engine.core.trial import TrialLookahead
+from engine.rules.inspect import shipped_games
+from engine.rules.ruleset import load_ruleset
+
+TEST_RULESETS = Path(__file__).parents[1] / "scenarios" / "rulesets"
+EVERY = "+".join(["inns-and-cathedrals", "traders-and-builders", "abbey-and-mayor", "king-and-robber-baron",
+                  "hills", "vineyards", "longest-road-bonus", "farms-pay-cloisters"])
+REFS = [*shipped_games(), f"basic+{EVERY}", f"first-edition+{EVERY}", f"second-edition+river+{EVERY}",
+        *(str(TEST_RULESETS / name) for name in ("mayor.yaml", "wagon.yaml", "barn.yaml", "abbey-tiles.yaml",
+                                                 "goods.yaml", "short-roads.yaml", "small-cloisters.yaml"))]
+
+
+def whole_board(game: Game, move: Move) -> list[int]:
+    """Each seat's score if the game ended after ``move``, the whole board scored on a copy."""
+    trial = game.copy()
+    trial.explain = False
+    trial.apply(move)
+    return trial.potential_scores()
+
+
+@settings(max_examples=150, deadline=None)
+@given(which=st.integers(0, len(REFS) - 1), seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4),
+       stop=st.integers(2, 90))
+def test_every_candidate_is_worth_what_scoring_the_whole_board_gives(which: int, seed: int, players: int,
+                                                                     stop: int) -> None:
+    ruleset = load_ruleset(REFS[which])
+    players = min(max(players, ruleset.min_players), ruleset.max_players)
+    game = Game(ruleset, players, seed)
+    bots = [RandomPlayer(f"{seed}:{p}") for p in range(players)]
+    checked = 0
+    while game.tile is not None and game.turn < stop:
+        if not game.movers and not (game.hands is not None and game.hands.picking) and game.turn % 4 == 1:
+            for move, vector in TrialLookahead(game).moves():
+                assert vector == whole_board(game, move), (REFS[which], game.turn, move)
+                checked += 1
+        game.play(bots[game.player].choose(game))
+    assert checked > 0 or game.turn < 2
+
+
+def test_a_feature_the_move_changes_far_away_is_scored_again() -> None:
+    """A follower sent home far from the tile (here by hand, as a trigger might) changes the feature's
+    packed followers: its kept score is not used, though no tile was placed near it."""
+    game = Game(load_ruleset("basic"), 2, 3)
+    bots = [RandomPlayer(f"3:{p}") for p in range(2)]
+    while not game.occupied_roots():
+        game.play(bots[game.player].choose(game))
+    known = KnownEnds(game)
+    root = game.occupied_roots()[0]
+    known.near(max(game.board) + 10 ** 6)  # no tile anywhere near
+    trial = game.copy()
+    known.watch(trial)
+    assert any(known.get(root, rule) is not None for rule in RULES)
+    trial.fol[root] = 0
+    assert all(known.get(root, rule) is None for rule in RULES)
