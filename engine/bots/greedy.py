@@ -7,7 +7,7 @@ from typing import TypeVar
 
 from ..core.game import Game
 from ..core.lookahead import Lookahead, kept_points, turns_ahead
-from ..core.trial import look_ahead
+from ..core.trial import BonusLookahead, TrialLookahead, look_ahead
 from ..core.moves import DRAW, Move
 
 T = TypeVar("T")
@@ -98,7 +98,7 @@ class GreedyPlayer:
             candidates = pick_values(game, keep)
         else:
             look = look_ahead(game, keep)
-            if isinstance(look, Lookahead) and not game.personal_turn:
+            if not isinstance(look, TrialLookahead) and not game.personal_turn:
                 return self._place(game, look)
             candidates = look.moves()
         if game.personal_turn:
@@ -106,22 +106,22 @@ class GreedyPlayer:
         best = _ties(candidates, me)
         return best[self.rng.randrange(len(best))]
 
-    def _place(self, game: Game, look: Lookahead) -> Move:
+    def _place(self, game: Game, look: Lookahead | BonusLookahead) -> Move:
         """The best placement of the drawn tile, as :meth:`choose` weighs it (the same ties, in the
         same order), building a :class:`Move` only for the one chosen."""
         me = game.player
         # The loop of _ties written out: this is greedy's hot path, and a tuple a candidate costs 3 %.
-        best: list[tuple[int, int, int | None]] = []
+        best: list[tuple[int, int, int | None, int]] = []
         best_value = 0
         for pos, rotation in game.placements():
-            for j, totals in look.potentials(pos, rotation):
+            for j, t, totals in look.potentials(pos, rotation):
                 value = margin(totals, me)
                 if not best or value > best_value:
-                    best, best_value = [(pos, rotation, j)], value
+                    best, best_value = [(pos, rotation, j, t)], value
                 elif value == best_value:
-                    best.append((pos, rotation, j))
-        pos, rotation, j = best[self.rng.randrange(len(best))]
-        return Move(pos, rotation, j)
+                    best.append((pos, rotation, j, t))
+        pos, rotation, j, t = best[self.rng.randrange(len(best))]
+        return Move(pos, rotation, j, t)
 
 
 def _ties(candidates: list[tuple[T, list[int]]], me: int) -> list[T]:

@@ -58,3 +58,15 @@ def strengths(packed: int, players: int, weights: tuple[int, ...]) -> list[int]:
 def unpack_followers(packed: int, players: int) -> list[int]:
     """Followers per seat, ``players`` long, from a packed value."""
     return [(packed >> (PLAYER_BITS * p)) & PLAYER_MASK for p in range(players)]
+
+
+def pieces_by_player(packed: int, players: int, types: int) -> list[int]:
+    """Pieces per seat, of all ``types`` follower types, whatever their strength (what goes back to
+    the supplies when the feature scores)."""
+    if types == 1:
+        return unpack_followers(packed, players)
+    found = [0] * players
+    for kind in range(types):
+        for p in range(players):
+            found[p] += count_of(packed, p, kind, players)
+    return found

@@ -28,7 +28,7 @@ from ..errors import UserError
 from ..rules.kinds import ScoreRangeError
 from .after_move import Group, add_to, complete_after, local_root, subtract_from
 from .pooled import pool_total
-from .followers import one_follower, unpack_followers
+from .followers import count_of, one_follower, pieces_by_player, strengths, unpack_followers
 from .moves import Move
 from .scoring import end_points, feature_inputs, kind_of, make_inputs
 from .totals import adjacent_of, totals
@@ -60,6 +60,9 @@ class Lookahead:
         self.game = game
         self.kinds = game.ruleset.kinds
         self.players = game.players
+        #: Per follower type, what one counts for in a majority (None: one type, each counts 1).
+        self.weights = game.weights
+        self.types = len(game.ruleset.follower_types)
         self.contrib: dict[int, list[int]] = {}
         self.envs: dict[int, dict] = {}
         self._adjacent: dict[int, set[int]] = {}
@@ -73,7 +76,7 @@ class Lookahead:
         for root in game.occupied_roots():
             kind = self.kinds[kind_of(game, root)]
             env = self.envs[root] = feature_inputs(game, root, kind)
-            vector = self._vector(self._own_end(kind, env), game.fol[root])
+            vector = self._paid(kind, env, game.fol[root], False)
             self.contrib[root] = vector
             for p in range(self.players):
                 potential[p] += vector[p]
@@ -90,6 +93,11 @@ class Lookahead:
                 self._watch.append((root, kind, self._adjacent_of(root)))
         self._targets = {a for k in self.kinds for a in k.adjacency}
         self._completion = [k.completion for k in self.kinds]
+        #: Kinds whose occupied features something beyond the features reads (a bonus's
+        #: ``largest_K``), or None: :meth:`potentials` then notes in :attr:`local`, per option, whether
+        #: the move completes nothing and leaves every occupied feature of those kinds as it was.
+        self.watched: frozenset[int] | None = None
+        self.local: list[bool] = []
 
     def _own_end(self, kind: "FeatureKind", env: dict) -> int:
         """A feature's end points on its own: ``end_points`` without a pooled final score."""
@@ -97,15 +105,16 @@ class Lookahead:
             return end_points(kind, env)
         return kind.incomplete.points(env) if kind.incomplete is not None and not env["complete"] else 0
 
-    def potentials(self, pos: int, rotation: int) -> list[tuple[int | None, list[int]]]:
-        """``(follower segment or None, potential per seat)`` for each legal follower
-        choice of placing the current tile at ``pos``, ``rotation``."""
+    def potentials(self, pos: int, rotation: int) -> list[tuple[int | None, int, list[int]]]:
+        """``(follower segment or None, follower type, potential per seat)`` for each legal
+        follower choice of placing the current tile at ``pos``, ``rotation``, in the order of
+        :meth:`~engine.core.game.Game.deploy_choices` (none first)."""
         try:
             return self._potentials(pos, rotation)
         except ScoreRangeError as error:
             raise _looking_ahead(error, self.game) from None
 
-    def _potentials(self, pos: int, rotation: int) -> list[tuple[int | None, list[int]]]:
+    def _potentials(self, pos: int, rotation: int) -> list[tuple[int | None, int, list[int]]]:
         game, kinds = self.game, self.kinds
         tile = game.tiles[_tile(game)]
         segments = tile.segments
@@ -188,9 +197,7 @@ class Lookahead:
             if s in self.envs:
                 kind = kinds[kind_of(game, s)]
                 env = dict(self.envs[s], neighbors=self.envs[s]["neighbors"] + 1, complete=complete)
-                points = kind.complete.points(env) if complete and kind.complete else (
-                    0 if complete else self._own_end(kind, env))
-                add_to(delta, self._vector(points, fol[s]))
+                add_to(delta, self._paid(kind, env, fol[s], complete))
                 subtract_from(delta, self.contrib[s])
         if completed:
             # Farms not joined by the tile that touch a feature the tile completes.
@@ -205,7 +212,7 @@ class Lookahead:
                     env = dict(self.envs[root])
                     for name, gain in zip(kind.adjacency_inputs, gains):
                         env[name] += gain
-                    add_to(delta, self._vector(self._own_end(kind, env), fol[root]))
+                    add_to(delta, self._paid(kind, env, fol[root], False))
                     subtract_from(delta, self.contrib[root])
 
         context = (groups, reps, root_group, gained, pos, neighbours_here, live)
@@ -222,47 +229,97 @@ class Lookahead:
             supply = list(game.supply)
             for group in live:
                 if group.complete and group.fol:
-                    add_to(supply, unpack_followers(group.fol, self.players))
+                    add_to(supply, pieces_by_player(group.fol, self.players, self.types))
             for s, complete in gained.items():
                 if complete and fol[s]:
-                    add_to(supply, unpack_followers(fol[s], self.players))
+                    add_to(supply, pieces_by_player(fol[s], self.players, self.types))
             add_to(base, kept_points(supply, turns, keep))
-        options: list[tuple[int | None, list[int]]] = [(None, base)]
+        track = self.watched is not None
+        watched = self.watched if self.watched is not None else frozenset()
+        untouched = track and not any(g.complete or (g.fol and g.kind in watched) for g in live) \
+            and not any(gained.values())
+        if track:
+            self.local = [untouched]
+        options: list[tuple[int | None, int, list[int]]] = [(None, 0, base)]
         me = game.player
         if not game.supply[me]:
             return options
-        bit = one_follower(me)
-        mask = game.deploy_masks[me]
-        for j, segment in enumerate(segments):
-            option = groups[reps[j]]
-            assert option is not None  # every segment has a group
-            group = option
-            if not kinds[segment.kind].deployable or group.fol & mask:
-                continue
-            value = self._group_value(group, group.fol + bit, groups, reps, root_group, gained, pos,
-                                      neighbours_here)
-            vector = list(base)
-            subtract_from(vector, group.value)
-            add_to(vector, value)
-            if group.kind in self._pooled:
-                subtract_from(vector, pool)
-                add_to(vector, pool_total(self, context, (group, group.fol + bit)))
-            if keep and not group.complete:  # the follower leaves the supply (one on a completed feature is back)
-                vector[me] -= keep * (min(supply[me], turns[me]) - min(supply[me] - 1, turns[me]))
-            options.append((j, vector))
+        after = (base, pool, supply)
+        if self.weights is None:  # one follower type: every deployable free segment (the hot path)
+            bit, mask = one_follower(me), game.deploy_masks[me]
+            for j, segment in enumerate(segments):
+                group = groups[reps[j]]
+                assert group is not None  # every segment has a group
+                if kinds[segment.kind].deployable and not group.fol & mask:
+                    options.append((j, 0, self._deployed(group, bit, context, after)))
+                    if track:
+                        self.local.append(untouched and group.kind not in watched)
+            return options
+        for j, t in game.deploy_choices(pos, rotation):  # each type where the rules let it go
+            group = groups[reps[j]]
+            assert group is not None  # every segment has a group
+            options.append((j, t, self._deployed(group, one_follower(me, t, self.players), context, after)))
+            if track:
+                self.local.append(untouched and group.kind not in watched)
         return options
+
+    def _deployed(self, group: Group, bit: int, context: tuple, after: tuple[list[int], list[int], list[int]]) -> list[int]:
+        """The potential per seat of the placement with a follower (packed ``bit``) deployed on
+        ``group``; ``after`` is the placement's potential without it, the pooled kinds' points
+        and the supplies after it."""
+        base, pool, supply = after
+        groups, reps, root_group, gained, pos, neighbours_here, _ = context
+        value = self._group_value(group, group.fol + bit, groups, reps, root_group, gained, pos, neighbours_here)
+        vector = list(base)
+        subtract_from(vector, group.value)
+        add_to(vector, value)
+        if group.kind in self._pooled:
+            subtract_from(vector, pool)
+            add_to(vector, pool_total(self, context, (group, group.fol + bit)))
+        keep, turns, me = self.keep, self.turns, self.game.player
+        if keep and not group.complete:  # the follower leaves the supply (one on a completed feature is back)
+            vector[me] -= keep * (min(supply[me], turns[me]) - min(supply[me] - 1, turns[me]))
+        return vector
 
     def moves(self) -> list[tuple[Move, list[int]]]:
         """Every legal move of the current tile with the potential per seat it leads to."""
-        return [(Move(pos, rotation, j), vector) for pos, rotation in self.game.placements()
-                for j, vector in self.potentials(pos, rotation)]
+        return [(Move(pos, rotation, j, t), vector) for pos, rotation in self.game.placements()
+                for j, t, vector in self.potentials(pos, rotation)]
 
     # -- internals -------------------------------------------------------------
+
+    def _paid(self, kind: "FeatureKind", env: dict, packed: int, complete: bool) -> list[int]:
+        """Per seat, what a feature of ``kind`` with inputs ``env`` and followers ``packed`` pays
+        its majority: its ``complete`` score if ``complete``, else its end points; each majority
+        seat on its own inputs where the kind reads them (``own_T``: the pig's farmer)."""
+        if not kind.own:
+            if complete:
+                return self._vector(kind.complete.points(env) if kind.complete is not None else 0, packed)
+            return self._vector(self._own_end(kind, env), packed)
+        vector = [0] * self.players
+        if complete and kind.complete is None:
+            return vector
+        for p in self._majority(packed):
+            mine = dict(env)
+            for name, type_index in kind.own:
+                mine[name] = count_of(packed, p, type_index, self.players)
+            vector[p] = kind.complete.points(mine) if complete and kind.complete is not None else \
+                self._own_end(kind, mine)
+        return vector
+
+    def _majority(self, packed: int) -> list[int]:
+        """The seats with the most strength among followers ``packed`` (none when nobody has any)."""
+        weights = self.weights
+        counts = unpack_followers(packed, self.players) if weights is None else strengths(packed, self.players, weights)
+        most = max(counts)
+        return [p for p, count in enumerate(counts) if count == most] if most else []
 
     def _vector(self, points: int, packed: int) -> list[int]:
         vector = [0] * self.players
         if points and packed:  # the majority written out: this runs for every option weighed
-            counts = unpack_followers(packed, self.players)
+            weights = self.weights
+            counts = unpack_followers(packed, self.players) if weights is None else \
+                strengths(packed, self.players, weights)
             most = max(counts)
             if most:
                 for p, count in enumerate(counts):
@@ -277,11 +334,7 @@ class Lookahead:
             return None
         kind = self.kinds[group.kind]
         env = self._group_inputs(kind, group, groups, reps, root_group, gained, pos, neighbours_here)
-        if group.complete:
-            points = kind.complete.points(env) if kind.complete is not None else 0
-        else:
-            points = self._own_end(kind, env)
-        return self._vector(points, packed)
+        return self._paid(kind, env, packed, group.complete)
 
     def _done(self, target, gained) -> bool:
         if isinstance(target, Group):

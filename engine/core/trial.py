@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING
 
 from ..errors import UserError
 from .after_move import add_to
-from .game_end import end_totals
+from .game_end import end_totals, final_scores
 from .known_ends import KnownEnds
 from .lookahead import Lookahead, kept_points, turns_ahead
 from .moves import Move
 
 if TYPE_CHECKING:
+    from ..rules.ruleset import Ruleset
     from .game import Game
 
 
@@ -37,35 +38,79 @@ class TrialLookahead:
         self.turns = turns_ahead(game, after_move=True) if keep else []
         #: The end scores of the features a move leaves as they were, worked out once a position.
         self.known = KnownEnds(game)
+        self._near: int | None = None  # the position known.near was last told
 
     def potentials(self, pos: int, rotation: int) -> list[tuple[Move, list[int]]]:
         """``(move, potential per seat)`` for each legal follower choice of placing the current
         tile at ``pos``, ``rotation`` (none, then each spot and follower type); a score beyond
         ±MAX_POINTS is a :class:`~engine.errors.UserError` naming the turn weighed."""
-        game = self.game
-        found = []
+        choices = ((None, 0), *self.game.deploy_choices(pos, rotation))
+        return [(move, self.value(move)) for move in (Move(pos, rotation, j, kind) for j, kind in choices)]
+
+    def value(self, move: Move) -> list[int]:
+        """The potential per seat after ``move``, a legal move of the current tile (as :meth:`potentials`)."""
         known = self.known if self.known.usable else None
-        if known is not None:
-            known.near(pos)
-        for follower, kind in ((None, 0), *game.deploy_choices(pos, rotation)):
-            move = Move(pos, rotation, follower, kind)
-            trial = game.copy()
-            trial.explain = False
-            try:
-                trial.apply(move)
-                if known is not None:
-                    known.watch(trial)
-                vector = [a + b for a, b in zip(trial.scores, end_totals(trial, known))]
-                if self.keep:
-                    add_to(vector, kept_points(trial.supply, self.turns, self.keep))
-                found.append((move, vector))
-            except UserError as error:  # a score beyond the range: say it was met weighing a move
-                raise _looking_ahead(error) from None
-        return found
+        if known is not None and move.pos != self._near:
+            known.near(move.pos)
+            self._near = move.pos
+        trial = self.game.copy()
+        trial.explain = False
+        try:
+            trial.apply(move)
+            if known is not None:
+                known.watch(trial)
+            vector = [a + b for a, b in zip(trial.scores, end_totals(trial, known))]
+        except UserError as error:  # a score beyond the range: say it was met weighing a move
+            raise _looking_ahead(error) from None
+        if self.keep:
+            add_to(vector, kept_points(trial.supply, self.turns, self.keep))
+        return vector
 
     def moves(self) -> list[tuple[Move, list[int]]]:
         """Every legal move of the current tile with the potential per seat it leads to."""
         return [found for pos, rotation in self.game.placements() for found in self.potentials(pos, rotation)]
+
+
+class BonusLookahead:
+    """The :class:`~engine.core.lookahead.Lookahead` interface under game-end bonuses and titles,
+    by features where a move leaves the bonuses' inputs as they were, by trial elsewhere.
+
+    A bonus compares the players on aggregates of the whole game (:mod:`engine.core.tallies`).
+    A move changes them only by completing a feature (tokens handed out, a feature held or
+    closed, a title passed) or, for a ``largest_K`` input, by changing an occupied feature of
+    kind K (it grows, merges or gains a follower).  Every other candidate is worth what the
+    features' look-ahead gives plus the bonuses as they stand (worked out once a position);
+    those are played on a copy (:class:`TrialLookahead`).  ``potentials`` gives
+    ``(follower segment or None, potential per seat)`` as the features' look-ahead does."""
+
+    def __init__(self, game: "Game", keep: int = 0) -> None:
+        self.game = game
+        self.features = Lookahead(game, keep)
+        reads = game.ruleset.bonus_reads
+        self.features.watched = frozenset(k.index for k in game.ruleset.kinds if f"largest_{k.name}" in reads)
+        self.trial = TrialLookahead(game, keep)
+        self.bonus = [0] * game.players
+        try:
+            events = final_scores(game, explain=False)
+        except UserError as error:
+            raise _looking_ahead(error) from None
+        for event in events:
+            if event.rule == "bonus":
+                for p in event.players:
+                    self.bonus[p] += event.points
+
+    def potentials(self, pos: int, rotation: int) -> list[tuple[int | None, int, list[int]]]:
+        """``(follower segment or None, follower type, potential per seat)`` for each legal
+        follower choice of placing the current tile at ``pos``, ``rotation``."""
+        options = self.features.potentials(pos, rotation)
+        return [(j, t, [a + b for a, b in zip(vector, self.bonus)] if local else
+                 self.trial.value(Move(pos, rotation, j, t)))
+                for (j, t, vector), local in zip(options, list(self.features.local))]
+
+    def moves(self) -> list[tuple[Move, list[int]]]:
+        """Every legal move of the current tile with the potential per seat it leads to."""
+        return [(Move(pos, rotation, j, t), vector) for pos, rotation in self.game.placements()
+                for j, t, vector in self.potentials(pos, rotation)]
 
 
 def _looking_ahead(error: UserError) -> UserError:
@@ -76,13 +121,30 @@ def _looking_ahead(error: UserError) -> UserError:
     return UserError.from_diagnostics([replace(first, message=message), *error.diagnostics[1:]])
 
 
-def look_ahead(game: "Game", keep: int = 0) -> Lookahead | TrialLookahead:
-    """The look-ahead for ``game``'s ruleset: by features, or by trial under game-end bonuses,
-    several follower types (majorities weighed by strength), wild sides (which end the
-    features of the tiles they meet, not only the placed tile's), ``around`` inputs (a tile
-    placed changes what the features around it count), a tie-break (a tied majority reads
-    where followers stand) or a completion formula (engine/rules/completes.py)."""
-    ruleset = game.ruleset
-    by_trial = ruleset.bonuses or len(ruleset.follower_types) > 1 or ruleset.edge_wild >= 0 \
-        or any(kind.around or kind.completes for kind in ruleset.kinds) or ruleset.tie_kind >= 0
-    return TrialLookahead(game, keep) if by_trial else Lookahead(game, keep)
+def look_ahead(game: "Game", keep: int = 0) -> Lookahead | BonusLookahead | TrialLookahead:
+    """The look-ahead for ``game``'s ruleset: by features; under game-end bonuses by features
+    and by trial (:class:`BonusLookahead`); or by trial under several follower types
+    (majorities weighed by strength), wild sides (which end the features of the tiles they
+    meet, not only the placed tile's), ``around`` inputs (a tile placed changes what the
+    features around it count), a tie-break (a tied majority reads where followers stand), a
+    completion formula (engine/rules/completes.py) or a bonus reading ``points_K`` (which
+    every score changes)."""
+    if by_trial(game.ruleset):
+        return TrialLookahead(game, keep)
+    return BonusLookahead(game, keep) if game.ruleset.bonuses else Lookahead(game, keep)
+
+
+def by_trial(ruleset: "Ruleset") -> bool:
+    """Whether the look-ahead plays every candidate of ``ruleset`` on a copy (:func:`look_ahead`
+    says when).  Follower types are weighed by features where each counts a fixed strength
+    and stands on a segment; a type whose strength reads its feature (the mayor), stands on a
+    corner, keeps others out or pays its owner (the barn), a score trigger, a follower that
+    moves on (the wagon), or a pooled farm rule (1st and 2nd editions) beside several types
+    sends the ruleset to the trial."""
+    kinds = ruleset.kinds
+    pooled = any(k.final is not None and (k.majority == "adjacent" or k.adjacent_pays_once) for k in kinds)
+    typed = len(ruleset.follower_types) > 1 and (
+        pooled or bool(ruleset.feature_strengths or ruleset.corner_types or ruleset.owner_types or ruleset.scorers
+                       or ruleset.movers) or any(t.keeps_out for t in ruleset.follower_types))
+    return typed or ruleset.edge_wild >= 0 or any(kind.around or kind.completes for kind in kinds) \
+        or ruleset.tie_kind >= 0 or any(name.startswith("points_") for name in ruleset.bonus_reads)

@@ -1,7 +1,9 @@
-"""The trial look-ahead keeps each untouched feature's end score between candidates
-(engine/core/known_ends.py); every candidate's value must still equal scoring the whole board
-after playing the move on a copy, under every shipped ruleset and option, the test rulesets with
-follower types, wild sides, hills and vineyards, and every expansion at once."""
+"""The look-aheads keep what a move leaves as it was: the trial keeps each untouched feature's end
+score between candidates (engine/core/known_ends.py), and under bonuses the features' look-ahead
+adds the bonuses as they stand where a move leaves their inputs alone (engine/core/trial.py,
+BonusLookahead).  Every candidate's value must still equal scoring the whole board after playing
+the move on a copy, under every shipped ruleset and option, the test rulesets with follower types,
+wild sides, hills and vineyards, and every expansion at once."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from engine.bots.random_player import RandomPlayer
 from engine.core.game import Game
 from engine.core.known_ends import RULES, KnownEnds
 from engine.core.moves import Move
-from engine.core.trial import TrialLookahead
+from engine.core.trial import TrialLookahead, look_ahead
 from engine.rules.inspect import shipped_games
 from engine.rules.ruleset import load_ruleset
 
@@ -26,12 +28,17 @@ REFS = [*shipped_games(), f"basic+{EVERY}", f"first-edition+{EVERY}", f"second-e
                                                  "goods.yaml", "short-roads.yaml", "small-cloisters.yaml"))]
 
 
-def whole_board(game: Game, move: Move) -> list[int]:
-    """Each seat's score if the game ended after ``move``, the whole board scored on a copy."""
+def whole_board(game: Game, move: Move, keep: int) -> list[int]:
+    """Each seat's score if the game ended after ``move``, the whole board scored on a copy, plus
+    ``keep`` points for each follower in its supply up to its turns left (one a tile to draw, dealt
+    round from the seat after the mover)."""
+    turns = [0] * game.players
+    for k in range(game.remaining):
+        turns[(game.player + 1 + k) % game.players] += 1
     trial = game.copy()
     trial.explain = False
     trial.apply(move)
-    return trial.potential_scores()
+    return [points + keep * min(n, t) for points, n, t in zip(trial.potential_scores(), trial.supply, turns)]
 
 
 @settings(max_examples=150, deadline=None)
@@ -46,9 +53,11 @@ def test_every_candidate_is_worth_what_scoring_the_whole_board_gives(which: int,
     checked = 0
     while game.tile is not None and game.turn < stop:
         if not game.movers and not (game.hands is not None and game.hands.picking) and game.turn % 4 == 1:
-            for move, vector in TrialLookahead(game).moves():
-                assert vector == whole_board(game, move), (REFS[which], game.turn, move)
-                checked += 1
+            keep = 2 if game.turn % 8 == 1 else 0
+            for looking in (TrialLookahead(game, keep), look_ahead(game, keep)):
+                for move, vector in looking.moves():
+                    assert vector == whole_board(game, move, keep), (REFS[which], game.turn, move, type(looking))
+                    checked += 1
         game.play(bots[game.player].choose(game))
     assert checked > 0 or game.turn < 2
 

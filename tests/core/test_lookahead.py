@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from engine.bots.random_player import RandomPlayer
 from engine.core.game import Game
 from engine.core.lookahead import Lookahead
-from engine.core.trial import TrialLookahead, look_ahead
+from engine.core.trial import BonusLookahead, TrialLookahead, look_ahead
 from engine.core.moves import Move
 from engine.rules.ruleset import load_ruleset
 
@@ -70,10 +70,12 @@ def test_playing_each_move_on_a_copy_agrees_with_the_look_ahead(seed: int, stop:
         assert dict(TrialLookahead(game, 2).moves()) == dict(Lookahead(game, 2).moves())
 
 
-def test_a_ruleset_with_bonuses_looks_ahead_by_trial() -> None:
+def test_a_ruleset_with_bonuses_looks_ahead_by_features_and_by_trial() -> None:
     ruleset = load_ruleset("basic+longest-road-bonus")
     game = Game(ruleset, 2, 1, draw_order=[ruleset.tile_ids["U"]] * 2)
-    assert isinstance(look_ahead(game), TrialLookahead)
+    assert isinstance(look_ahead(game), BonusLookahead)
+    assert isinstance(look_ahead(Game(load_ruleset("basic+abbey-and-mayor"), 2, 1)), TrialLookahead)
+    assert isinstance(look_ahead(Game(load_ruleset("basic+inns-and-cathedrals"), 2, 1)), Lookahead)
     assert isinstance(look_ahead(Game(BASIC, 2, 1)), Lookahead)
     # A straight road U joining D's road, with a thief: 2 tiles unfinished (2 points) and the
     # only road held, so the bonus too (5): 7 if the game ended now.
