@@ -72,11 +72,12 @@ class Lookahead:
         self._pooled = {k.index for k in self.kinds
                         if k.final is not None and (k.majority == "adjacent" or k.adjacent_pays_once)}
         self._pool: list[tuple[int, "FeatureKind", list[int], set[int]]] = []
+        self._tied_up(game)
         potential = list(game.scores)
         for root in game.occupied_roots():
             kind = self.kinds[kind_of(game, root)]
             env = self.envs[root] = feature_inputs(game, root, kind)
-            vector = self._paid(kind, env, game.fol[root], False)
+            vector = self._paid(kind, env, game.fol[root], False, self._up_of((root,)))
             self.contrib[root] = vector
             for p in range(self.players):
                 potential[p] += vector[p]
@@ -98,6 +99,29 @@ class Lookahead:
         #: the move completes nothing and leaves every occupied feature of those kinds as it was.
         self.watched: frozenset[int] | None = None
         self.local: list[bool] = []
+
+    def _tied_up(self, game: "Game") -> None:
+        """Under a tie-break (``rules.tie_break``, :func:`engine.core.ties.broken`), note per
+        occupied feature the seats with a follower that counts standing on a tile of the marker
+        kind (a hill): they win a tied majority there, and so on any feature it joins."""
+        self._marker = game.ruleset.tie_kind
+        self._up: dict[int, set[int]] = {}
+        if self._marker < 0:
+            return
+        counting = [t.strength > 0 for t in game.ruleset.follower_types]
+        for segment, player, type_index, _ in game.on_board:
+            if counting[type_index] and self._marker in game.tiles[game.board[game.seg_pos[segment]][2]].kinds:
+                self._up.setdefault(game.find(segment), set()).add(player)
+
+    def _up_of(self, roots, deployer: int = -1) -> set[int] | None:
+        """The seats that win a tie on the features ``roots`` (joined into one), plus ``deployer``
+        (-1: none); None where no tie-break applies."""
+        if self._marker < 0:
+            return None
+        up = {deployer} if deployer >= 0 else set()
+        for root in roots:
+            up |= self._up.get(root, set())
+        return up
 
     def _own_end(self, kind: "FeatureKind", env: dict) -> int:
         """A feature's end points on its own: ``end_points`` without a pooled final score."""
@@ -197,7 +221,9 @@ class Lookahead:
             if s in self.envs:
                 kind = kinds[kind_of(game, s)]
                 env = dict(self.envs[s], neighbors=self.envs[s]["neighbors"] + 1, complete=complete)
-                add_to(delta, self._paid(kind, env, fol[s], complete))
+                for name, k in kind.around:  # the new tile is one of the 8 around it
+                    env[name] += tile.kinds.count(k)
+                add_to(delta, self._paid(kind, env, fol[s], complete, self._up_of((s,))))
                 subtract_from(delta, self.contrib[s])
         if completed:
             # Farms not joined by the tile that touch a feature the tile completes.
@@ -212,7 +238,7 @@ class Lookahead:
                     env = dict(self.envs[root])
                     for name, gain in zip(kind.adjacency_inputs, gains):
                         env[name] += gain
-                    add_to(delta, self._paid(kind, env, fol[root], False))
+                    add_to(delta, self._paid(kind, env, fol[root], False, self._up_of((root,))))
                     subtract_from(delta, self.contrib[root])
 
         context = (groups, reps, root_group, gained, pos, neighbours_here, live)
@@ -251,32 +277,37 @@ class Lookahead:
                 group = groups[reps[j]]
                 assert group is not None  # every segment has a group
                 if kinds[segment.kind].deployable and not group.fol & mask:
-                    options.append((j, 0, self._deployed(group, bit, context, after)))
+                    options.append((j, 0, self._deployed(group, bit, 0, context, after)))
                     if track:
                         self.local.append(untouched and group.kind not in watched)
             return options
         for j, t in game.deploy_choices(pos, rotation):  # each type where the rules let it go
             group = groups[reps[j]]
             assert group is not None  # every segment has a group
-            options.append((j, t, self._deployed(group, one_follower(me, t, self.players), context, after)))
+            options.append((j, t, self._deployed(group, one_follower(me, t, self.players), t, context, after)))
             if track:
                 self.local.append(untouched and group.kind not in watched)
         return options
 
-    def _deployed(self, group: Group, bit: int, context: tuple, after: tuple[list[int], list[int], list[int]]) -> list[int]:
-        """The potential per seat of the placement with a follower (packed ``bit``) deployed on
-        ``group``; ``after`` is the placement's potential without it, the pooled kinds' points
-        and the supplies after it."""
+    def _deployed(self, group: Group, bit: int, type_index: int, context: tuple,
+                  after: tuple[list[int], list[int], list[int]]) -> list[int]:
+        """The potential per seat of the placement with a follower of type ``type_index`` (packed
+        ``bit``) deployed on ``group``; ``after`` is the placement's potential without it, the
+        pooled kinds' points and the supplies after it."""
         base, pool, supply = after
         groups, reps, root_group, gained, pos, neighbours_here, _ = context
-        value = self._group_value(group, group.fol + bit, groups, reps, root_group, gained, pos, neighbours_here)
+        me, weights = self.game.player, self.weights
+        up = self._marker >= 0 and (weights is None or weights[type_index] > 0) \
+            and self._marker in self.game.tiles[_tile(self.game)].kinds  # a follower on a hill tile
+        value = self._group_value(group, group.fol + bit, groups, reps, root_group, gained, pos, neighbours_here,
+                                  me if up else -1)
         vector = list(base)
         subtract_from(vector, group.value)
         add_to(vector, value)
         if group.kind in self._pooled:
             subtract_from(vector, pool)
             add_to(vector, pool_total(self, context, (group, group.fol + bit)))
-        keep, turns, me = self.keep, self.turns, self.game.player
+        keep, turns = self.keep, self.turns
         if keep and not group.complete:  # the follower leaves the supply (one on a completed feature is back)
             vector[me] -= keep * (min(supply[me], turns[me]) - min(supply[me] - 1, turns[me]))
         return vector
@@ -288,18 +319,19 @@ class Lookahead:
 
     # -- internals -------------------------------------------------------------
 
-    def _paid(self, kind: "FeatureKind", env: dict, packed: int, complete: bool) -> list[int]:
+    def _paid(self, kind: "FeatureKind", env: dict, packed: int, complete: bool, up: set[int] | None) -> list[int]:
         """Per seat, what a feature of ``kind`` with inputs ``env`` and followers ``packed`` pays
-        its majority: its ``complete`` score if ``complete``, else its end points; each majority
-        seat on its own inputs where the kind reads them (``own_T``: the pig's farmer)."""
+        its majority (a tie won by the seats ``up``, :meth:`_up_of`): its ``complete`` score if
+        ``complete``, else its end points; each majority seat on its own inputs where the kind
+        reads them (``own_T``: the pig's farmer)."""
         if not kind.own:
             if complete:
-                return self._vector(kind.complete.points(env) if kind.complete is not None else 0, packed)
-            return self._vector(self._own_end(kind, env), packed)
+                return self._vector(kind.complete.points(env) if kind.complete is not None else 0, packed, up)
+            return self._vector(self._own_end(kind, env), packed, up)
         vector = [0] * self.players
         if complete and kind.complete is None:
             return vector
-        for p in self._majority(packed):
+        for p in self._majority(packed, up):
             mine = dict(env)
             for name, type_index in kind.own:
                 mine[name] = count_of(packed, p, type_index, self.players)
@@ -307,14 +339,24 @@ class Lookahead:
                 self._own_end(kind, mine)
         return vector
 
-    def _majority(self, packed: int) -> list[int]:
-        """The seats with the most strength among followers ``packed`` (none when nobody has any)."""
+    def _majority(self, packed: int, up: set[int] | None) -> list[int]:
+        """The seats with the most strength among followers ``packed`` (none when nobody has any),
+        a tie narrowed to the seats ``up`` among them if any."""
         weights = self.weights
         counts = unpack_followers(packed, self.players) if weights is None else strengths(packed, self.players, weights)
         most = max(counts)
-        return [p for p, count in enumerate(counts) if count == most] if most else []
+        tied = [p for p, count in enumerate(counts) if count == most] if most else []
+        if up is not None and len(tied) > 1:
+            return [p for p in tied if p in up] or tied
+        return tied
 
-    def _vector(self, points: int, packed: int) -> list[int]:
+    def _vector(self, points: int, packed: int, up: set[int] | None) -> list[int]:
+        if up is not None:
+            vector = [0] * self.players
+            if points and packed:
+                for p in self._majority(packed, up):
+                    vector[p] = points
+            return vector
         vector = [0] * self.players
         if points and packed:  # the majority written out: this runs for every option weighed
             weights = self.weights
@@ -328,13 +370,14 @@ class Lookahead:
         return vector
 
     def _group_value(self, group: "Group", packed: int, groups, reps, root_group, gained, pos,
-                     neighbours_here) -> list[int] | None:
-        """Per-seat points of a group with followers ``packed`` after the move, or None if unoccupied."""
+                     neighbours_here, deployer: int = -1) -> list[int] | None:
+        """Per-seat points of a group with followers ``packed`` after the move, or None if
+        unoccupied; ``deployer`` the seat whose new follower there stands on a hill (-1: none)."""
         if not packed:
             return None
         kind = self.kinds[group.kind]
         env = self._group_inputs(kind, group, groups, reps, root_group, gained, pos, neighbours_here)
-        return self._paid(kind, env, packed, group.complete)
+        return self._paid(kind, env, packed, group.complete, self._up_of(group.roots, deployer))
 
     def _done(self, target, gained) -> bool:
         if isinstance(target, Group):
@@ -383,8 +426,12 @@ class Lookahead:
                     targets.add(groups[reps[a]])
             done = [self._kind_of(target) for target in targets if self._done(target, gained)]
             adjacent = [done.count(a) for a in kind.adjacency]
+        around = None
+        if kind.around:  # a port-less feature on the new tile: the tiles around it now
+            ring = [game.tiles[game.board[pos + d][2]].kinds for d in RING8 if pos + d in game.board]
+            around = [sum(kinds.count(k) for kinds in ring) for _, k in kind.around]
         return make_inputs(kind, tiles=tiles, segments=segments, complete=group.complete,
-                           attrs=attrs, neighbours=neighbours_here, adjacent=adjacent)
+                           attrs=attrs, neighbours=neighbours_here, adjacent=adjacent, around=around)
 
     def _adjacent_of(self, root: int) -> set[int]:
         found = self._adjacent.get(root)

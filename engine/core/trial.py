@@ -123,12 +123,10 @@ def _looking_ahead(error: UserError) -> UserError:
 
 def look_ahead(game: "Game", keep: int = 0) -> Lookahead | BonusLookahead | TrialLookahead:
     """The look-ahead for ``game``'s ruleset: by features; under game-end bonuses by features
-    and by trial (:class:`BonusLookahead`); or by trial under several follower types
-    (majorities weighed by strength), wild sides (which end the features of the tiles they
-    meet, not only the placed tile's), ``around`` inputs (a tile placed changes what the
-    features around it count), a tie-break (a tied majority reads where followers stand), a
-    completion formula (engine/rules/completes.py) or a bonus reading ``points_K`` (which
-    every score changes)."""
+    and by trial (:class:`BonusLookahead`); or by trial (:func:`by_trial`) under wild sides
+    (which end the features of the tiles they meet, not only the placed tile's), a completion
+    formula (engine/rules/completes.py), a bonus reading ``points_K`` (which every score
+    changes), and the follower types and pooled farms :func:`by_trial` names."""
     if by_trial(game.ruleset):
         return TrialLookahead(game, keep)
     return BonusLookahead(game, keep) if game.ruleset.bonuses else Lookahead(game, keep)
@@ -139,12 +137,14 @@ def by_trial(ruleset: "Ruleset") -> bool:
     says when).  Follower types are weighed by features where each counts a fixed strength
     and stands on a segment; a type whose strength reads its feature (the mayor), stands on a
     corner, keeps others out or pays its owner (the barn), a score trigger, a follower that
-    moves on (the wagon), or a pooled farm rule (1st and 2nd editions) beside several types
-    sends the ruleset to the trial."""
+    moves on (the wagon), or a pooled farm rule (1st and 2nd editions) beside several types,
+    a tie-break or ``around`` inputs sends the ruleset to the trial."""
     kinds = ruleset.kinds
     pooled = any(k.final is not None and (k.majority == "adjacent" or k.adjacent_pays_once) for k in kinds)
     typed = len(ruleset.follower_types) > 1 and (
-        pooled or bool(ruleset.feature_strengths or ruleset.corner_types or ruleset.owner_types or ruleset.scorers
-                       or ruleset.movers) or any(t.keeps_out for t in ruleset.follower_types))
-    return typed or ruleset.edge_wild >= 0 or any(kind.around or kind.completes for kind in kinds) \
-        or ruleset.tie_kind >= 0 or any(name.startswith("points_") for name in ruleset.bonus_reads)
+        bool(ruleset.feature_strengths or ruleset.corner_types or ruleset.owner_types or ruleset.scorers
+             or ruleset.movers) or any(t.keeps_out for t in ruleset.follower_types))
+    around = any(kind.around for kind in kinds)
+    pooling = pooled and (len(ruleset.follower_types) > 1 or ruleset.tie_kind >= 0 or around)
+    return typed or pooling or ruleset.edge_wild >= 0 or any(kind.completes for kind in kinds) \
+        or any(name.startswith("points_") for name in ruleset.bonus_reads)

@@ -25,7 +25,14 @@ EVERY = "+".join(["inns-and-cathedrals", "traders-and-builders", "abbey-and-mayo
                   "hills", "vineyards", "longest-road-bonus", "farms-pay-cloisters"])
 REFS = [*shipped_games(), f"basic+{EVERY}", f"first-edition+{EVERY}", f"second-edition+river+{EVERY}",
         *(str(TEST_RULESETS / name) for name in ("mayor.yaml", "wagon.yaml", "barn.yaml", "abbey-tiles.yaml",
-                                                 "goods.yaml", "short-roads.yaml", "small-cloisters.yaml"))]
+                                                 "goods.yaml", "short-roads.yaml", "small-cloisters.yaml",
+                                                 "hills.yaml", "vineyards.yaml", "large-follower.yaml",
+                                                 "helper-follower.yaml", "zero-strength-own.yaml"))]
+#: The rulesets whose bots weigh moves by features since issue 48 (follower types of a fixed strength,
+#: bonuses and titles, tie-breaks, around inputs): checked more often.
+BY_FEATURES = ["basic+hills+vineyards", "basic+inns-and-cathedrals+traders-and-builders", "basic+king-and-robber-baron",
+               "basic+longest-road-bonus", "basic+inns-and-cathedrals+hills+vineyards+longest-road-bonus",
+               str(TEST_RULESETS / "hills.yaml"), str(TEST_RULESETS / "zero-strength-own.yaml")]
 
 
 def whole_board(game: Game, move: Move, keep: int) -> list[int]:
@@ -41,12 +48,10 @@ def whole_board(game: Game, move: Move, keep: int) -> list[int]:
     return [points + keep * min(n, t) for points, n, t in zip(trial.potential_scores(), trial.supply, turns)]
 
 
-@settings(max_examples=150, deadline=None)
-@given(which=st.integers(0, len(REFS) - 1), seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4),
-       stop=st.integers(2, 90))
-def test_every_candidate_is_worth_what_scoring_the_whole_board_gives(which: int, seed: int, players: int,
-                                                                     stop: int) -> None:
-    ruleset = load_ruleset(REFS[which])
+def check_candidates(ref: str, seed: int, players: int, stop: int) -> None:
+    """Every candidate's value by each look-ahead equals the whole board's, every fourth turn of a
+    random game until turn ``stop``."""
+    ruleset = load_ruleset(ref)
     players = min(max(players, ruleset.min_players), ruleset.max_players)
     game = Game(ruleset, players, seed)
     bots = [RandomPlayer(f"{seed}:{p}") for p in range(players)]
@@ -56,10 +61,26 @@ def test_every_candidate_is_worth_what_scoring_the_whole_board_gives(which: int,
             keep = 2 if game.turn % 8 == 1 else 0
             for looking in (TrialLookahead(game, keep), look_ahead(game, keep)):
                 for move, vector in looking.moves():
-                    assert vector == whole_board(game, move, keep), (REFS[which], game.turn, move, type(looking))
+                    assert vector == whole_board(game, move, keep), (ref, game.turn, move, type(looking))
                     checked += 1
         game.play(bots[game.player].choose(game))
     assert checked > 0 or game.turn < 2
+
+
+@settings(max_examples=150, deadline=None)
+@given(which=st.integers(0, len(REFS) - 1), seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4),
+       stop=st.integers(2, 90))
+def test_every_candidate_is_worth_what_scoring_the_whole_board_gives(which: int, seed: int, players: int,
+                                                                     stop: int) -> None:
+    check_candidates(REFS[which], seed, players, stop)
+
+
+@settings(max_examples=60, deadline=None)
+@given(which=st.integers(0, len(BY_FEATURES) - 1), seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5),
+       stop=st.integers(20, 90))
+def test_the_rulesets_weighed_by_features_agree_with_the_whole_board(which: int, seed: int, players: int,
+                                                                     stop: int) -> None:
+    check_candidates(BY_FEATURES[which], seed, players, stop)
 
 
 def test_a_feature_the_move_changes_far_away_is_scored_again() -> None:

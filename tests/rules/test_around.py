@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.core.game import Game
+from engine.core.lookahead import Lookahead
 from engine.core.trial import TrialLookahead, look_ahead
 from engine.rules.ruleset import load_ruleset
 from engine.sim.play import play_game
@@ -15,11 +16,12 @@ from engine.view.tile_svg import tile_group
 VINEYARDS = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "vineyards.yaml")
 
 
-def test_the_bots_weigh_moves_by_trial_under_around_inputs() -> None:
-    """A tile placed beside a cloister changes what it counts, which the look-ahead by
-    features does not follow: under around the bots play each move on a copy."""
-    assert isinstance(look_ahead(Game(load_ruleset(VINEYARDS), 2, 1)), TrialLookahead)
-    assert not isinstance(look_ahead(Game(load_ruleset("basic"), 2, 1)), TrialLookahead)
+def test_the_bots_weigh_moves_by_features_under_around_inputs() -> None:
+    """A tile placed beside a cloister changes what it counts: the look-ahead by features
+    counts the new tile for the cloisters around it (tests/core/test_known_ends.py checks every
+    value against the whole board); where farms pool their score, each move is played on a copy."""
+    assert isinstance(look_ahead(Game(load_ruleset(VINEYARDS), 2, 1)), Lookahead)
+    assert isinstance(look_ahead(Game(load_ruleset("first-edition+vineyards"), 2, 1)), TrialLookahead)
 
 
 def test_a_completed_cloister_scores_its_vineyards_and_an_unfinished_one_does_not() -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.core.game import Game
+from engine.core.lookahead import Lookahead
 from engine.core.trial import TrialLookahead, look_ahead
 from engine.rules.ruleset import load_ruleset
 from engine.sim.play import play_game
@@ -16,8 +17,12 @@ from engine.sim.play import play_game
 HILLS = Path(__file__).parents[1] / "scenarios" / "rulesets" / "hills.yaml"
 
 
-def test_the_bots_weigh_moves_by_trial_under_a_tie_break() -> None:
-    assert isinstance(look_ahead(Game(load_ruleset(str(HILLS)), 2, 1)), TrialLookahead)
+def test_the_bots_weigh_moves_by_features_under_a_tie_break_and_by_trial_where_farms_pool(tmp_path: Path) -> None:
+    """Tests/core/test_known_ends.py checks every value either way gives against the whole board."""
+    assert isinstance(look_ahead(Game(load_ruleset(str(HILLS)), 2, 1)), Lookahead)
+    ruleset_file = tmp_path / "hills.yaml"
+    ruleset_file.write_text(HILLS.read_text().replace("extends: basic", "extends: first-edition"))
+    assert isinstance(look_ahead(Game(load_ruleset(str(ruleset_file)), 2, 1)), TrialLookahead)
 
 
 @pytest.mark.parametrize("edition", ["basic", "first-edition", "second-edition"])
