@@ -44,5 +44,6 @@ def copy_game_into(game: "Game", other: "Game") -> None:
     other.stacks = [[phase.copy() for phase in stack] for stack in game.stacks]
     other.pins = [[ends.copy() for ends in pins] for pins in game.pins]
     other.box = [tiles.copy() for tiles in game.box]
-    stack = other.stacks[other.map]
-    other.deck = stack[0] if stack else []
+    # ``deck`` is the phase being drawn (what a tile put back joins): the copy's own, as the original's is.
+    stack = game.stacks[game.map]
+    other.deck = other.stacks[other.map][0] if stack and game.deck is stack[0] else list(game.deck)
