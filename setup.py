@@ -30,6 +30,7 @@ COMPILED = [
     "engine/core/after_move.py",
     "engine/core/chance.py",
     "engine/core/board.py",
+    "engine/core/bonus_part.py",
     "engine/core/choices.py",
     "engine/core/completion.py",
     "engine/core/deck.py",

@@ -43,7 +43,7 @@ def final_scores(game: "Game", explain: bool = True, known: "KnownEnds | None" =
             for p in event.players:
                 shares[p][event.kind] = shares[p].get(event.kind, 0) + event.points
     inputs = aggregates(game, shares, read)
-    bonuses = [event for bonus in game.ruleset.bonuses for event in _bonus(game, bonus, inputs, explain)]
+    bonuses = [event for bonus in game.ruleset.bonuses for event in bonus_scores(game, bonus, inputs, explain)]
     totals = list(game.scores)
     check_totals(game, events, totals)  # bonuses count from the totals after the features' scores
     check_totals(game, bonuses, totals)
@@ -61,14 +61,17 @@ def end_totals(game: "Game", known: "KnownEnds | None" = None) -> list[int]:
     return totals
 
 
-def _bonus(game: "Game", bonus: "Bonus", inputs: list[dict[str, int]], explain: bool) -> list[Scored]:
+def bonus_scores(game: "Game", bonus: "Bonus", inputs: list[dict[str, int]], explain: bool,
+                 titles: list[tuple[int, int]] | None = None) -> list[Scored]:
+    """What ``bonus`` pays at the game end, the seats' aggregates being ``inputs`` and the titles
+    held as ``titles`` says (default: the game's, :attr:`~engine.core.game.Game.titles`)."""
     try:
         values = [int(bonus.value(env)) for env in inputs]
         winners: list[tuple[int, ...]]
         if bonus.award == "each":
             winners = [(p,) for p, v in enumerate(values) if v > 0]
         elif bonus.award == "title":  # its holder, on its record (engine/core/titles.py)
-            holder, record = game.titles[game.ruleset.titles.index(bonus)]
+            holder, record = (game.titles if titles is None else titles)[game.ruleset.titles.index(bonus)]
             winners = [(holder,)] if holder >= 0 else []
             if holder >= 0:
                 values[holder] = record

@@ -99,6 +99,11 @@ class Lookahead:
         #: the move completes nothing and leaves every occupied feature of those kinds as it was.
         self.watched: frozenset[int] | None = None
         self.local: list[bool] = []
+        #: With :attr:`watched` set, the last placement weighed, as :class:`~engine.core.bonus_part.BonusPart`
+        #: reads it: its groups, the surrounded features around it (complete or not) and its position;
+        #: and per option the group a follower joins (None: none) and the follower, packed.
+        self.placed: tuple[list[Group], dict[int, bool], int] = ([], {}, 0)
+        self.deployed: list[tuple[Group | None, int]] = []
 
     def _tied_up(self, game: "Game") -> None:
         """Under a tie-break (``rules.tie_break``, :func:`engine.core.ties.broken`), note per
@@ -266,6 +271,7 @@ class Lookahead:
             and not any(gained.values())
         if track:
             self.local = [untouched]
+            self.placed, self.deployed = (live, gained, pos), [(None, 0)]
         options: list[tuple[int | None, int, list[int]]] = [(None, 0, base)]
         me = game.player
         if not game.supply[me]:
@@ -280,13 +286,16 @@ class Lookahead:
                     options.append((j, 0, self._deployed(group, bit, 0, context, after)))
                     if track:
                         self.local.append(untouched and group.kind not in watched)
+                        self.deployed.append((group, bit))
             return options
         for j, t in game.deploy_choices(pos, rotation):  # each type where the rules let it go
             group = groups[reps[j]]
             assert group is not None  # every segment has a group
-            options.append((j, t, self._deployed(group, one_follower(me, t, self.players), t, context, after)))
+            bit = one_follower(me, t, self.players)
+            options.append((j, t, self._deployed(group, bit, t, context, after)))
             if track:
                 self.local.append(untouched and group.kind not in watched)
+                self.deployed.append((group, bit))
         return options
 
     def _deployed(self, group: Group, bit: int, type_index: int, context: tuple,
@@ -331,7 +340,7 @@ class Lookahead:
         vector = [0] * self.players
         if complete and kind.complete is None:
             return vector
-        for p in self._majority(packed, up):
+        for p in self.majority(packed, up):
             mine = dict(env)
             for name, type_index in kind.own:
                 mine[name] = count_of(packed, p, type_index, self.players)
@@ -339,7 +348,7 @@ class Lookahead:
                 self._own_end(kind, mine)
         return vector
 
-    def _majority(self, packed: int, up: set[int] | None) -> list[int]:
+    def majority(self, packed: int, up: set[int] | None) -> list[int]:
         """The seats with the most strength among followers ``packed`` (none when nobody has any),
         a tie narrowed to the seats ``up`` among them if any."""
         weights = self.weights
@@ -354,7 +363,7 @@ class Lookahead:
         if up is not None:
             vector = [0] * self.players
             if points and packed:
-                for p in self._majority(packed, up):
+                for p in self.majority(packed, up):
                     vector[p] = points
             return vector
         vector = [0] * self.players

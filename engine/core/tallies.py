@@ -21,6 +21,7 @@ from .totals import totals
 
 if TYPE_CHECKING:
     from ..rules.kinds import FeatureKind
+    from ..rules.ruleset import Ruleset
     from .game import Game
 
 
@@ -71,53 +72,76 @@ def aggregates(game: "Game", final_points: list[dict[str, int]],
     how many, and the tiles of the largest), ``board_completed_K`` (K features completed on
     the whole board, the same for every seat); the constants.
 
-    ``read`` (a :class:`~engine.rules.ruleset.Ruleset`'s ``bonus_reads`` or ``title_reads``) limits the kinds' aggregates to those named, None giving them
-    all: a title is weighed after every turn and a bonus for every move a bot weighs, and
-    ``largest_K`` walks every occupied feature on the board."""
-    ruleset = game.ruleset
-    kinds = ruleset.kinds
+    ``read`` (a :class:`~engine.rules.ruleset.Ruleset`'s ``bonus_reads`` or ``title_reads``)
+    limits the kinds' aggregates to those named, None giving them all: a title is weighed after
+    every turn and a bonus for every move a bot weighs, and ``largest_K`` walks every occupied
+    feature on the board."""
+    tallies = Tallies(game.held, game.closed, game.tokens, game.kind_points)
+    return tallies.inputs(game.ruleset, occupied_held(game, read), final_points, read)
+
+
+def occupied_held(game: "Game", read: frozenset[str] | None) -> list[list[tuple[int, int]]]:
+    """Per seat, ``(kind index, tiles)`` of each incomplete feature it holds the majority of, for
+    the kinds whose ``largest_K`` is ``read`` (None: every kind)."""
+    kinds = game.ruleset.kinds
     largest = [read is None or f"largest_{kind.name}" in read for kind in kinds]
-    held = [list(mine) for mine in game.held]
+    found: list[list[tuple[int, int]]] = [[] for _ in range(game.players)]
     if any(largest):
         for root in game.occupied_roots():
             k = kind_of(game, root)
             if largest[k] and not is_complete(game, root):
                 for p in majority_in(game, [root], game.followers_by_player(root)):
-                    held[p].append((k, _tiles(game, root)))
-    board = [0] * len(kinds)
-    for notes in game.closed:
-        for k, _ in notes:
-            board[k] += 1
-    wanted = [(kind, [prefix for prefix in KIND_AGGREGATES if read is None or prefix + kind.name in read])
-              for kind in kinds]
-    wanted = [(kind, prefixes) for kind, prefixes in wanted if prefixes]
-    constants = kinds[0].constants if kinds else {}
-    found = []
-    for p in range(game.players):
-        mine = {"seat": p + 1, **dict(zip(ruleset.tokens, game.tokens[p]))}
-        for kind, prefixes in wanted:
-            for prefix in prefixes:
-                mine[prefix + kind.name] = _aggregate(game, prefix, kind, p, held[p], final_points[p], board)
-        mine.update(constants)
-        found.append(mine)
+                    found[p].append((k, _tiles(game, root)))
     return found
 
 
-def _aggregate(game: "Game", prefix: str, kind: "FeatureKind", p: int, held: list[tuple[int, int]],
-               final_points: dict[str, int], board: list[int]) -> int:
-    """Seat ``p``'s aggregate ``prefix`` + ``kind.name`` (:func:`aggregates`)."""
-    k = kind.index
-    if prefix == "completed_":
-        return sum(1 for kind_index, _ in game.held[p] if kind_index == k)
-    if prefix == "largest_":
-        return max((tiles for kind_index, tiles in held if kind_index == k), default=0)
-    if prefix == "points_":
-        return game.kind_points[p][kind.name] + final_points.get(kind.name, 0)
-    if prefix == "closed_":
-        return sum(1 for kind_index, _ in game.closed[p] if kind_index == k)
-    if prefix == "largest_closed_":
-        return max((tiles for kind_index, tiles in game.closed[p] if kind_index == k), default=0)
-    return board[k]  # board_completed_
+class Tallies:
+    """What the bonuses' aggregates are made of, per seat: ``held`` and ``closed`` (``(kind
+    index, tiles)`` of each feature held when completed, and completed by the seat's tile),
+    ``tokens`` (in ``ruleset.tokens`` order) and ``kind_points`` (points per kind in play): a
+    game's own lists, or a look-ahead's after a move (engine/core/bonus_part.py)."""
+
+    def __init__(self, held: list[list[tuple[int, int]]], closed: list[list[tuple[int, int]]],
+                 tokens: list[list[int]], kind_points: list[dict[str, int]]) -> None:
+        self.held, self.closed, self.tokens, self.kind_points = held, closed, tokens, kind_points
+
+    def inputs(self, ruleset: "Ruleset", occupied: list[list[tuple[int, int]]],
+               final_points: list[dict[str, int]], read: frozenset[str] | None) -> list[dict[str, int]]:
+        """The per-seat aggregates (:func:`aggregates`), ``occupied`` being each seat's incomplete
+        features held (:func:`occupied_held`)."""
+        kinds = ruleset.kinds
+        board = [0] * len(kinds)
+        for notes in self.closed:
+            for k, _ in notes:
+                board[k] += 1
+        wanted = [(kind, [prefix for prefix in KIND_AGGREGATES if read is None or prefix + kind.name in read])
+                  for kind in kinds]
+        constants = kinds[0].constants if kinds else {}
+        found = []
+        for p in range(len(self.tokens)):
+            mine = {"seat": p + 1, **dict(zip(ruleset.tokens, self.tokens[p]))}
+            for kind, prefixes in wanted:
+                for prefix in prefixes:
+                    mine[prefix + kind.name] = self._aggregate(prefix, kind, p, occupied[p], final_points[p], board)
+            mine.update(constants)
+            found.append(mine)
+        return found
+
+    def _aggregate(self, prefix: str, kind: "FeatureKind", p: int, occupied: list[tuple[int, int]],
+                   final_points: dict[str, int], board: list[int]) -> int:
+        """Seat ``p``'s aggregate ``prefix`` + ``kind.name`` (:func:`aggregates`)."""
+        k = kind.index
+        if prefix == "completed_":
+            return sum(1 for kind_index, _ in self.held[p] if kind_index == k)
+        if prefix == "largest_":
+            return max((tiles for kind_index, tiles in (*self.held[p], *occupied) if kind_index == k), default=0)
+        if prefix == "points_":
+            return self.kind_points[p][kind.name] + final_points.get(kind.name, 0)
+        if prefix == "closed_":
+            return sum(1 for kind_index, _ in self.closed[p] if kind_index == k)
+        if prefix == "largest_closed_":
+            return max((tiles for kind_index, tiles in self.closed[p] if kind_index == k), default=0)
+        return board[k]  # board_completed_
 
 
 def _tiles(game: "Game", root: int) -> int:

@@ -27,6 +27,7 @@ from .scoring import Paid, ScoreEvent, Scored
 from .tallies import aggregates
 
 if TYPE_CHECKING:
+    from ..rules.bonuses import Bonus
     from .game import Game
 
 
@@ -36,10 +37,8 @@ def settle(game: "Game") -> list[Scored]:
     per title passed (rule ``title``, ``players`` the new holder, ``values`` every seat's)."""
     inputs = aggregates(game, [{} for _ in range(game.players)], game.ruleset.title_reads)
     passed: list[Scored] = []
-    for i, title in enumerate(game.ruleset.titles):
-        holder, record = game.titles[i]
-        values = [int(title.value(env)) for env in inputs]
-        taker, record = _challenger(values, holder, record, game.player)
+    for i, (title, values, (taker, record)) in enumerate(passing(game.ruleset.titles, inputs, game.titles, game.player)):
+        holder = game.titles[i][0]
         game.titles[i] = (taker, record)
         if taker == holder:
             continue
@@ -53,6 +52,18 @@ def settle(game: "Game") -> list[Scored]:
         passed.append(event)
         game.events.append(event)
     return passed
+
+
+def passing(titles: "tuple[Bonus, ...]", inputs: list[dict[str, int]], held: list[tuple[int, int]],
+            playing: int) -> list[tuple["Bonus", list[int], tuple[int, int]]]:
+    """Per title, held as ``held`` says (``(holder, record)``), every seat's value on its
+    aggregates ``inputs`` and the ``(holder, record)`` after them, the seat ``playing`` having
+    just placed its tile (:func:`settle`; a look-ahead's too)."""
+    found = []
+    for title, (holder, record) in zip(titles, held):
+        values = [int(title.value(env)) for env in inputs]
+        found.append((title, values, _challenger(values, holder, record, playing)))
+    return found
 
 
 def _challenger(values: list[int], holder: int, record: int, playing: int) -> tuple[int, int]:

@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING
 
 from ..errors import UserError
 from .after_move import add_to
-from .game_end import end_totals, final_scores
+from .bonus_part import BonusPart
+from .game_end import bonus_scores, end_totals
 from .known_ends import KnownEnds
 from .lookahead import Lookahead, kept_points, turns_ahead
+from .tallies import aggregates
 from .moves import Move
 
 if TYPE_CHECKING:
@@ -80,7 +82,9 @@ class BonusLookahead:
     closed, a title passed) or, for a ``largest_K`` input, by changing an occupied feature of
     kind K (it grows, merges or gains a follower).  Every other candidate is worth what the
     features' look-ahead gives plus the bonuses as they stand (worked out once a position);
-    those are played on a copy (:class:`TrialLookahead`).  ``potentials`` gives
+    those are worth the features' value plus the bonuses after the move
+    (:class:`~engine.core.bonus_part.BonusPart`), or where that cannot say (a tie-break), what
+    playing them on a copy gives (:class:`TrialLookahead`).  ``potentials`` gives
     ``(follower segment or None, potential per seat)`` as the features' look-ahead does."""
 
     def __init__(self, game: "Game", keep: int = 0) -> None:
@@ -88,24 +92,42 @@ class BonusLookahead:
         self.features = Lookahead(game, keep)
         reads = game.ruleset.bonus_reads
         self.features.watched = frozenset(k.index for k in game.ruleset.kinds if f"largest_{k.name}" in reads)
-        self.trial = TrialLookahead(game, keep)
+        self.keep = keep
+        self._trial: TrialLookahead | None = None  # made when a move must be played on a copy
+        #: The bonuses after a move that changes their inputs, where it can say (else the trial plays it).
+        self.part = BonusPart(game, self.features)
         self.bonus = [0] * game.players
+        # No bonus here reads points_K (by_trial), the one aggregate the final scores change.
+        inputs = aggregates(game, [{} for _ in range(game.players)], game.ruleset.bonus_reads)
         try:
-            events = final_scores(game, explain=False)
+            events = [event for bonus in game.ruleset.bonuses for event in bonus_scores(game, bonus, inputs, False)]
         except UserError as error:
             raise _looking_ahead(error) from None
         for event in events:
-            if event.rule == "bonus":
-                for p in event.players:
-                    self.bonus[p] += event.points
+            for p in event.players:
+                self.bonus[p] += event.points
 
     def potentials(self, pos: int, rotation: int) -> list[tuple[int | None, int, list[int]]]:
         """``(follower segment or None, follower type, potential per seat)`` for each legal
         follower choice of placing the current tile at ``pos``, ``rotation``."""
         options = self.features.potentials(pos, rotation)
-        return [(j, t, [a + b for a, b in zip(vector, self.bonus)] if local else
-                 self.trial.value(Move(pos, rotation, j, t)))
-                for (j, t, vector), local in zip(options, list(self.features.local))]
+        found = []
+        for i, ((j, t, vector), local) in enumerate(zip(options, self.features.local)):
+            if local:
+                found.append((j, t, [a + b for a, b in zip(vector, self.bonus)]))
+            elif self.part.usable:
+                found.append((j, t, [a + b for a, b in zip(vector, self._bonus_after(i))]))
+            else:
+                if self._trial is None:
+                    self._trial = TrialLookahead(self.game, self.keep)
+                found.append((j, t, self._trial.value(Move(pos, rotation, j, t))))
+        return found
+
+    def _bonus_after(self, option: int) -> list[int]:
+        try:
+            return self.part.vector(option)
+        except UserError as error:  # a score beyond the range: say it was met weighing a move
+            raise _looking_ahead(error) from None
 
     def moves(self) -> list[tuple[Move, list[int]]]:
         """Every legal move of the current tile with the potential per seat it leads to."""

@@ -1,0 +1,131 @@
+"""What the game-end bonuses would pay after a candidate move, without playing it.
+
+A bonus compares the players on aggregates (:mod:`engine.core.tallies`) that a move
+changes in a few ways: each feature it completes is closed by the seat placing the
+tile and held by its majority, hands out its tokens (to the placer or the majority),
+and counts on the board; titles pass when a value beats their record
+(:mod:`engine.core.titles`); and the largest feature a seat holds may grow, merge or
+gain a follower.  :class:`BonusPart` works these out from the features' look-ahead's
+groups (:class:`~engine.core.lookahead.Lookahead`, ``placed`` and ``deployed``) and the
+position's own tallies, then pays the bonuses as the game end would
+(:func:`engine.core.game_end.bonus_scores`).  It is usable where the look-ahead by
+features is exact and nothing else feeds the aggregates: no ``points_K`` input (every
+score changes it), no tie-break.  tests/core/test_known_ends.py compares every value
+with playing the move and scoring the whole board.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .game_end import bonus_scores
+from .scoring import is_complete, kind_of, majority_in
+from .tallies import Tallies
+from .titles import passing
+from .totals import totals
+
+if TYPE_CHECKING:
+    from .after_move import Group
+    from .game import Game
+    from .lookahead import Lookahead
+
+
+class BonusPart:
+    """The bonuses' points per seat after the options of ``look`` (a features' look-ahead of
+    ``game`` with ``watched`` set); ``usable`` is False where this cannot say (see the module)."""
+
+    def __init__(self, game: "Game", look: "Lookahead") -> None:
+        self.game, self.look = game, look
+        ruleset = game.ruleset
+        self.usable = ruleset.tie_kind < 0 and not any(name.startswith("points_") for name in ruleset.bonus_reads)
+        self.index = {name: i for i, name in enumerate(ruleset.tokens)}
+        reads = ruleset.bonus_reads
+        self.largest = [f"largest_{kind.name}" in reads for kind in ruleset.kinds]
+        #: ``(root, kind index, tiles, majority)`` of each incomplete occupied feature of a ``largest_K`` kind.
+        self.occupied: list[tuple[int, int, int, tuple[int, ...]]] = []
+        if any(self.largest):
+            for root in game.occupied_roots():
+                k = kind_of(game, root)
+                if self.largest[k] and not is_complete(game, root):
+                    players = majority_in(game, [root], game.followers_by_player(root))
+                    self.occupied.append((root, k, len(totals(game, root).positions), players))
+
+    def vector(self, option: int) -> list[int]:
+        """Per seat, what the bonuses pay at the game end after option ``option`` of the placement
+        ``look`` weighed last (an index into its ``deployed``)."""
+        game, look = self.game, self.look
+        live, gained, pos = look.placed
+        joined, bit = look.deployed[option]
+        tallies = Tallies([list(h) for h in game.held], [list(c) for c in game.closed],
+                          [list(t) for t in game.tokens], game.kind_points)
+        absorbed: set[int] = set()
+        for group in live:
+            absorbed.update(group.roots)
+            if group.complete:
+                packed = group.fol + (bit if group is joined else 0)
+                tiles, attrs = self._group_totals(group, pos)
+                self._complete(tallies, group.kind, tiles, attrs, tuple(look.majority(packed, None)) if packed else ())
+        for s, complete in gained.items():
+            if complete:
+                absorbed.add(s)
+                found = totals(game, s)
+                packed = game.fol[s]
+                self._complete(tallies, kind_of(game, s), len(found.positions), found.attrs,
+                               tuple(look.majority(packed, None)) if packed else ())
+        inputs = tallies.inputs(game.ruleset, self._occupied_after(live, pos, joined, bit, absorbed),
+                                [{} for _ in range(game.players)], game.ruleset.bonus_reads)
+        titles = [after for _, _, after in passing(game.ruleset.titles, inputs, game.titles, game.player)]
+        vector = [0] * game.players
+        for bonus in game.ruleset.bonuses:
+            for event in bonus_scores(game, bonus, inputs, False, titles):
+                for p in event.players:
+                    vector[p] += event.points
+        return vector
+
+    def _complete(self, tallies: Tallies, k: int, tiles: int, attrs: list[int], players: tuple[int, ...]) -> None:
+        """Note a feature of kind ``k`` the move completes (as engine/core/completion.py's
+        ``score_completion`` does): closed by the placer, held by ``players``, its tokens handed out."""
+        game = self.game
+        kind = game.ruleset.kinds[k]
+        tallies.closed[game.player].append((k, tiles))
+        for p in players:
+            tallies.held[p].append((k, tiles))
+        takers = (game.player,) if kind.reward_to == "placer" else players
+        for i in kind.tokens:
+            if attrs[i]:
+                for p in takers:
+                    tallies.tokens[p][self.index[kind.attributes[i]]] += attrs[i]
+
+    def _group_totals(self, group: "Group", pos: int) -> tuple[int, list[int]]:
+        """The tiles and attribute sums of a feature as the move leaves it."""
+        game = self.game
+        assert game.tile is not None, "a look-ahead needs a tile to place"
+        tile = game.tiles[game.tile]
+        attrs = [0] * len(game.ruleset.kinds[group.kind].attributes)
+        for j in group.locals:
+            for i, value in enumerate(tile.segments[j].attrs):
+                attrs[i] += value
+        positions = {pos}
+        for root in group.roots:
+            found = totals(game, root)
+            positions |= found.positions
+            for i, value in enumerate(found.attrs):
+                attrs[i] += value
+        return len(positions), attrs
+
+    def _occupied_after(self, live: list["Group"], pos: int, joined: "Group | None", bit: int,
+                        absorbed: set[int]) -> list[list[tuple[int, int]]]:
+        """Per seat, the incomplete features of ``largest_K`` kinds it holds after the move: those
+        the move leaves alone, and the features its groups form."""
+        found: list[list[tuple[int, int]]] = [[] for _ in range(self.game.players)]
+        for root, k, tiles, players in self.occupied:
+            if root not in absorbed:
+                for p in players:
+                    found[p].append((k, tiles))
+        for group in live:
+            packed = group.fol + (bit if group is joined else 0)
+            if packed and not group.complete and self.largest[group.kind]:
+                tiles, _ = self._group_totals(group, pos)
+                for p in self.look.majority(packed, None):
+                    found[p].append((group.kind, tiles))
+        return found
