@@ -6,7 +6,8 @@ import random
 from typing import TypeVar
 
 from ..core.game import Game
-from ..core.lookahead import Lookahead, kept_points, turns_ahead
+from ..core.lookahead import Lookahead
+from ..core.supply_value import kept_points, turns_ahead
 from ..core.trial import BonusLookahead, TrialLookahead, look_ahead
 from ..core.moves import DRAW, Move
 
@@ -17,7 +18,7 @@ def measure(game: Game, keep: int = 0, turns: list[int] | None = None) -> list[i
     """The bots' measure of a position, per seat: the score if the game ended now, plus ``keep``
     points for each follower in the seat's supply that it has a turn left to place (``turns`` per
     seat; default those of ``game`` before its drawn tile is placed,
-    :func:`~engine.core.lookahead.turns_ahead`)."""
+    :func:`~engine.core.supply_value.turns_ahead`)."""
     potential = game.potential_scores()
     if not keep:
         return potential
@@ -75,7 +76,7 @@ class GreedyPlayer:
 
     ``keep`` (points, default 0) adds that much to a seat's measure for each follower in its
     supply that it has a turn left to place: a follower placed costs ``keep`` unless its feature
-    completes at once (:func:`~engine.core.lookahead.kept_points`).  ``greedy:keep=2`` won 71.1 %
+    completes at once (:func:`~engine.core.supply_value.kept_points`).  ``greedy:keep=2`` won 71.1 %
     of 400 seat-swapped ``basic`` games against plain greedy, at no cost a move
     (benchmarks/results/strength-greedy-keep-2-vs-greedy.json).
     """

@@ -49,7 +49,7 @@ from typing import Callable, Optional
 from ..core.chance import determinise
 from ..core.game import Game
 from ..core.trial import look_ahead
-from ..core.lookahead import turns_ahead
+from ..core.supply_value import turns_ahead
 from ..core.moves import DRAW, Move
 from .greedy import GreedyPlayer, decision_values, margin, measure, pick_values
 
@@ -89,7 +89,7 @@ class MctsPlayer:
     given, which bounds it by time instead (not reproducible: how many
     iterations fit depends on the machine).  ``keep`` (points, default 2) adds that
     much to a seat's measure for each follower in its supply that it has a turn left
-    to place (:func:`~engine.core.lookahead.kept_points`), in the root's order,
+    to place (:func:`~engine.core.supply_value.kept_points`), in the root's order,
     the playouts' greedy moves and a leaf's value (not at the game's end, where
     followers are worth nothing).  ``depth`` cuts playouts after that
     many turns (default 2; None: to the end); ``playout`` is ``greedy`` or

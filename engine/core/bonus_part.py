@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..rules.bonuses import read_by
 from .game_end import bonus_scores
 from .scoring import is_complete, kind_of, majority_in
 from .tallies import Tallies
@@ -37,9 +38,9 @@ class BonusPart:
     def __init__(self, game: "Game", look: "Lookahead") -> None:
         self.game, self.look = game, look
         ruleset = game.ruleset
-        self.usable = ruleset.tie_kind < 0 and not any(name.startswith("points_") for name in ruleset.bonus_reads)
+        self.usable = ruleset.tie_kind < 0 and not any(name.startswith("points_") for name in read_by(ruleset.bonuses))
         self.index = {name: i for i, name in enumerate(ruleset.tokens)}
-        reads = ruleset.bonus_reads
+        reads = read_by(ruleset.bonuses)
         self.largest = [f"largest_{kind.name}" in reads for kind in ruleset.kinds]
         #: ``(root, kind index, tiles, majority)`` of each incomplete occupied feature of a ``largest_K`` kind.
         self.occupied: list[tuple[int, int, int, tuple[int, ...]]] = []
@@ -73,7 +74,7 @@ class BonusPart:
                 self._complete(tallies, kind_of(game, s), len(found.positions), found.attrs,
                                tuple(look.majority(packed, None)) if packed else ())
         inputs = tallies.inputs(game.ruleset, self._occupied_after(live, pos, joined, bit, absorbed),
-                                [{} for _ in range(game.players)], game.ruleset.bonus_reads)
+                                [{} for _ in range(game.players)], read_by(game.ruleset.bonuses))
         titles = [after for _, _, after in passing(game.ruleset.titles, inputs, game.titles, game.player)]
         vector = [0] * game.players
         for bonus in game.ruleset.bonuses:

@@ -15,6 +15,7 @@ from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from ..geometry import FACING, SIDE_STEP
+from .constrained import walk
 from .followers import count_of, types_mask
 from .moves import DRAW, HOME, PICK, IllegalMove, Move, is_decision, is_draw, is_pick
 from .moving import destinations, refusal
@@ -38,7 +39,7 @@ def placements(game: Game, tile: int | None = None) -> list[tuple[int, int]]:
     if tile is None or tile == game.tile:
         cells, rotations, _ = placement_table(game)
         return [(pos, r) for pos, rs in zip(cells, rotations) for r in rs]
-    return _walk(game, tile)
+    return walk(game, tile)
 
 
 def placement_table(game: Game) -> PlacementTable:
@@ -71,7 +72,7 @@ def fits_somewhere(game: Game, tile: int) -> bool:
         ends = placement_table(game)[2]
         return bool(ends) and ends[-1] > 0
     if game.ruleset.constraints[tile]:
-        return bool(_walk(game, tile))
+        return bool(walk(game, tile))
     fits = game.ruleset.fits
     return any(fits(tile, key) for key in game.frontier.values())
 
@@ -80,7 +81,7 @@ def _table(game: Game, tile: int) -> PlacementTable:
     frontier = game.frontier
     if game.ruleset.constraints[tile]:
         by_cell: dict[int, tuple[int, ...]] = {}
-        for pos, r in _walk(game, tile):  # frontier order, then rotation order
+        for pos, r in walk(game, tile):  # frontier order, then rotation order
             by_cell[pos] = by_cell.get(pos, ()) + (r,)
         return list(by_cell), list(by_cell.values()), list(accumulate(map(len, by_cell.values())))
     # One pass, a dict look-up a cell; a key not met before costs one :meth:`fits` (it memoises).
@@ -97,14 +98,6 @@ def _table(game: Game, tile: int) -> PlacementTable:
         ends.append(total)
     return list(frontier), rotations, ends
 
-
-def _walk(game: Game, tile: int) -> list[tuple[int, int]]:
-    fits = game.ruleset.fits
-    found = [(pos, r) for pos, key in game.frontier.items() for r in fits(tile, key)]
-    constraints = game.ruleset.constraints[tile]
-    if constraints:
-        found = [(pos, r) for pos, r in found if all(c.allows(game, tile, pos, r) for c in constraints)]
-    return found
 
 def deploy_options(game: Game, pos: int, rotation: int) -> list[int]:
     """Segments of the current tile a follower may go on if it is placed at ``pos``, ``rotation``.

@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from .snapshot import own_rng
+
 if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
     from .game import Game
@@ -119,7 +121,7 @@ def put_back(game: "Game") -> bool:
     if tile in back or not any(game.fits_somewhere(t) for t in set(ahead) if t != tile):
         return False
     phase.append(tile)
-    reshuffle(phase, last, game.own_rng())
+    reshuffle(phase, last, own_rng(game))
     game.went_back = (turn, back | {tile})
     return True
 
@@ -150,3 +152,9 @@ def phase_last(ruleset: "Ruleset", stack: Stack) -> int | None:
     """The tile pinned last in the phase ``stack`` is drawing (kept last when it is reshuffled)."""
     phases = ruleset.phases
     return phases[len(phases) - len(stack)].last if phases and stack else None
+
+
+def drawn(tile: int | None) -> int:
+    """``tile``, which the caller knows was drawn (not None: the stacks were not empty)."""
+    assert tile is not None, "no tile was drawn"
+    return tile

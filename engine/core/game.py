@@ -18,7 +18,7 @@ from ..rules.ruleset import Ruleset
 from ..rules.seats import categories_at_start, points_at_start
 from . import burial, choices, completion, hands, moving, personal, titles, triggered
 from .board import Board
-from .deck import Pins, Stack, build_stacks, put_back, take
+from .deck import Pins, Stack, build_stacks, drawn, put_back, take
 from .followers import others_mask, strengths
 from .moves import Move, is_draw, is_pick
 from .game_end import end_totals, final_scores
@@ -106,8 +106,7 @@ class Game(Board):
         self.active = 0
         self.decisions: list[tuple[int, int, int, Move]] = []
         self.rng = random.Random(seed)
-        #: Whether :attr:`rng` is shared with a copy (:meth:`copy`): whoever draws from it first
-        #: takes a private generator in the same state (:meth:`own_rng`).
+        #: Whether :attr:`rng` is shared with a copy: the first to draw takes its own (engine/core/snapshot.py).
         self.rng_shared = False
         #: True when the draw order was given (replays, scenarios): nothing is reshuffled.
         self.forced = draw_order is not None
@@ -129,7 +128,7 @@ class Game(Board):
         if draw_order is None:
             self.stacks, self.pins, self.box = build_stacks(ruleset, self.rng, [tile for tile, _ in starts or ()])
             if start is None and ruleset.start_drawn:
-                self.pending_starts = [(m, _drawn(take(self.stacks[m], self.pins[m]))) for m in range(maps)]
+                self.pending_starts = [(m, drawn(take(self.stacks[m], self.pins[m]))) for m in range(maps)]
         else:
             self.stacks = [[list(reversed(draw_order))]] + [[] for _ in range(maps - 1)]
             self.pins = [[[False, False]]] + [[] for _ in range(maps - 1)]
@@ -271,7 +270,7 @@ class Game(Board):
     def apply(self, move: Move) -> list[Scored]:
         """Place, deploy and score ``move`` (and pass titles) without passing the turn or drawing
         (what a bot does to a :meth:`copy` to look one move ahead).  Unchecked."""
-        tile = _drawn(self.tile)
+        tile = drawn(self.tile)
         self.turn += 1
         base = self.place(tile, move.pos, move.rotation)
         self.history.append((tile, move))
@@ -344,15 +343,6 @@ class Game(Board):
         copy_game_into(self, other)
         return other
 
-    def own_rng(self) -> random.Random:
-        """The game's random generator (the reshuffles of ``unplaceable: reshuffle`` and of hands),
-        made its own first if a copy shares it: a copy costs no generator until one of the two draws."""
-        if self.rng_shared:
-            private = random.Random.__new__(random.Random)  # not seeded from the OS: setstate follows
-            private.setstate(self.rng.getstate())
-            self.rng, self.rng_shared = private, False
-        return self.rng
-
     def force_tile(self, tile: int) -> None:
         """Make ``tile`` the tile to place now (replays choose the draw and the map); a personal tile offered is declined."""
         self.tile, self.personal_turn, self.placement_cache = tile, False, None
@@ -395,7 +385,7 @@ class Game(Board):
 
     def set_aside(self) -> None:
         """Discard the current tile: into the history, and back into its phase or out of the game."""
-        self.history.append((_drawn(self.tile), None))
+        self.history.append((drawn(self.tile), None))
         self.seats.append(self.player)
         if self.ruleset.unplaceable == "reshuffle" and not self.forced and put_back(self):
             self.returned += 1
@@ -405,8 +395,3 @@ class Game(Board):
         self.tile = take(stack, self.pins[self.map])
         self.deck = stack[0] if stack else []
         self.placement_cache = None
-
-def _drawn(tile: int | None) -> int:
-    """``tile``, which the caller knows was drawn (not None: the stacks were not empty)."""
-    assert tile is not None, "no tile was drawn"
-    return tile

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..rules.bonuses import read_by
 from ..rules.kinds import ScoreRangeError
 from .scoring import (Paid, ScoreEvent, Scored, check_totals, count_by_kind, explained, feature_inputs,
                       is_complete, kind_of, majority_in, own_env, owner_paid, paid_only, score_feature)
@@ -36,7 +37,7 @@ def final_scores(game: "Game", explain: bool = True, known: "KnownEnds | None" =
     events = end_scores(game, explain, known)
     if not game.ruleset.bonuses:
         return events
-    read = game.ruleset.bonus_reads
+    read = read_by(game.ruleset.bonuses)
     shares: list[dict[str, int]] = [{} for _ in range(game.players)]
     if any(name.startswith("points_") for name in read):  # the only aggregate the final scores change
         for event in events:

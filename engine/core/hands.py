@@ -30,6 +30,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from .deck import reshuffle, take
+from .snapshot import own_rng
 
 if TYPE_CHECKING:
     from .game import Game
@@ -255,7 +256,7 @@ def end_turn(game: "Game") -> None:
         else:
             phase.extend(tile for tile, _, _ in held)
             last = phase[0] if bottom else None
-            reshuffle(phase, last, game.own_rng())
+            reshuffle(phase, last, own_rng(game))
             marks.clear()  # shuffled: nobody knows where the tiles returned before lie now
         game.deck = stack[0]
     held.clear()

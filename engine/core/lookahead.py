@@ -28,9 +28,11 @@ from ..errors import UserError
 from ..rules.kinds import ScoreRangeError
 from .after_move import Group, add_to, complete_after, local_root, subtract_from
 from .pooled import pool_total
-from .followers import count_of, one_follower, pieces_by_player, strengths, unpack_followers
+from .followers import one_follower, pieces_by_player
+from .majorities import Majorities
+from .supply_value import kept_points, turns_ahead
 from .moves import Move
-from .scoring import end_points, feature_inputs, kind_of, make_inputs
+from .scoring import feature_inputs, kind_of, make_inputs
 from .totals import adjacent_of, totals
 
 if TYPE_CHECKING:
@@ -38,7 +40,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-class Lookahead:
+class Lookahead(Majorities):
     """Values of candidate moves in one position of ``game`` (valid until the game changes).
 
     :meth:`potentials` gives, for one placement, each follower option with the
@@ -57,22 +59,13 @@ class Lookahead:
             raise _looking_ahead(error, game) from None
 
     def _start(self, game: "Game") -> None:
-        self.game = game
-        self.kinds = game.ruleset.kinds
-        self.players = game.players
-        #: Per follower type, what one counts for in a majority (None: one type, each counts 1).
-        self.weights = game.weights
-        self.types = len(game.ruleset.follower_types)
+        Majorities.__init__(self, game)
         self.contrib: dict[int, list[int]] = {}
         self.envs: dict[int, dict] = {}
         self._adjacent: dict[int, set[int]] = {}
         self._target_envs: dict[tuple[int, int], dict] = {}
         self._complete_now: dict[int, bool] = {}
-        #: Kinds whose final score pools several features (1st/2nd-edition farms): scored as a whole.
-        self._pooled = {k.index for k in self.kinds
-                        if k.final is not None and (k.majority == "adjacent" or k.adjacent_pays_once)}
         self._pool: list[tuple[int, "FeatureKind", list[int], set[int]]] = []
-        self._tied_up(game)
         potential = list(game.scores)
         for root in game.occupied_roots():
             kind = self.kinds[kind_of(game, root)]
@@ -104,35 +97,6 @@ class Lookahead:
         #: and per option the group a follower joins (None: none) and the follower, packed.
         self.placed: tuple[list[Group], dict[int, bool], int] = ([], {}, 0)
         self.deployed: list[tuple[Group | None, int]] = []
-
-    def _tied_up(self, game: "Game") -> None:
-        """Under a tie-break (``rules.tie_break``, :func:`engine.core.ties.broken`), note per
-        occupied feature the seats with a follower that counts standing on a tile of the marker
-        kind (a hill): they win a tied majority there, and so on any feature it joins."""
-        self._marker = game.ruleset.tie_kind
-        self._up: dict[int, set[int]] = {}
-        if self._marker < 0:
-            return
-        counting = [t.strength > 0 for t in game.ruleset.follower_types]
-        for segment, player, type_index, _ in game.on_board:
-            if counting[type_index] and self._marker in game.tiles[game.board[game.seg_pos[segment]][2]].kinds:
-                self._up.setdefault(game.find(segment), set()).add(player)
-
-    def _up_of(self, roots, deployer: int = -1) -> set[int] | None:
-        """The seats that win a tie on the features ``roots`` (joined into one), plus ``deployer``
-        (-1: none); None where no tie-break applies."""
-        if self._marker < 0:
-            return None
-        up = {deployer} if deployer >= 0 else set()
-        for root in roots:
-            up |= self._up.get(root, set())
-        return up
-
-    def _own_end(self, kind: "FeatureKind", env: dict) -> int:
-        """A feature's end points on its own: ``end_points`` without a pooled final score."""
-        if kind.index not in self._pooled:
-            return end_points(kind, env)
-        return kind.incomplete.points(env) if kind.incomplete is not None and not env["complete"] else 0
 
     def potentials(self, pos: int, rotation: int) -> list[tuple[int | None, int, list[int]]]:
         """``(follower segment or None, follower type, potential per seat)`` for each legal
@@ -328,56 +292,6 @@ class Lookahead:
 
     # -- internals -------------------------------------------------------------
 
-    def _paid(self, kind: "FeatureKind", env: dict, packed: int, complete: bool, up: set[int] | None) -> list[int]:
-        """Per seat, what a feature of ``kind`` with inputs ``env`` and followers ``packed`` pays
-        its majority (a tie won by the seats ``up``, :meth:`_up_of`): its ``complete`` score if
-        ``complete``, else its end points; each majority seat on its own inputs where the kind
-        reads them (``own_T``: the pig's farmer)."""
-        if not kind.own:
-            if complete:
-                return self._vector(kind.complete.points(env) if kind.complete is not None else 0, packed, up)
-            return self._vector(self._own_end(kind, env), packed, up)
-        vector = [0] * self.players
-        if complete and kind.complete is None:
-            return vector
-        for p in self.majority(packed, up):
-            mine = dict(env)
-            for name, type_index in kind.own:
-                mine[name] = count_of(packed, p, type_index, self.players)
-            vector[p] = kind.complete.points(mine) if complete and kind.complete is not None else \
-                self._own_end(kind, mine)
-        return vector
-
-    def majority(self, packed: int, up: set[int] | None) -> list[int]:
-        """The seats with the most strength among followers ``packed`` (none when nobody has any),
-        a tie narrowed to the seats ``up`` among them if any."""
-        weights = self.weights
-        counts = unpack_followers(packed, self.players) if weights is None else strengths(packed, self.players, weights)
-        most = max(counts)
-        tied = [p for p, count in enumerate(counts) if count == most] if most else []
-        if up is not None and len(tied) > 1:
-            return [p for p in tied if p in up] or tied
-        return tied
-
-    def _vector(self, points: int, packed: int, up: set[int] | None) -> list[int]:
-        if up is not None:
-            vector = [0] * self.players
-            if points and packed:
-                for p in self.majority(packed, up):
-                    vector[p] = points
-            return vector
-        vector = [0] * self.players
-        if points and packed:  # the majority written out: this runs for every option weighed
-            weights = self.weights
-            counts = unpack_followers(packed, self.players) if weights is None else \
-                strengths(packed, self.players, weights)
-            most = max(counts)
-            if most:
-                for p, count in enumerate(counts):
-                    if count == most:
-                        vector[p] = points
-        return vector
-
     def _group_value(self, group: "Group", packed: int, groups, reps, root_group, gained, pos,
                      neighbours_here, deployer: int = -1) -> list[int] | None:
         """Per-seat points of a group with followers ``packed`` after the move, or None if
@@ -447,36 +361,6 @@ class Lookahead:
         if found is None:
             found = self._adjacent[root] = adjacent_of(self.game, root)
         return found
-
-
-def turns_ahead(game: "Game", after_move: bool, declined: bool = False) -> list[int]:
-    """Turns each seat has left, per seat, an estimate: one for each tile still to draw (and the
-    drawn one, unless ``after_move``: the placement being weighed), dealt in seat order from
-    the seat after the one whose turn it is (from that seat itself, unless ``after_move``).
-    While followers move on (:mod:`engine.core.moving`) the turn is the placer's, not the
-    follower owner's.  ``declined``: the seat declines its personal tile and draws instead,
-    so the tiles to draw start with its own turn.  Extra turns, discards and the tiles a hand
-    holds beyond the stack (``deck.hand``) are not foreseen; it limits what a follower in the
-    supply is worth (:func:`kept_points`)."""
-    seats = game.players
-    turn_of = game.active if game.movers else game.player
-    if declined:
-        tiles, first = game.remaining, turn_of
-    elif after_move:
-        tiles, first = game.remaining, (turn_of + 1) % seats
-    else:
-        tiles, first = game.remaining + 1, turn_of
-    found = []
-    for p in range(seats):
-        offset = (p - first) % seats
-        found.append(0 if tiles <= offset else (tiles - 1 - offset) // seats + 1)
-    return found
-
-
-def kept_points(supply: list[int], turns: list[int], keep: int) -> list[int]:
-    """``keep`` points per seat for each follower in its ``supply`` that it has a turn left to
-    place (``turns``, :func:`turns_ahead`): a follower nobody can place any more is worth nothing."""
-    return [keep * min(n, t) for n, t in zip(supply, turns)]
 
 
 def _tile(game: "Game") -> int:

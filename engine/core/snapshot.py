@@ -6,6 +6,7 @@ board's are copied by :meth:`~engine.core.board.Board.copy_board_into`).
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ def copy_game_into(game: "Game", other: "Game") -> None:
     other.movers, other.active, other.decisions = game.movers.copy(), game.active, game.decisions.copy()
     other.returned, other.went_back = game.returned, game.went_back
     other.turn, other.player, other.finished, other.tile = game.turn, game.player, game.finished, game.tile
-    # Shared until one of the two draws from it (Game.own_rng): copying its state costs half a copy.
+    # Shared until one of the two draws from it (own_rng): copying its state costs half a copy.
     other.rng, other.rng_shared = game.rng, True
     game.rng_shared = True
     other.forced, other.auto_draw = game.forced, game.auto_draw
@@ -47,3 +48,13 @@ def copy_game_into(game: "Game", other: "Game") -> None:
     # ``deck`` is the phase being drawn (what a tile put back joins): the copy's own, as the original's is.
     stack = game.stacks[game.map]
     other.deck = other.stacks[other.map][0] if stack and game.deck is stack[0] else list(game.deck)
+
+
+def own_rng(game: "Game") -> random.Random:
+    """``game``'s random generator (the reshuffles of ``unplaceable: reshuffle`` and of hands),
+    made its own first if a copy shares it: a copy costs no generator until one of the two draws."""
+    if game.rng_shared:
+        private = random.Random.__new__(random.Random)  # not seeded from the OS: setstate follows
+        private.setstate(game.rng.getstate())
+        game.rng, game.rng_shared = private, False
+    return game.rng

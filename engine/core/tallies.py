@@ -72,7 +72,7 @@ def aggregates(game: "Game", final_points: list[dict[str, int]],
     how many, and the tiles of the largest), ``board_completed_K`` (K features completed on
     the whole board, the same for every seat); the constants.
 
-    ``read`` (a :class:`~engine.rules.ruleset.Ruleset`'s ``bonus_reads`` or ``title_reads``)
+    ``read`` (:func:`~engine.rules.bonuses.read_by` the bonuses or titles asking)
     limits the kinds' aggregates to those named, None giving them all: a title is weighed after
     every turn and a bonus for every move a bot weighs, and ``largest_K`` walks every occupied
     feature on the board."""

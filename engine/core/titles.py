@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..rules.bonuses import read_by
 from .scoring import Paid, ScoreEvent, Scored
 from .tallies import aggregates
 
@@ -35,7 +36,7 @@ def settle(game: "Game") -> list[Scored]:
     """After a placement by :attr:`~engine.core.game.Game.player`: pass each title whose record
     someone beats, updating :attr:`~engine.core.game.Game.titles` (holders and records).  Returns a 0-point event
     per title passed (rule ``title``, ``players`` the new holder, ``values`` every seat's)."""
-    inputs = aggregates(game, [{} for _ in range(game.players)], game.ruleset.title_reads)
+    inputs = aggregates(game, [{} for _ in range(game.players)], read_by(game.ruleset.titles))
     passed: list[Scored] = []
     for i, (title, values, (taker, record)) in enumerate(passing(game.ruleset.titles, inputs, game.titles, game.player)):
         holder = game.titles[i][0]

@@ -16,11 +16,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..errors import UserError
+from ..rules.bonuses import read_by
 from .after_move import add_to
 from .bonus_part import BonusPart
 from .game_end import bonus_scores, end_totals
 from .known_ends import KnownEnds
-from .lookahead import Lookahead, kept_points, turns_ahead
+from .lookahead import Lookahead
+from .supply_value import kept_points, turns_ahead
 from .tallies import aggregates
 from .moves import Move
 
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
 class TrialLookahead:
     """The :class:`~engine.core.lookahead.Lookahead` interface, by playing each move on a copy
     of ``game`` and reading :meth:`~engine.core.game.Game.potential_scores` (plus ``keep`` points
-    a follower in the supply, :func:`~engine.core.lookahead.kept_points`, as the look-ahead's)."""
+    a follower in the supply, :func:`~engine.core.supply_value.kept_points`, as the look-ahead's)."""
 
     def __init__(self, game: "Game", keep: int = 0) -> None:
         self.game = game
@@ -90,7 +92,7 @@ class BonusLookahead:
     def __init__(self, game: "Game", keep: int = 0) -> None:
         self.game = game
         self.features = Lookahead(game, keep)
-        reads = game.ruleset.bonus_reads
+        reads = read_by(game.ruleset.bonuses)
         self.features.watched = frozenset(k.index for k in game.ruleset.kinds if f"largest_{k.name}" in reads)
         self.keep = keep
         self._trial: TrialLookahead | None = None  # made when a move must be played on a copy
@@ -98,7 +100,7 @@ class BonusLookahead:
         self.part = BonusPart(game, self.features)
         self.bonus = [0] * game.players
         # No bonus here reads points_K (by_trial), the one aggregate the final scores change.
-        inputs = aggregates(game, [{} for _ in range(game.players)], game.ruleset.bonus_reads)
+        inputs = aggregates(game, [{} for _ in range(game.players)], read_by(game.ruleset.bonuses))
         try:
             events = [event for bonus in game.ruleset.bonuses for event in bonus_scores(game, bonus, inputs, False)]
         except UserError as error:
@@ -169,4 +171,4 @@ def by_trial(ruleset: "Ruleset") -> bool:
     around = any(kind.around for kind in kinds)
     pooling = pooled and (len(ruleset.follower_types) > 1 or ruleset.tie_kind >= 0 or around)
     return typed or pooling or ruleset.edge_wild >= 0 or any(kind.completes for kind in kinds) \
-        or any(name.startswith("points_") for name in ruleset.bonus_reads)
+        or any(name.startswith("points_") for name in read_by(ruleset.bonuses))

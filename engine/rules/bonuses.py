@@ -15,7 +15,7 @@ each feature kind K whose name a formula can read, and the constants — and
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .kinds import FeatureKind, Score, compile_score
 from .problems import Problems
@@ -35,13 +35,20 @@ class Bonus:
     """One game-end bonus: ``name`` (what the score table and the log call it), ``value`` (each
     player's value: a :class:`~engine.rules.kinds.Score` over the aggregates), ``points`` (what an
     awarded player scores, reading ``value`` too), ``award`` ``most``/``each``/``title`` and
-    ``ties`` ``all``/``none`` (``most``) or ``first`` (``title``: the holder keeps it on a tie)."""
+    ``ties`` ``all``/``none`` (``most``) or ``first`` (``title``: the holder keeps it on a tie).
+    ``reads``: every input name its two formulas read (what :func:`engine.core.tallies.aggregates`
+    works out for it)."""
 
     name: str
     value: Score
     points: Score
     award: str = "most"
     ties: str = "all"
+    reads: frozenset[str] = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reads", frozenset(name for score in (self.value, self.points)
+                                                    for _, formula in score.items for name in formula.names))
 
 
 def token_names(kinds: list[FeatureKind]) -> tuple[str, ...]:
@@ -126,5 +133,4 @@ def _clashing_aggregates(kinds: list[FeatureKind], problems: Problems) -> None:
 def read_by(bonuses: tuple[Bonus, ...]) -> frozenset[str]:
     """Every input name the ``value`` and ``points`` formulas of ``bonuses`` read: the aggregates
     (:func:`engine.core.tallies.aggregates`) worked out for them, no more."""
-    return frozenset(name for bonus in bonuses for score in (bonus.value, bonus.points)
-                     for _, formula in score.items for name in formula.names)
+    return frozenset().union(*(bonus.reads for bonus in bonuses))

@@ -59,6 +59,12 @@ class Constraint:
         """Whether placing tile type ``tile`` at ``pos`` turned ``rotation`` obeys this constraint."""
         return RULES[self.rule](self, game, tile, pos, rotation)
 
+    @property
+    def per_cell(self) -> bool:
+        """Whether the rule's answer depends on the cell alone, not the rotation (``hole``): asked
+        once a cell, before the rotations that fit there are looked at."""
+        return self.rule in PER_CELL
+
 
 def _kind_sides(game: "Game", tile: int, rotation: int, kind: int) -> list[int]:
     """Sides of the turned tile whose centre a segment of ``kind`` crosses."""
@@ -112,6 +118,8 @@ RULES: dict[str, Callable[[Constraint, "Game", int, int, int], bool]] = {
     "no-u-turn": _no_u_turn,
     "hole": _hole,
 }
+#: The rules whose answer is the same for every rotation at a cell.
+PER_CELL = frozenset({"hole"})
 #: The rules that watch a feature kind, and so need one.
 WATCHING = frozenset({"extend", "no-u-turn"})
 

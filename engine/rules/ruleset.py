@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Diagnostic, UserError
-from .bonuses import Bonus, compile_bonuses, read_by, token_names
+from .bonuses import Bonus, compile_bonuses, token_names
 from .compose import compose
 from .constraints import Constraint, compile_constraints
 from .follower_types import FollowerType, compile_follower_types
@@ -92,10 +92,6 @@ class Ruleset:
     tie_kind: int = -1
     #: The bonuses that are titles (``award: title``), in order: :mod:`engine.core.titles` passes them.
     titles: tuple[Bonus, ...] = ()
-    #: The aggregates every bonus's formulas read, and the titles' (:func:`~engine.rules.bonuses.read_by`):
-    #: what :func:`engine.core.tallies.aggregates` works out for them.
-    bonus_reads: frozenset[str] = frozenset()
-    title_reads: frozenset[str] = frozenset()
     #: Every token a kind's ``rewards`` hands out, in kind order.
     tokens: tuple[str, ...] = ()
     #: The follower types, ``normal`` (``followers`` of them) first (:mod:`engine.rules.follower_types`).
@@ -359,7 +355,6 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         personal_tile=tile_ids.get(personal_tile, -1) if personal_tile is not None else -1,
         personal_count=personal_count, hand=hand, bury_kind=bury_kind,
         bonuses=bonuses, titles=tuple(b for b in bonuses if b.award == "title"), tokens=token_names(kinds),
-        bonus_reads=read_by(bonuses), title_reads=read_by(tuple(b for b in bonuses if b.award == "title")),
         follower_types=follower_types,
         extra_turn_types=tuple(t.index for t in follower_types if t.extra_turn), movers=movers, scorers=scorers,
         corner_types=tuple(t.index for t in follower_types if t.spot == "corner"),

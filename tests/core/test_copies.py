@@ -30,7 +30,7 @@ SHARED = {
     "kept_out": "an int",
     "placement_cache": "never changed in place, only replaced",
     "totals": "a cache whose entries are checked against the feature's member list, itself never changed in place",
-    "rng": "shared until either side draws, then that side takes its own (Game.own_rng)",
+    "rng": "shared until either side draws, then that side takes its own (engine.core.snapshot.own_rng)",
 }
 #: Not state: methods kept on the class.
 NOT_STATE = {"origin", "local"}

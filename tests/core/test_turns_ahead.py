@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.bots.random_player import RandomPlayer
 from engine.core.game import Game
-from engine.core.lookahead import kept_points, turns_ahead
+from engine.core.supply_value import kept_points, turns_ahead
 from engine.rules.ruleset import load_ruleset
 
 

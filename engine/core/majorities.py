@@ -1,0 +1,116 @@
+"""What a feature pays its majority, as the look-ahead weighs a move (engine/core/lookahead.py).
+
+The real game decides a majority in :func:`engine.core.scoring.majority_in` and pays it in
+:func:`engine.core.scoring.score_feature`; the look-ahead works on features as a move would
+leave them, described by their packed followers (:mod:`engine.core.followers`) and their
+formula inputs, and :class:`Majorities` pays them the same way: each piece weighed by its
+type's strength, a tie won by the seats with a follower on a tile of the tie-break kind
+(``rules.tie_break``, :func:`engine.core.ties.broken`), per-seat inputs (``own_T``) read for
+each majority seat.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .followers import count_of, strengths, unpack_followers
+from .scoring import end_points
+
+if TYPE_CHECKING:
+    from ..rules.kinds import FeatureKind
+    from .game import Game
+
+
+class Majorities:
+    """The majority rules of ``game``'s ruleset, and what its features pay their majorities."""
+
+    def __init__(self, game: "Game") -> None:
+        self.game = game
+        self.kinds = game.ruleset.kinds
+        self.players = game.players
+        #: Per follower type, what one counts for in a majority (None: one type, each counts 1).
+        self.weights = game.weights
+        self.types = len(game.ruleset.follower_types)
+        #: Kinds whose final score pools several features (1st/2nd-edition farms): scored as a whole.
+        self._pooled = {k.index for k in self.kinds
+                        if k.final is not None and (k.majority == "adjacent" or k.adjacent_pays_once)}
+        self._tied_up(game)
+
+    def _tied_up(self, game: "Game") -> None:
+        """Under a tie-break (``rules.tie_break``, :func:`engine.core.ties.broken`), note per
+        occupied feature the seats with a follower that counts standing on a tile of the marker
+        kind (a hill): they win a tied majority there, and so on any feature it joins."""
+        self._marker = game.ruleset.tie_kind
+        self._up: dict[int, set[int]] = {}
+        if self._marker < 0:
+            return
+        counting = [t.strength > 0 for t in game.ruleset.follower_types]
+        for segment, player, type_index, _ in game.on_board:
+            if counting[type_index] and self._marker in game.tiles[game.board[game.seg_pos[segment]][2]].kinds:
+                self._up.setdefault(game.find(segment), set()).add(player)
+
+    def _up_of(self, roots, deployer: int = -1) -> set[int] | None:
+        """The seats that win a tie on the features ``roots`` (joined into one), plus ``deployer``
+        (-1: none); None where no tie-break applies."""
+        if self._marker < 0:
+            return None
+        up = {deployer} if deployer >= 0 else set()
+        for root in roots:
+            up |= self._up.get(root, set())
+        return up
+
+    def _own_end(self, kind: "FeatureKind", env: dict) -> int:
+        """A feature's end points on its own: ``end_points`` without a pooled final score."""
+        if kind.index not in self._pooled:
+            return end_points(kind, env)
+        return kind.incomplete.points(env) if kind.incomplete is not None and not env["complete"] else 0
+
+    def _paid(self, kind: "FeatureKind", env: dict, packed: int, complete: bool, up: set[int] | None) -> list[int]:
+        """Per seat, what a feature of ``kind`` with inputs ``env`` and followers ``packed`` pays
+        its majority (a tie won by the seats ``up``, :meth:`_up_of`): its ``complete`` score if
+        ``complete``, else its end points; each majority seat on its own inputs where the kind
+        reads them (``own_T``: the pig's farmer)."""
+        if not kind.own:
+            if complete:
+                return self._vector(kind.complete.points(env) if kind.complete is not None else 0, packed, up)
+            return self._vector(self._own_end(kind, env), packed, up)
+        vector = [0] * self.players
+        if complete and kind.complete is None:
+            return vector
+        for p in self.majority(packed, up):
+            mine = dict(env)
+            for name, type_index in kind.own:
+                mine[name] = count_of(packed, p, type_index, self.players)
+            vector[p] = kind.complete.points(mine) if complete and kind.complete is not None else \
+                self._own_end(kind, mine)
+        return vector
+
+    def majority(self, packed: int, up: set[int] | None) -> list[int]:
+        """The seats with the most strength among followers ``packed`` (none when nobody has any),
+        a tie narrowed to the seats ``up`` among them if any."""
+        weights = self.weights
+        counts = unpack_followers(packed, self.players) if weights is None else strengths(packed, self.players, weights)
+        most = max(counts)
+        tied = [p for p, count in enumerate(counts) if count == most] if most else []
+        if up is not None and len(tied) > 1:
+            return [p for p in tied if p in up] or tied
+        return tied
+
+    def _vector(self, points: int, packed: int, up: set[int] | None) -> list[int]:
+        if up is not None:
+            vector = [0] * self.players
+            if points and packed:
+                for p in self.majority(packed, up):
+                    vector[p] = points
+            return vector
+        vector = [0] * self.players
+        if points and packed:  # the majority written out: this runs for every option weighed
+            weights = self.weights
+            counts = unpack_followers(packed, self.players) if weights is None else \
+                strengths(packed, self.players, weights)
+            most = max(counts)
+            if most:
+                for p, count in enumerate(counts):
+                    if count == most:
+                        vector[p] = points
+        return vector
