@@ -19,8 +19,9 @@ def walk(game: "Game", tile: int) -> list[tuple[int, int]]:
     by_cell = [c for c in constraints if c.per_cell]
     by_rotation = [c for c in constraints if not c.per_cell]
     found = []
+    base = game.ruleset.edge_base
     for pos, key in game.frontier.items():
-        if by_cell and not all(c.allows(game, tile, pos, 0) for c in by_cell):
+        if by_cell and not all(c.allows_cell(key, base) for c in by_cell):
             continue
         for r in fits(tile, key):
             if all(c.allows(game, tile, pos, r) for c in by_rotation):

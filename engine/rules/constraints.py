@@ -62,8 +62,13 @@ class Constraint:
     @property
     def per_cell(self) -> bool:
         """Whether the rule's answer depends on the cell alone, not the rotation (``hole``): asked
-        once a cell, before the rotations that fit there are looked at."""
-        return self.rule in PER_CELL
+        once a cell, by :meth:`allows_cell`, before the rotations that fit there are looked at."""
+        return self.rule in CELL_RULES
+
+    def allows_cell(self, key: int, base: int) -> bool:
+        """For a :attr:`per_cell` rule: whether a frontier cell whose edge constraint is ``key``
+        (four side codes in base ``base``, 0 where no tile is: engine/core/board.py) obeys it."""
+        return CELL_RULES[self.rule](self, key, base)
 
 
 def _kind_sides(game: "Game", tile: int, rotation: int, kind: int) -> list[int]:
@@ -113,13 +118,21 @@ def _hole(constraint: Constraint, game: "Game", tile: int, pos: int, rotation: i
     return sum(1 for step in SIDE_STEP if pos + step in board) >= constraint.neighbors
 
 
+def _hole_cell(constraint: Constraint, key: int, base: int) -> bool:
+    neighbours = 0
+    while key:  # a side code is 0 where no tile is, so each other digit is a neighbour
+        key, code = divmod(key, base)
+        neighbours += code != 0
+    return neighbours >= constraint.neighbors
+
+
 RULES: dict[str, Callable[[Constraint, "Game", int, int, int], bool]] = {
     "extend": _extend,
     "no-u-turn": _no_u_turn,
     "hole": _hole,
 }
-#: The rules whose answer is the same for every rotation at a cell.
-PER_CELL = frozenset({"hole"})
+#: The rules whose answer is the same for every rotation at a cell, read from its edge constraint.
+CELL_RULES: dict[str, Callable[[Constraint, int, int], bool]] = {"hole": _hole_cell}
 #: The rules that watch a feature kind, and so need one.
 WATCHING = frozenset({"extend", "no-u-turn"})
 
