@@ -240,14 +240,15 @@ class Lookahead(Majorities):
         me = game.player
         if not game.supply[me]:
             return options
-        after = (base, pool, supply)
         if self.weights is None:  # one follower type: every deployable free segment (the hot path)
             bit, mask = one_follower(me), game.deploy_masks[me]
             for j, segment in enumerate(segments):
                 group = groups[reps[j]]
                 assert group is not None  # every segment has a group
                 if kinds[segment.kind].deployable and not group.fol & mask:
-                    options.append((j, 0, self._deployed(group, bit, 0, context, after)))
+                    # Passed one by one: unpacking a tuple costs the compiled build dearly on this path.
+                    options.append((j, 0, self._deployed(
+                        group, bit, 0, base, pool, supply, context, groups, reps, root_group, gained, pos, neighbours_here)))
                     if track:
                         self.local.append(untouched and group.kind not in watched)
                         self.deployed.append((group, bit))
@@ -256,19 +257,20 @@ class Lookahead(Majorities):
             group = groups[reps[j]]
             assert group is not None  # every segment has a group
             bit = one_follower(me, t, self.players)
-            options.append((j, t, self._deployed(group, bit, t, context, after)))
+            options.append((j, t, self._deployed(
+                group, bit, t, base, pool, supply, context, groups, reps, root_group, gained, pos, neighbours_here)))
             if track:
                 self.local.append(untouched and group.kind not in watched)
                 self.deployed.append((group, bit))
         return options
 
-    def _deployed(self, group: Group, bit: int, type_index: int, context: tuple,
-                  after: tuple[list[int], list[int], list[int]]) -> list[int]:
+    def _deployed(self, group: Group, bit: int, type_index: int, base: list[int], pool: list[int],
+                  supply: list[int], context: tuple, groups: list, reps: list[int], root_group: dict,
+                  gained: dict[int, bool], pos: int, neighbours_here: int) -> list[int]:
         """The potential per seat of the placement with a follower of type ``type_index`` (packed
-        ``bit``) deployed on ``group``; ``after`` is the placement's potential without it, the
-        pooled kinds' points and the supplies after it."""
-        base, pool, supply = after
-        groups, reps, root_group, gained, pos, neighbours_here, _ = context
+        ``bit``) deployed on ``group``: ``base`` is the placement's potential without it, ``pool``
+        the pooled kinds' points and ``supply`` the supplies after it; the rest describe the
+        placement (:meth:`_potentials`)."""
         me, weights = self.game.player, self.weights
         up = self._marker >= 0 and (weights is None or weights[type_index] > 0) \
             and self._marker in self.game.tiles[_tile(self.game)].kinds  # a follower on a hill tile
@@ -300,7 +302,14 @@ class Lookahead(Majorities):
             return None
         kind = self.kinds[group.kind]
         env = self._group_inputs(kind, group, groups, reps, root_group, gained, pos, neighbours_here)
-        return self._paid(kind, env, packed, group.complete, self._up_of(group.roots, deployer))
+        up = self._up_of(group.roots, deployer) if self._marker >= 0 else None
+        if kind.own or up is not None:
+            return self._paid(kind, env, packed, group.complete, up)
+        if group.complete:  # the common case written out: this runs for every option weighed
+            points = kind.complete.points(env) if kind.complete is not None else 0
+        else:
+            points = self._own_end(kind, env)
+        return self._vector(points, packed, None)
 
     def _done(self, target, gained) -> bool:
         if isinstance(target, Group):
