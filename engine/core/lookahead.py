@@ -247,8 +247,8 @@ class Lookahead(Majorities):
                 assert group is not None  # every segment has a group
                 if kinds[segment.kind].deployable and not group.fol & mask:
                     # Passed one by one: unpacking a tuple costs the compiled build dearly on this path.
-                    options.append((j, 0, self._deployed(
-                        group, bit, 0, base, pool, supply, context, groups, reps, root_group, gained, pos, neighbours_here)))
+                    options.append((j, 0, self._deployed(group, bit, 0, base, pool, supply, context, groups, reps,
+                                                         root_group, gained, pos, neighbours_here)))
                     if track:
                         self.local.append(untouched and group.kind not in watched)
                         self.deployed.append((group, bit))
@@ -257,8 +257,8 @@ class Lookahead(Majorities):
             group = groups[reps[j]]
             assert group is not None  # every segment has a group
             bit = one_follower(me, t, self.players)
-            options.append((j, t, self._deployed(
-                group, bit, t, base, pool, supply, context, groups, reps, root_group, gained, pos, neighbours_here)))
+            options.append((j, t, self._deployed(group, bit, t, base, pool, supply, context, groups, reps,
+                                                 root_group, gained, pos, neighbours_here)))
             if track:
                 self.local.append(untouched and group.kind not in watched)
                 self.deployed.append((group, bit))

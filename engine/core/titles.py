@@ -38,7 +38,8 @@ def settle(game: "Game") -> list[Scored]:
     per title passed (rule ``title``, ``players`` the new holder, ``values`` every seat's)."""
     inputs = aggregates(game, [{} for _ in range(game.players)], read_by(game.ruleset.titles))
     passed: list[Scored] = []
-    for i, (title, values, (taker, record)) in enumerate(passing(game.ruleset.titles, inputs, game.titles, game.player)):
+    after = passing(game.ruleset.titles, inputs, game.titles, game.player)
+    for i, (title, values, (taker, record)) in enumerate(after):
         holder = game.titles[i][0]
         game.titles[i] = (taker, record)
         if taker == holder:
