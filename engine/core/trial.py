@@ -1,12 +1,12 @@
-"""Look-ahead by trial: copy the game and play each candidate move.
+"""Which look-ahead a ruleset gets, and the two that are not by features alone.
 
 :class:`~engine.core.lookahead.Lookahead` works out a move's value from the
-features it touches, which holds while every score depends on one feature
-alone.  A game-end bonus compares the players on the whole game (tokens, the
-largest road), follower types weigh majorities by strength, and a wild side
-ends features of the tiles it meets, so under a ruleset with any of them
-:func:`look_ahead` plays each candidate on a copy instead: slower, and exact by
-construction.
+features it touches.  Game-end bonuses and titles compare the players on the
+whole game: :class:`BonusLookahead` adds them to the features' values, as they
+stand or as the move leaves them (:mod:`engine.core.bonus_part`).  What neither
+follows (wild sides, completion formulas, pieces that read, guard or leave their
+feature: :func:`by_trial`) :class:`TrialLookahead` plays on a copy of the game,
+exact by construction.  docs/lookahead.md describes all three.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from .known_ends import KnownEnds
 from .lookahead import Lookahead
 from .supply_value import kept_points, turns_ahead
 from .tallies import aggregates
+from .titles import passing
 from .moves import Move
 
 if TYPE_CHECKING:
@@ -101,8 +102,12 @@ class BonusLookahead:
         self.bonus = [0] * game.players
         # No bonus here reads points_K (by_trial), the one aggregate the final scores change.
         inputs = aggregates(game, [{} for _ in range(game.players)], read_by(game.ruleset.bonuses))
+        # The titles as any placement leaves them when it changes no aggregate: settled on these
+        # values, which may pass one even so (a value above 0 before the first placement).
+        titles = [after for _, _, after in passing(game.ruleset.titles, inputs, game.titles, game.player)]
         try:
-            events = [event for bonus in game.ruleset.bonuses for event in bonus_scores(game, bonus, inputs, False)]
+            events = [event for bonus in game.ruleset.bonuses
+                      for event in bonus_scores(game, bonus, inputs, False, titles)]
         except UserError as error:
             raise _looking_ahead(error) from None
         for event in events:
@@ -161,8 +166,9 @@ def by_trial(ruleset: "Ruleset") -> bool:
     says when).  Follower types are weighed by features where each counts a fixed strength
     and stands on a segment; a type whose strength reads its feature (the mayor), stands on a
     corner, keeps others out or pays its owner (the barn), a score trigger, a follower that
-    moves on (the wagon), or a pooled farm rule (1st and 2nd editions) beside several types,
-    a tie-break or ``around`` inputs sends the ruleset to the trial."""
+    moves on (the wagon), a pooled farm rule (1st and 2nd editions) beside several types, a
+    tie-break or ``around`` inputs, or ``around`` on a kind that does not complete when
+    surrounded sends the ruleset to the trial."""
     kinds = ruleset.kinds
     pooled = any(k.final is not None and (k.majority == "adjacent" or k.adjacent_pays_once) for k in kinds)
     typed = len(ruleset.follower_types) > 1 and (
@@ -170,5 +176,8 @@ def by_trial(ruleset: "Ruleset") -> bool:
              or ruleset.movers) or any(t.keeps_out for t in ruleset.follower_types))
     around = any(kind.around for kind in kinds)
     pooling = pooled and (len(ruleset.follower_types) > 1 or ruleset.tie_kind >= 0 or around)
-    return typed or pooling or ruleset.edge_wild >= 0 or any(kind.completes for kind in kinds) \
+    # The look-ahead by features follows the tiles placed around the features that complete when
+    # surrounded: one that never does may count them (around) all the same.
+    unfollowed = any(kind.around and kind.completion != "surrounded" for kind in kinds)
+    return typed or pooling or unfollowed or ruleset.edge_wild >= 0 or any(kind.completes for kind in kinds) \
         or any(name.startswith("points_") for name in read_by(ruleset.bonuses))

@@ -32,7 +32,8 @@ REFS = [*shipped_games(), f"basic+{EVERY}", f"first-edition+{EVERY}", f"second-e
 #: bonuses and titles, tie-breaks, around inputs): checked more often.
 BY_FEATURES = ["basic+hills+vineyards", "basic+inns-and-cathedrals+traders-and-builders", "basic+king-and-robber-baron",
                "basic+longest-road-bonus", "basic+inns-and-cathedrals+hills+vineyards+longest-road-bonus",
-               str(TEST_RULESETS / "hills.yaml"), str(TEST_RULESETS / "zero-strength-own.yaml")]
+               str(TEST_RULESETS / "hills.yaml"), str(TEST_RULESETS / "zero-strength-own.yaml"),
+               str(TEST_RULESETS / "title-from-the-start.yaml"), str(TEST_RULESETS / "never-complete-around.yaml")]
 
 
 def whole_board(game: Game, move: Move, keep: int) -> list[int]:
@@ -48,16 +49,17 @@ def whole_board(game: Game, move: Move, keep: int) -> list[int]:
     return [points + keep * min(n, t) for points, n, t in zip(trial.potential_scores(), trial.supply, turns)]
 
 
-def check_candidates(ref: str, seed: int, players: int, stop: int) -> None:
-    """Every candidate's value by each look-ahead equals the whole board's, every fourth turn of a
-    random game until turn ``stop``."""
+def check_candidates(ref: str, seed: int, players: int, stop: int, every: tuple[int, ...] = (1,)) -> None:
+    """Every candidate's value by each look-ahead equals the whole board's, on the turns whose
+    remainder by 4 is in ``every`` (default every fourth turn, from turn 1) of a random game until
+    turn ``stop``."""
     ruleset = load_ruleset(ref)
     players = min(max(players, ruleset.min_players), ruleset.max_players)
     game = Game(ruleset, players, seed)
     bots = [RandomPlayer(f"{seed}:{p}") for p in range(players)]
     checked = 0
     while game.tile is not None and game.turn < stop:
-        if not game.movers and not (game.hands is not None and game.hands.picking) and game.turn % 4 == 1:
+        if not game.movers and not (game.hands is not None and game.hands.picking) and game.turn % 4 in every:
             keep = 2 if game.turn % 8 == 1 else 0
             for looking in (TrialLookahead(game, keep), look_ahead(game, keep)):
                 for move, vector in looking.moves():
@@ -98,3 +100,15 @@ def test_a_feature_the_move_changes_far_away_is_scored_again() -> None:
     assert any(known.get(root, rule) is not None for rule in RULES)
     trial.fol[root] = 0
     assert all(known.get(root, rule) is None for rule in RULES)
+
+
+def test_a_title_passed_by_a_move_that_completes_nothing_is_weighed() -> None:
+    """The review's case: at turn 0 a title worth 4 to the latest seat passes with the first
+    placement, whatever it completes (seed 1, 2 players: the second seat takes it)."""
+    check_candidates(str(TEST_RULESETS / "title-from-the-start.yaml"), 1, 2, 1, every=(0,))
+
+
+def test_a_tile_beside_a_cloister_that_never_completes_changes_its_around_count() -> None:
+    """The review's case: seed 4, 2 players, a tile placed at turn 9 beside an occupied cloister
+    that never completes and counts the cities around it."""
+    check_candidates(str(TEST_RULESETS / "never-complete-around.yaml"), 4, 2, 12, every=(0, 1, 2, 3))
