@@ -38,9 +38,9 @@ class BonusPart:
     def __init__(self, game: "Game", look: "Lookahead") -> None:
         self.game, self.look = game, look
         ruleset = game.ruleset
-        self.usable = ruleset.tie_kind < 0 and not any(name.startswith("points_") for name in read_by(ruleset.bonuses))
-        self.index = {name: i for i, name in enumerate(ruleset.tokens)}
         reads = read_by(ruleset.bonuses)
+        self.usable = ruleset.tie_kind < 0 and not any(name.startswith("points_") for name in reads)
+        self.index = {name: i for i, name in enumerate(ruleset.tokens)}
         self.largest = [f"largest_{kind.name}" in reads for kind in ruleset.kinds]
         #: ``(root, kind index, tiles, majority)`` of each incomplete occupied feature of a ``largest_K`` kind.
         self.occupied: list[tuple[int, int, int, tuple[int, ...]]] = []
@@ -75,13 +75,7 @@ class BonusPart:
                                tuple(look.majority(packed, None)) if packed else ())
         inputs = tallies.inputs(game.ruleset, self._occupied_after(live, pos, joined, bit, absorbed),
                                 [{} for _ in range(game.players)], read_by(game.ruleset.bonuses))
-        titles = [after for _, _, after in passing(game.ruleset.titles, inputs, game.titles, game.player)]
-        vector = [0] * game.players
-        for bonus in game.ruleset.bonuses:
-            for event in bonus_scores(game, bonus, inputs, False, titles):
-                for p in event.players:
-                    vector[p] += event.points
-        return vector
+        return bonuses_paid(game, inputs)
 
     def _complete(self, tallies: Tallies, k: int, tiles: int, attrs: list[int], players: tuple[int, ...]) -> None:
         """Note a feature of kind ``k`` the move completes (as engine/core/completion.py's
@@ -130,3 +124,16 @@ class BonusPart:
                 for p in self.look.majority(packed, None):
                     found[p].append((group.kind, tiles))
         return found
+
+
+def bonuses_paid(game: "Game", inputs: list[dict[str, int]]) -> list[int]:
+    """Per seat, what the bonuses pay at the game end on the aggregates ``inputs``, the titles first
+    passed as a placement by the seat playing would pass them on those values (a title's value may be
+    above its record before the first placement)."""
+    titles = [after for _, _, after in passing(game.ruleset.titles, inputs, game.titles, game.player)]
+    vector = [0] * game.players
+    for bonus in game.ruleset.bonuses:
+        for event in bonus_scores(game, bonus, inputs, False, titles):
+            for p in event.players:
+                vector[p] += event.points
+    return vector

@@ -127,7 +127,7 @@ def end_scores(game: "Game", explain: bool = True, known: "KnownEnds | None" = N
         mine = [root for root, k in roots if k is kind]
         if kind.final is None or not mine:
             continue
-        if kind.majority == "adjacent" or kind.adjacent_pays_once:
+        if kind.pools:
             paying = _final_by_adjacent if kind.majority == "adjacent" else _final_paying_once
             events.extend(paying(game, kind, mine, make))
             if game.ruleset.owner_types:  # pieces that pay their owner do so feature by feature

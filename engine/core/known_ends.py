@@ -51,8 +51,7 @@ class KnownEnds:
         kinds = game.ruleset.kinds
         self.usable = not any(kind.completes for kind in kinds)
         #: Kinds whose final score pools several features: never kept.
-        self._pooled = {k.index for k in kinds if k.final is not None and (k.majority == "adjacent"
-                                                                              or k.adjacent_pays_once)}
+        self._pooled = {k.index for k in kinds if k.pools}
         self._scores: dict[tuple[int, str], list[Scored]] = {}
         self._state: dict[int, tuple[int, int, list[int]]] = {}
         self._adjacent: dict[int, set[int]] = {}

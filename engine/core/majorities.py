@@ -32,8 +32,7 @@ class Majorities:
         self.weights = game.weights
         self.types = len(game.ruleset.follower_types)
         #: Kinds whose final score pools several features (1st/2nd-edition farms): scored as a whole.
-        self._pooled = {k.index for k in self.kinds
-                        if k.final is not None and (k.majority == "adjacent" or k.adjacent_pays_once)}
+        self._pooled = {k.index for k in self.kinds if k.pools}
         self._tied_up(game)
 
     def _tied_up(self, game: "Game") -> None:

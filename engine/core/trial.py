@@ -18,13 +18,12 @@ from typing import TYPE_CHECKING
 from ..errors import UserError
 from ..rules.bonuses import read_by
 from .after_move import add_to
-from .bonus_part import BonusPart
-from .game_end import bonus_scores, end_totals
+from .bonus_part import BonusPart, bonuses_paid
+from .game_end import end_totals
 from .known_ends import KnownEnds
 from .lookahead import Lookahead
 from .supply_value import kept_points, turns_ahead
 from .tallies import aggregates
-from .titles import passing
 from .moves import Move
 
 if TYPE_CHECKING:
@@ -99,20 +98,13 @@ class BonusLookahead:
         self._trial: TrialLookahead | None = None  # made when a move must be played on a copy
         #: The bonuses after a move that changes their inputs, where it can say (else the trial plays it).
         self.part = BonusPart(game, self.features)
-        self.bonus = [0] * game.players
-        # No bonus here reads points_K (by_trial), the one aggregate the final scores change.
+        # No bonus here reads points_K (by_trial), the one aggregate the final scores change; a move
+        # that changes no aggregate still settles the titles on these values.
         inputs = aggregates(game, [{} for _ in range(game.players)], read_by(game.ruleset.bonuses))
-        # The titles as any placement leaves them when it changes no aggregate: settled on these
-        # values, which may pass one even so (a value above 0 before the first placement).
-        titles = [after for _, _, after in passing(game.ruleset.titles, inputs, game.titles, game.player)]
         try:
-            events = [event for bonus in game.ruleset.bonuses
-                      for event in bonus_scores(game, bonus, inputs, False, titles)]
+            self.bonus = bonuses_paid(game, inputs)
         except UserError as error:
             raise _looking_ahead(error) from None
-        for event in events:
-            for p in event.players:
-                self.bonus[p] += event.points
 
     def potentials(self, pos: int, rotation: int) -> list[tuple[int | None, int, list[int]]]:
         """``(follower segment or None, follower type, potential per seat)`` for each legal
@@ -170,7 +162,7 @@ def by_trial(ruleset: "Ruleset") -> bool:
     tie-break or ``around`` inputs, or ``around`` on a kind that does not complete when
     surrounded sends the ruleset to the trial."""
     kinds = ruleset.kinds
-    pooled = any(k.final is not None and (k.majority == "adjacent" or k.adjacent_pays_once) for k in kinds)
+    pooled = any(k.pools for k in kinds)
     typed = len(ruleset.follower_types) > 1 and (
         bool(ruleset.feature_strengths or ruleset.corner_types or ruleset.owner_types or ruleset.scorers
              or ruleset.movers) or any(t.keeps_out for t in ruleset.follower_types))

@@ -169,6 +169,12 @@ class FeatureKind:
         inputs.update((name, 0) for name, _ in self.own)
         object.__setattr__(self, "inputs", inputs)  # frozen: set once, here
 
+    @property
+    def pools(self) -> bool:
+        """Whether its ``final`` score pools several features (1st- and 2nd-edition farms:
+        ``majority: adjacent`` or ``adjacent_pays_once``), so no feature's is its own."""
+        return self.final is not None and (self.majority == "adjacent" or self.adjacent_pays_once)
+
 
 
 
