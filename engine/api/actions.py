@@ -43,7 +43,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from ..core.moves import HOME, MOVE_ON, PICK, Move
+from ..core.moves import HOME, Move, move_on, pick
 from ..geometry import map_local, map_origin, pack, unpack
 from ..rules.ruleset import Ruleset
 
@@ -241,7 +241,7 @@ class ActionCodec:
         return action - self.starts_from if self.starts_from <= action < self.starts_from + 4 else None
 
     def move_on_action(self, move: Move, origin: int) -> int:
-        """The action of a follower moving on (``Move(pos, MOVE_ON, spot, type)``, or
+        """The action of a follower moving on (``move_on(pos, spot, type)``, or
         :data:`HOME`) from the tile at packed ``origin``."""
         if move == HOME:
             return self.home_action
@@ -265,10 +265,10 @@ class ActionCodec:
         if spot is None:
             raise ValueError(f"action {action} moves no follower")
         ox, oy = unpack(origin)
-        return Move(pack(ox + dx - self.within, oy + dy - self.within), MOVE_ON, spot, kind)
+        return move_on(pack(ox + dx - self.within, oy + dy - self.within), spot, kind)
 
     def pick_action(self, tile: int) -> int:
-        """The action picking held tile type ``tile`` (``Move(tile, PICK)``)."""
+        """The action picking held tile type ``tile`` (``pick(tile)``)."""
         if not 0 <= tile < self.picks:
             raise ValueError(f"no tile type {tile} to pick (deck.hand; the ruleset has {self.picks})")
         return self.pick_from + tile
@@ -277,5 +277,5 @@ class ActionCodec:
         """The pick of a pick ``action``."""
         if not self.pick_from <= action < self.size:
             raise ValueError(f"action {action} picks no tile")
-        return Move(action - self.pick_from, PICK)
+        return pick(action - self.pick_from)
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..core import chance
 from ..core.game import Game
-from ..core.moves import DRAW, HOME, Move
+from ..core.moves import DRAW, HOME, PLACE, Move
 from ..files.notation import format_follower
 from ..geometry import map_local
 from ..rules.ruleset import Ruleset
@@ -155,8 +155,8 @@ class ChanceGame:
             raise ValueError(f"the move {move} is not legal now")
         if game.movers:
             return [codec.move_on_action(move, game.movers[0][2])]
-        if move.rotation < 0:
-            return [codec.draw_action] if move == DRAW else [codec.pick_action(move.pos)]
+        if move.kind != PLACE:
+            return [codec.draw_action] if move == DRAW else [codec.pick_action(move.tile)]
         spot = codec.follower_action(move.follower, move.type)
         if self.placing is not None:
             return [spot]

@@ -5,62 +5,14 @@ from __future__ import annotations
 import random
 from typing import TypeVar
 
+from ..core.choices import PLACE_DECISION, decision_kind
 from ..core.game import Game
 from ..core.lookahead import Lookahead
-from ..core.supply_value import kept_points, turns_ahead
 from ..core.trial import BonusLookahead, TrialLookahead, look_ahead
-from ..core.moves import DRAW, Move
+from ..core.moves import Move
+from .valuing import decision_values, margin, offered_values
 
 T = TypeVar("T")
-
-
-def measure(game: Game, keep: int = 0, turns: list[int] | None = None) -> list[int]:
-    """The bots' measure of a position, per seat: the score if the game ended now, plus ``keep``
-    points for each follower in the seat's supply that it has a turn left to place (``turns`` per
-    seat; default those of ``game`` before its drawn tile is placed,
-    :func:`~engine.core.supply_value.turns_ahead`)."""
-    potential = game.potential_scores()
-    if not keep:
-        return potential
-    kept = kept_points(game.supply, turns_ahead(game, after_move=False) if turns is None else turns, keep)
-    return [points + extra for points, extra in zip(potential, kept)]
-
-
-def decision_values(game: Game, keep: int = 0) -> list[tuple[Move, list[int]]]:
-    """``(move, measure per seat)`` for each choice of the follower that may move on
-    (:mod:`engine.core.moving`), played on a copy (:func:`measure`)."""
-    found = []
-    turns = turns_ahead(game, after_move=True)
-    for move in game.legal_moves():
-        trial = game.copy()
-        trial.explain = False
-        trial.play(move, checked=True, draw=False)
-        found.append((move, measure(trial, keep, turns)))
-    return found
-
-
-def pick_values(game: Game, keep: int = 0) -> list[tuple[Move, list[int]]]:
-    """``(pick, measure per seat)`` for each tile type the player holds (``deck.hand``): the
-    measures of its best move by the player's margin, each pick played on a copy."""
-    me = game.player
-    found = []
-    for pick in game.legal_moves():
-        trial = game.copy()
-        trial.explain = False
-        trial.play(pick, checked=True, draw=False)
-        found.append((pick, max((totals for _, totals in look_ahead(trial, keep).moves()),
-                                key=lambda t: margin(t, me))))
-    return found
-
-
-def margin(totals: list[int], me: int) -> int:
-    """``me``'s points minus the best opponent's (0 with no opponent)."""
-    best = 0
-    first = True
-    for p, points in enumerate(totals):
-        if p != me and (first or points > best):
-            best, first = points, False
-    return totals[me] - best
 
 
 class GreedyPlayer:
@@ -93,17 +45,14 @@ class GreedyPlayer:
 
     def choose(self, game: Game) -> Move:
         me, keep = game.player, self.keep
-        if game.movers:
+        if decision_kind(game) is not PLACE_DECISION:  # a held tile to pick, a follower to move on, …
             candidates = decision_values(game, keep)
-        elif game.hands is not None and game.hands.picking:
-            candidates = pick_values(game, keep)
         else:
             look = look_ahead(game, keep)
-            if not isinstance(look, TrialLookahead) and not game.personal_turn:
+            extra = offered_values(game, keep)  # the personal tile's decline, …
+            if not isinstance(look, TrialLookahead) and not extra:
                 return self._place(game, look)
-            candidates = look.moves()
-        if game.personal_turn:
-            candidates.append((DRAW, measure(game, keep, turns_ahead(game, after_move=True, declined=True))))
+            candidates = look.moves() + extra
         best = _ties(candidates, me)
         return best[self.rng.randrange(len(best))]
 

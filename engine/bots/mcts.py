@@ -47,11 +47,11 @@ import time
 from typing import Callable, Optional
 
 from ..core.chance import determinise
+from ..core.choices import PLACE_DECISION, decision_kind, offered
 from ..core.game import Game
-from ..core.trial import look_ahead
-from ..core.supply_value import turns_ahead
-from ..core.moves import DRAW, Move
-from .greedy import GreedyPlayer, decision_values, margin, measure, pick_values
+from ..core.moves import Move
+from .greedy import GreedyPlayer
+from .valuing import candidates, margin, measure
 
 #: How playouts choose moves: uniformly at random, or as the greedy bot does.
 PLAYOUTS = ("random", "greedy")
@@ -220,14 +220,15 @@ class MctsPlayer:
                 state.play(greedy.choose(state), checked=True)
                 turns += 1
                 continue
-            if state.movers or (state.hands is not None and state.hands.picking):  # as the random bot
+            if decision_kind(state) is not PLACE_DECISION:  # as the random bot
                 choices = state.legal_moves()
                 state.play(choices[rng.randrange(len(choices))], checked=True)
                 continue
             count = state.placement_count()
-            n = rng.randrange(count + 1) if state.personal_turn else rng.randrange(count)
-            if n == count:  # as the random bot: declining a personal tile is one more choice
-                state.play(DRAW, checked=True)
+            extra = offered(state)
+            n = rng.randrange(count + len(extra))
+            if n >= count:  # as the random bot: declining a personal tile is one more choice
+                state.play(extra[n - count], checked=True)
                 turns += 1
                 continue
             pos, rotation = state.placement(n)
@@ -261,15 +262,7 @@ def _root_order(game: Game, keep: int) -> list[tuple[int, Move]]:
     first; ties in listing order."""
     me = game.player
     valued = []
-    if game.movers:
-        candidates = decision_values(game, keep)
-    elif game.hands is not None and game.hands.picking:  # each held tile by the best move it allows
-        candidates = pick_values(game, keep)
-    else:
-        candidates = look_ahead(game, keep).moves()
-    if game.personal_turn:  # declining the personal tile leaves the margin as it stands
-        candidates.append((DRAW, measure(game, keep, turns_ahead(game, after_move=True, declined=True))))
-    for i, (move, totals) in enumerate(candidates):
+    for i, (move, totals) in enumerate(candidates(game, keep)):
         valued.append((-margin(totals, me), i, move))
     valued.sort(key=lambda item: (item[0], item[1]))
     return [(-margin, move) for margin, _, move in valued]
@@ -278,11 +271,8 @@ def _root_order(game: Game, keep: int) -> list[tuple[int, Move]]:
 def _moves(state: Game) -> list[Move]:
     """Legal moves below the root: every placement without a follower, then those with one (a
     follower's choices, or the tiles of a hand to pick from, as listed)."""
-    if state.movers or (state.hands is not None and state.hands.picking):
+    if decision_kind(state) is not PLACE_DECISION:
         return state.legal_moves()
     placements = state.placements()
     bare = [Move(pos, r) for pos, r in placements]
-    moves = bare + [Move(pos, r, j, t) for pos, r in placements for j, t in state.deploy_choices(pos, r)]
-    if state.personal_turn:
-        moves.append(DRAW)
-    return moves
+    return bare + [Move(pos, r, j, t) for pos, r in placements for j, t in state.deploy_choices(pos, r)] + offered(state)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
+from ..core.choices import PLACE_DECISION, decision_kind, offered
 from ..core.game import Game
-from ..core.moves import DRAW, Move
+from ..core.moves import Move
 
 
 class RandomPlayer:
@@ -27,13 +28,14 @@ class RandomPlayer:
 
     def choose(self, game: Game) -> Move:
         rng = self.rng
-        if game.movers or (game.hands is not None and game.hands.picking):  # a follower's choice, or a held tile
+        if decision_kind(game) is not PLACE_DECISION:  # a follower's choice, a held tile, …
             choices = game.legal_moves()
             return choices[rng.randrange(len(choices))]
         count = game.placement_count()
-        n = rng.randrange(count + 1) if game.personal_turn else rng.randrange(count)
-        if n == count:
-            return DRAW
+        extra = offered(game)  # the personal tile's decline, …: one more choice each
+        n = rng.randrange(count + len(extra))
+        if n >= count:
+            return extra[n - count]
         pos, rotation = game.placement(n)
         options = game.deploy_choices(pos, rotation)
         pick = rng.randrange(len(options) + 1)

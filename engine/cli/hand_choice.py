@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from ..core.game import Game
-from ..core.moves import PICK, Move
+from ..core.moves import Move, pick
 from .screen import board_text, tile_text
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ def hand_note(game: Game) -> Text | None:
 
 
 def choose_tile(player: "HumanPlayer", game: Game) -> Move:
-    """Show the hand and ask which tile to place: ``Move(tile, PICK)``.  A number from the list
+    """Show the hand and ask which tile to place: ``pick(tile)``.  A number from the list
     or a tile id; ``?`` repeats the list, ``b`` redraws the board, ``q`` quits (as at the move prompt)."""
     hands = game.hands
     assert hands is not None and hands.picking, "a choice of tile needs a hand to choose from"
@@ -67,4 +67,4 @@ def choose_tile(player: "HumanPlayer", game: Game) -> Move:
                           f"{', '.join(ids)}")
             continue
         c.print(Text(f"→ {game.tiles[chosen].id}", style="bold green"))
-        return Move(chosen, PICK)
+        return pick(chosen)

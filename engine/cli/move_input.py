@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from ..core.game import Game
-from ..core.moves import DRAW, IllegalMove, Move, is_draw
+from ..core.moves import DECLINE, DRAW, IllegalMove, Move
 from ..files.notation import format_follower, parse_follower
 from ..geometry import pack
 from ..rules.kinds import FeatureKind
@@ -31,7 +31,7 @@ class MoveInputError(ValueError):
 
 def move_notation(game: Game, move: Move, tile: int | None = None) -> str:
     """``X,Y rR [KIND@PORT]`` of ``move`` for ``tile`` (default: the current tile), X,Y on its map."""
-    if is_draw(move):
+    if move.kind == DECLINE:
         return decline_word(game)
     tile = game.tile if tile is None else tile
     _, x, y = game.local(move.pos)

@@ -19,7 +19,7 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
     tile placed instead of a draw and the last round of them (``deck.personal``), a tile
     buried under the placed one (``deck.bury``), and each follower moving on after its feature
     scored (``triggers``: the wagon)."""
-    from ..core.moves import is_decision, is_pick
+    from ..core.moves import GO_HOME, MOVE_ON, PICK
     from ..files.notation import follower_phrase, moved_on_phrase
 
     seen = 0
@@ -29,9 +29,9 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
 
     def log(game: Game, seat: int, tile: int, move: Any, events: list) -> None:
         nonlocal seen, last_round_told
-        if is_pick(move):  # shown with the placement; which tiles were held stays hidden (deck.hand)
+        if move.kind == PICK:  # shown with the placement; which tiles were held stays hidden (deck.hand)
             return
-        if is_decision(move):
+        if move.kind in (MOVE_ON, GO_HOME):
             console.print(f"      ↳ {names[seat]}'s {moved_on_phrase(game, game.decisions[-1][2], move)}")
             return
         if not seen:

@@ -12,12 +12,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .deck import take
+from .mechanism import Mechanism
 
 if TYPE_CHECKING:
+    from ..rules.ruleset import Ruleset
     from .game import Game
 
 
-def bury(game: "Game", tile: int) -> None:
+def bury(game: "Game", tile: int, base: int = 0) -> None:
     """After ``tile`` was placed (turn :attr:`~engine.core.game.Game.turn`): if it has a segment of
     the ``deck.bury`` kind, the next tile of the current map's stack goes under it, into the box
     of its phase, and ``(turn, tile type)`` into :attr:`~engine.core.game.Game.buried`.  Nothing is
@@ -43,3 +45,10 @@ def force(game: "Game", tile: int) -> None:
     stack, the one the turn about to be played buries (a turn entry's ``buried``)."""
     m = game.map
     game.stacks[m], game.pins[m] = [[tile]], [[False, False]]
+
+
+def _uses(ruleset: "Ruleset") -> bool:
+    return ruleset.bury_kind >= 0
+
+
+MECHANISM = Mechanism("burial", _uses, placed=bury)

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from ..geometry import FACING, SIDE_STEP
 from .constrained import walk
 from .followers import count_of, types_mask
-from .moves import DRAW, HOME, PICK, IllegalMove, Move, is_decision, is_draw, is_pick
-from .moving import destinations, refusal
+from .mechanism import DecisionKind
+from .moves import PLACE, IllegalMove, Move
 
 if TYPE_CHECKING:
     from ..rules.follower_types import FollowerType
@@ -242,16 +242,31 @@ def _not_done(group: list[int], done: list[int], segments: list[int]) -> list[in
     return [j for j in segments if _local_find(group, j) not in done_groups]
 
 
+def decision_kind(game: Game) -> DecisionKind:
+    """The kind of decision the player to move faces: the first a mechanism has pending
+    (``game.moments.decisions``), else placing the tile (:data:`PLACE_DECISION`)."""
+    for kind in game.moments.decisions:
+        if kind.pending(game):
+            return kind
+    return PLACE_DECISION
+
+
 def legal_moves(game: Game) -> list[Move]:
-    """Every legal :class:`Move` for the current tile: each placement with no
-    follower and with each follower option (of each type that may go there); last,
-    :data:`~engine.core.moves.DRAW` when the tile is a personal one offered.  While a follower
-    may move on (:mod:`engine.core.moving`), its destinations and then
-    :data:`~engine.core.moves.HOME` instead."""
-    if game.movers:
-        return [*destinations(game), HOME]
-    if game.hands is not None and game.hands.picking:
-        return [Move(tile, PICK) for tile in game.hands.types(game.player)]
+    """Every legal :class:`Move` of the decision the player to move faces (:func:`decision_kind`)."""
+    return decision_kind(game).options(game)
+
+
+def check(game: Game, move: Move) -> None:
+    """Raise :class:`IllegalMove` unless ``move`` is legal for the decision the player to move faces."""
+    if game.tile is None:
+        raise IllegalMove("placement", "the game has no tile left to place")
+    decision_kind(game).check(game, move)
+
+
+def placement_moves(game: Game) -> list[Move]:
+    """The placement decision's options: each placement with no follower and with each follower
+    option (of each type that may go there); last, what mechanisms offer beside (the personal
+    tile's :data:`~engine.core.moves.DRAW`)."""
     moves = []
     several = len(game.ruleset.follower_types) > 1
     for pos, r in game.placements():
@@ -260,31 +275,26 @@ def legal_moves(game: Game) -> list[Move]:
             moves.extend(Move(pos, r, j, t) for j, t in deploy_choices(game, pos, r))
         else:
             moves.extend(Move(pos, r, j) for j in game.deploy_options(pos, r))
-    if game.personal_turn:
-        moves.append(DRAW)
+    moves.extend(offered(game))
     return moves
 
 
-def check(game: Game, move: Move) -> None:
-    """Raise :class:`IllegalMove` unless ``move`` is legal for the current tile."""
-    if game.tile is None:
-        raise IllegalMove("placement", "the game has no tile left to place")
-    if game.movers or is_decision(move):
-        if not game.movers:
-            raise IllegalMove("follower", "no follower is moving on now: a tile is to be placed")
-        name = game.ruleset.follower_types[game.movers[0][1]].name
-        if not is_decision(move):
-            raise IllegalMove("follower", f"the {name} that scored is to move on or go home first")
-        if move not in legal_moves(game):
-            raise IllegalMove("follower", refusal(game, move))
-        return
-    if game.hands is not None and (game.hands.picking or is_pick(move)):
-        _check_pick(game, move)
-        return
-    if is_draw(move):
-        if not game.personal_turn:
-            raise IllegalMove("placement", "only a personal tile may be declined (the tile to place was drawn)")
-        return
+def offered(game: Game) -> list[Move]:
+    """The moves mechanisms offer beside the placements of the current tile (``moments.options``:
+    the personal tile's :data:`~engine.core.moves.DRAW`), in registry order; usually none."""
+    moves: list[Move] = []
+    for options in game.moments.options:
+        moves.extend(options(game))
+    return moves
+
+
+def check_placement(game: Game, move: Move) -> None:
+    """Raise :class:`IllegalMove` unless ``move`` places the current tile legally, or is one of the
+    moves mechanisms offer beside (a move of another kind gets that kind's reason, ``Moments.refusal``)."""
+    if move.kind != PLACE:
+        if move in offered(game):
+            return
+        raise IllegalMove(*game.moments.refusal(move.kind))
     key = game.frontier.get(move.pos)
     if move.pos in game.board:
         raise IllegalMove("placement", "that cell already holds a tile")
@@ -304,20 +314,12 @@ def check(game: Game, move: Move) -> None:
         raise_refused_spot(game, move)
 
 
-def _check_pick(game: Game, move: Move) -> None:
-    """Under ``deck.hand``: :class:`IllegalMove` (``placement``) unless ``move`` picks a tile the player
-    holds while they are to choose one, or places the tile picked."""
-    hands = game.hands
-    assert hands is not None, "picks need hands"
-    held = hands.types(game.player)
-    names = ", ".join(game.tiles[t].id for t in held)
-    if not is_pick(move):
-        raise IllegalMove("placement", f"choose which tile of the hand ({names}) to place first")
-    if not hands.picking:
-        raise IllegalMove("placement", "the tile to place is chosen: place it")
-    if move.pos not in held:
-        name = game.tiles[move.pos].id if 0 <= move.pos < len(game.tiles) else f"type {move.pos}"
-        raise IllegalMove("placement", f"the player holds no {name} (the hand: {names})")
+def _always(game: Game) -> bool:
+    return True
+
+
+#: Where to place the tile, and whether to deploy: the decision of every turn no mechanism takes over.
+PLACE_DECISION = DecisionKind("place", _always, placement_moves, check_placement, (PLACE,))
 
 
 def raise_refused_spot(game: Game, move: Move) -> None:

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from ..geometry import RING8
 from .followers import count_of
-from .moving import note_movers
 from ..rules.completes import OPEN
 from ..rules.tiles import NONE
 from .scoring import ScoreEvent, Scored, check_totals, feature_inputs, majority_in, score_feature
@@ -119,8 +118,8 @@ def score_completion(game: "Game", root: int, noted: bool = True) -> list[Scored
     if game.explain:
         game.events.extend(e for e in found if isinstance(e, ScoreEvent))
     if game.fol[root]:
-        if game.ruleset.movers:
-            note_movers(game, root)
+        for feature_scored in game.moments.feature_scored:  # before its followers go home
+            feature_scored(game, root)
         game.return_followers(root)
     return found
 

@@ -16,11 +16,14 @@ from mypy_extensions import mypyc_attr
 from ..geometry import map_local, map_origin
 from ..rules.ruleset import Ruleset
 from ..rules.seats import categories_at_start, points_at_start
-from . import burial, choices, completion, hands, moving, personal, titles, triggered
+from . import choices, completion
 from .board import Board
 from .deck import Pins, Stack, build_stacks, drawn, put_back, take
 from .followers import others_mask, strengths
-from .moves import Move, is_draw, is_pick
+from .hands import Hands
+from .mechanism import Decision
+from .mechanisms import moments_for
+from .moves import PLACE, Move
 from .game_end import end_totals, final_scores
 from .scoring import ScoreEvent, Scored
 from .snapshot import copy_game_into
@@ -37,13 +40,16 @@ class Game(Board):
     tile's ``(tile type index, rotation)`` (default: the ruleset's start tile,
     rotation 0) and is placed at (0, 0).
 
-    A turn: :attr:`tile` is the tile to place, :attr:`player` the seat to play; :meth:`placements`
-    / :meth:`deploy_options` / :meth:`legal_moves` list choices; :meth:`play` applies a
-    :class:`Move`, scores what it completed and draws the next tile, discarding tiles that fit
-    nowhere (RULES.md §3.2 row 4, seed 003).  When :attr:`tile` is None the tiles are used up;
-    :meth:`finish` runs final scoring.  Raises :class:`IllegalMove` for a move the rules refuse.
-    ``deck.personal`` may offer a personal tile instead of a draw (:mod:`engine.core.personal`),
-    and ``deck.hand`` a choice among held tiles (:mod:`engine.core.hands`).
+    A turn: :attr:`tile` is the tile to place, :attr:`player` the seat to play; :meth:`decision`
+    says what they decide now (place the tile, pick a held one, move a follower on, …) and its
+    options; :meth:`placements` / :meth:`deploy_options` / :meth:`legal_moves` list choices;
+    :meth:`play` applies a :class:`Move`, scores what it completed and draws the next tile,
+    discarding tiles that fit nowhere (RULES.md §3.2 row 4, seed 003).  When :attr:`tile` is None
+    the tiles are used up; :meth:`finish` runs final scoring.  Raises :class:`IllegalMove` for a
+    move the rules refuse.  The ruleset's mechanisms (:mod:`engine.core.mechanisms`) act at the
+    turn's moments through :attr:`moments`: ``deck.personal`` may offer a personal tile instead
+    of a draw (:mod:`engine.core.personal`), ``deck.hand`` a choice among held tiles
+    (:mod:`engine.core.hands`), and so on.
     """
 
     def __init__(self, ruleset: Ruleset, players: int = 2, seed: int | None = None, *,
@@ -54,6 +60,8 @@ class Game(Board):
             raise ValueError(f"{ruleset.ref} is for {ruleset.min_players}–{ruleset.max_players} players, not {players}")
         super().__init__(ruleset, players)
         self.seed = seed
+        #: The handlers of the ruleset's mechanisms, per moment of the turn (:mod:`engine.core.mechanisms`).
+        self.moments = moments_for(ruleset)
         #: Per seat, what of a feature's packed followers blocks that seat's deployment.
         types = len(ruleset.follower_types)
         self.deploy_masks = [others_mask(p, players, types) if ruleset.deploy_own else -1 for p in range(players)]
@@ -97,7 +105,7 @@ class Game(Board):
         self.personal_turns: tuple[int, ...] = ()
         self.last_round: list[int] | None = None
         #: ``deck.hand`` (engine/core/hands.py): what each seat holds and knows; None for the single draw.
-        self.hands = hands.Hands(players, len(ruleset.phases) or 1, ruleset.maps) if ruleset.hand else None
+        self.hands = Hands(players, len(ruleset.phases) or 1, ruleset.maps) if ruleset.hand else None
         #: Followers that may move on after their feature scored (engine/core/moving.py), as
         #: ``(owner, type, tile it stood on)`` in the order their owners choose (the first is
         #: :attr:`player`'s to decide); the seat whose placement scored them; and every choice made,
@@ -143,7 +151,7 @@ class Game(Board):
                 self.frontiers[m][self.origin(m)] = 0
         if not self.pending_starts:
             self._next_map()
-            personal.open_turn(self, draw)
+            self.open_turn(draw)
 
     def place_start(self, rotation: int) -> None:
         """Place the next drawn start tile (``deck.start_rule: drawn``) at its map's
@@ -154,7 +162,7 @@ class Game(Board):
         self.starts.append((tile, rotation))
         if not self.pending_starts:
             self._next_map()
-            personal.open_turn(self, self.auto_draw)
+            self.open_turn(self.auto_draw)
 
     @property
     def start_tile(self) -> int | None:
@@ -186,8 +194,16 @@ class Game(Board):
         """``(spot, follower type)`` pairs the current player may deploy there (:func:`~engine.core.choices.deploy_choices`)."""
         return choices.deploy_choices(self, pos, rotation)
 
+    def decision(self) -> Decision | None:
+        """What :attr:`player` decides now (:class:`~engine.core.mechanism.Decision`: its kind's name,
+        ``place``, ``pick``, ``move-on``, …, and its options); None when nothing is asked (the game
+        is over, a draw is due, or a drawn start tile waits for :meth:`place_start`)."""
+        if self.tile is None:
+            return None
+        return Decision(choices.decision_kind(self), self.player, self)
+
     def legal_moves(self) -> list[Move]:
-        """Every legal :class:`Move` for the current tile."""
+        """Every legal :class:`Move` of the decision the player to move faces."""
         return choices.legal_moves(self)
 
     def check(self, move: Move) -> None:
@@ -201,61 +217,56 @@ class Game(Board):
     # -- playing ---------------------------------------------------------------
 
     def play(self, move: Move, *, checked: bool = False, draw: bool = True) -> list[Scored]:
-        """Play ``move`` for :attr:`player`: place, deploy, score completed features, pass titles
-        (:mod:`engine.core.titles`), pass the turn and draw the next tile.  Returns this turn's
-        score events.
+        """Play ``move`` for :attr:`player`.  A placement: place, deploy, score completed features, run
+        the mechanisms' handlers, pass the turn and draw the next tile; returns this turn's score
+        events.  A move of another kind (:mod:`engine.core.moves`) goes to the mechanism that owns
+        it (``moments.plays``): decline the personal tile offered, pick a held tile, move a follower on.
 
         ``checked=True`` skips the legality check (for bots that chose from
-        :meth:`placements` and :meth:`deploy_options`).  ``draw=False`` stops
+        :meth:`legal_moves` or :meth:`placements` and :meth:`deploy_options`).  ``draw=False`` stops
         before the draw (:attr:`tile` is None, tiles remain): the draw is then a
         chance event for :meth:`draw_tile` (engine/core/chance.py).
-
-        :data:`~engine.core.moves.DRAW` declines an offered personal tile: the same player
-        draws (or, with ``draw=False``, a draw is due), or in the last round the next seat
-        is offered theirs (:mod:`engine.core.personal`).
         """
         if not checked:
             self.check(move)
-        if self.movers:  # an owner's choice for a follower that may move on
-            moving.decide(self, move)
-            self.player = self.movers[0][0] if self.movers else self.active
-            if not self.movers:
-                self._pass_turn(draw)
-            return []
-        if is_draw(move):
-            personal.decline(self, draw)
-            return []
-        if is_pick(move):
-            hands.pick(self, move.pos)
-            return []
+        if move.kind != PLACE:
+            return self.moments.plays[move.kind](self, move, draw)
         scored = self.apply(move)
-        if self.movers:  # owners choose before the turn passes
-            self.active, self.player = self.player, self.movers[0][0]
-            return scored
-        self._pass_turn(draw)
+        for holds in self.moments.holds:  # a decision for other seats before the turn passes
+            if holds(self):
+                return scored
+        self.pass_turn(draw)
         return scored
 
-    def _pass_turn(self, draw: bool) -> None:
-        if self.hands is not None:
-            hands.end_turn(self)
+    def pass_turn(self, draw: bool) -> None:
+        """The turn is over: the turn-end handlers run, the next seat plays (or this one again, once,
+        for an extra turn it earned) and its turn opens (:meth:`open_turn`)."""
+        for end in self.moments.turn_end:
+            end(self)
         if self.earned_turn:  # the player goes again, at once (and only once)
             self.extra_turn, self.earned_turn = True, False
         else:
             self.extra_turn, self.player = False, (self.player + 1) % self.players
         self._next_map()
-        if self.ruleset.personal_tile < 0:  # the common case, without a call (the turn loop is hot)
-            self.draw_or_wait(draw)
-        else:
-            personal.open_turn(self, draw)
+        self.open_turn(draw)
+
+    def open_turn(self, draw: bool) -> None:
+        """Open the current seat's turn: a turn-start handler may set its tile (a personal tile
+        offered); else the tile is drawn (``draw=False``: the draw is left due)."""
+        for start in self.moments.turn_start:
+            if start(self, draw):
+                return
+        self.draw_or_wait(draw)
 
     def draw_one(self) -> bool:
         """After ``play(..., draw=False)``: draw the top tile of the current map's stack (which
         :func:`engine.core.chance.draw` arranges), with no further draw.  True if it is now
         :attr:`tile`; False if it fit nowhere and was discarded (:meth:`discard`): the next draw
-        is then due, maybe on another map, unless the stacks are used up.  Under ``deck.hand`` the
-        tile goes into the player's hand (:func:`engine.core.hands.draw_one`)."""
-        if self.hands is not None:
-            return hands.draw_one(self)
+        is then due, maybe on another map, unless the stacks are used up.  A mechanism may draw
+        otherwise (``deck.hand``: into the player's hand, :func:`engine.core.hands.draw_one`)."""
+        draw_one = self.moments.draw_one
+        if draw_one is not None:
+            return draw_one(self)
         self._draw_next()
         tile = self.tile
         if tile is None or self.fits_somewhere(tile):
@@ -264,40 +275,30 @@ class Game(Board):
         self.tile, self.placement_cache = None, None
         if not any(self.stacks[self.map]) and self.remaining:
             self._next_map()
-        personal.stacks_out(self)
+        for drawn_handler in self.moments.drawn:
+            drawn_handler(self)
         return False
 
     def apply(self, move: Move) -> list[Scored]:
-        """Place, deploy and score ``move`` (and pass titles) without passing the turn or drawing
-        (what a bot does to a :meth:`copy` to look one move ahead).  Unchecked."""
+        """Place, deploy and score ``move`` and run the mechanisms' handlers at each moment, without
+        passing the turn or drawing (what a bot does to a :meth:`copy` to look one move ahead).
+        Unchecked."""
         tile = drawn(self.tile)
         self.turn += 1
         base = self.place(tile, move.pos, move.rotation)
         self.history.append((tile, move))
         self.seats.append(self.player)
-        if self.ruleset.bury_kind >= 0:
-            burial.bury(self, tile)
-        if self.hands is not None:
-            hands.played(self, tile)
-        if self.personal_turn:
-            personal.played(self)
-        if self.ruleset.extra_turn_types:
-            if self.extra_turn:
-                self.extra_turns += (self.turn,)
-            else:
-                self.earned_turn = completion.extends_own(self, tile, base)
+        moments = self.moments
+        for placed in moments.placed:
+            placed(self, tile, base)
         scored: list[Scored] = []  # what a deployment set off (a barn's farmers), then what the tile completed
         if move.follower is not None:
             segment = self.deploy_at(tile, base, move.rotation, move.follower, self.player, move.type)
-            if self.ruleset.scorers:
-                scored = triggered.on_deployed(self, segment, move.type)
+            for deployed in moments.deployed:
+                scored += deployed(self, segment, move.type)
         scored += completion.score_completed(self, tile, move.pos, base)
-        if self.ruleset.scorers:
-            scored += triggered.on_placed(self, tile, base)
-        if self.ruleset.titles:
-            scored += titles.settle(self)
-        if self.movers:
-            moving.settle(self, self.player)
+        for after in moments.scored:
+            scored += after(self, tile, base)
         return scored
 
     def discard(self) -> None:
@@ -355,16 +356,18 @@ class Game(Board):
     # -- internals -------------------------------------------------------------
 
     def draw_or_wait(self, draw: bool) -> None:
-        """Draw the turn's tile or hand (``draw=False``: leave the draw due, :meth:`draw_one`); the stacks used up,
-        the last round of personal tiles may begin (:mod:`engine.core.personal`)."""
-        if self.hands is not None:
-            hands.open_turn(self, draw)
+        """Draw the turn's tile (``draw=False``: leave the draw due, :meth:`draw_one`), or let the
+        mechanism that draws otherwise do so (``deck.hand``); then the tile-drawn handlers run (the
+        stacks used up, the last round of personal tiles may begin: :mod:`engine.core.personal`)."""
+        draw_instead = self.moments.draw
+        if draw_instead is not None:
+            draw_instead(self, draw)
         elif draw:
             self._draw()
         else:
             self.tile, self.placement_cache = None, None
-        if self.ruleset.personal_tile >= 0:
-            personal.stacks_out(self)
+        for drawn_handler in self.moments.drawn:
+            drawn_handler(self)
 
     def _draw(self) -> None:
         """Draw the next tile, discarding every tile that fits nowhere (seed 003)."""

@@ -12,8 +12,8 @@ tile, and each tile goes back at most once per turn, so every game ends.
 
 The choice is a move.  While the hand holds more than one tile (even of one
 type, so that a pick step tells nobody what the hand holds), :attr:`Hands.picking` is True, :attr:`~engine.core.game.Game.tile` is the
-lowest-numbered type held, and the legal moves are ``Move(t, PICK)`` for each
-type ``t`` held (:data:`~engine.core.moves.PICK`); once one is picked its
+lowest-numbered type held, and the decision is ``pick``: its moves are ``pick(t)`` for each
+type ``t`` held (:func:`~engine.core.moves.pick`); once one is picked its
 placements follow as for a drawn tile.
 
 What each seat knows: its own hand, not the others'; the tiles it returned
@@ -30,10 +30,14 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from .deck import reshuffle, take
+from .mechanism import DecisionKind, Mechanism
+from .moves import PICK, IllegalMove, Move, pick
 from .snapshot import own_rng
 
 if TYPE_CHECKING:
+    from ..rules.ruleset import Ruleset
     from .game import Game
+    from .scoring import Scored
 
 #: A held or returned tile: ``(tile type index, phase number it was drawn in, seats that know it)``.
 Entry = tuple[int, int, int]
@@ -125,14 +129,33 @@ def offer(game: "Game") -> None:
     hands.picking = len(hands.held[game.player]) > 1
 
 
-def pick(game: "Game", tile: int) -> None:
-    """``Move(tile, PICK)``: the player places ``tile``, one they hold, this turn (unchecked)."""
-    game.tile, game.placement_cache = tile, None
+def picked(game: "Game", move: Move, draw: bool) -> "list[Scored]":
+    """``pick(tile)``: the player places ``move.tile``, one they hold, this turn (unchecked; ``draw``
+    unused).  Scores nothing."""
+    game.tile, game.placement_cache = move.tile, None
     _hands(game).picking = False
+    return []
 
 
-def played(game: "Game", tile: int) -> None:
-    """``tile`` was placed: it leaves its player's hand, which :attr:`Hands.shown` notes for the record."""
+def options(game: "Game") -> list[Move]:
+    """The ``pick`` decision's options: ``pick(t)`` for each tile type ``t`` the player holds, in type order."""
+    return [pick(tile) for tile in _hands(game).types(game.player)]
+
+
+def check(game: "Game", move: Move) -> None:
+    """:class:`~engine.core.moves.IllegalMove` (``placement``) unless ``move`` picks a tile the player holds."""
+    held = _hands(game).types(game.player)
+    names = ", ".join(game.tiles[t].id for t in held)
+    if move.kind != PICK:
+        raise IllegalMove("placement", f"choose which tile of the hand ({names}) to place first")
+    if move.tile not in held:
+        name = game.tiles[move.tile].id if 0 <= move.tile < len(game.tiles) else f"type {move.tile}"
+        raise IllegalMove("placement", f"the player holds no {name} (the hand: {names})")
+
+
+def played(game: "Game", tile: int, base: int = -1) -> None:
+    """``tile`` was placed (segments from ``base``: unused): it leaves its player's hand, which
+    :attr:`Hands.shown` notes for the record."""
     hands = _hands(game)
     hands.shown += (tuple(t for t, _, _ in hands.held[game.player]),)
     drop(game, tile)
@@ -295,3 +318,19 @@ def _hands(game: "Game") -> Hands:
     hands = game.hands
     assert hands is not None, "the ruleset has no hands (deck.hand)"
     return hands
+
+
+def _picking(game: "Game") -> bool:
+    hands = game.hands
+    return hands is not None and hands.picking
+
+
+def _uses(ruleset: "Ruleset") -> bool:
+    return ruleset.hand is not None
+
+
+#: Which held tile to place this turn.
+PICK_DECISION = DecisionKind("pick", _picking, options, check, (PICK,))
+MECHANISM = Mechanism("hands of tiles", _uses, draw=open_turn, draw_one=draw_one, placed=played, turn_end=end_turn,
+                      decisions=(PICK_DECISION,), plays={PICK: picked},
+                      refusals={PICK: ("placement", "the tile to place is chosen: place it")})

@@ -15,39 +15,68 @@ class IllegalMove(Exception):
         self.reason = reason
 
 
+#: The kinds of move (:attr:`Move.kind`), one per thing a player may be asked to decide
+#: (:mod:`engine.core.decisions`): place the tile (and deploy), decline the personal tile
+#: offered, move a follower that scored on, send it home instead, pick a held tile.
+PLACE: Final = 0
+DECLINE: Final = 1
+MOVE_ON: Final = 2
+GO_HOME: Final = 3
+PICK: Final = 4
+
+#: Each kind's name, as records, the API and messages write it.
+KIND_NAMES: Final = ("place", "decline", "move-on", "home", "pick")
+
+
 @final
 class Move:
-    """One turn's choice: place the current tile at ``pos`` (packed) turned
-    ``rotation`` quarter turns clockwise, and deploy a follower of type ``type``
-    (an index into ``ruleset.follower_types``; 0 is normal) on segment
-    ``follower`` of the tile type (an index into its segments) or not (None).
+    """One choice of the player to move, tagged by its :attr:`kind`.
 
-    A value: equal moves hash alike (as the tuple of the four fields, as the
-    dataclass it was did), and the fields are ``Final`` (mypy refuses an
-    assignment).  A plain class rather than a dataclass because the compiled
-    build makes it a native class whose construction costs one C call (a
-    dataclass's generated ``__init__`` stays interpreted, issue 27's profile)."""
+    A placement (``kind`` :data:`PLACE`, the default): place the current tile at ``pos``
+    (packed) turned ``rotation`` quarter turns clockwise, and deploy a follower of type
+    ``type`` (an index into ``ruleset.follower_types``; 0 is normal) on spot ``follower`` of
+    the tile type (an index into its segments, then its corners) or not (None).  The other
+    kinds use the fields they need: :func:`move_on` a follower onto segment ``follower`` of
+    the placed tile at ``pos``; :func:`pick` a held tile type ``tile``; :data:`DRAW` and
+    :data:`HOME` none.
 
-    __slots__ = ("pos", "rotation", "follower", "type")
+    A value: equal moves hash alike, and the fields are ``Final`` (mypy refuses an
+    assignment).  A plain class rather than a dataclass because the compiled build makes it a
+    native class whose construction costs one C call (a dataclass's generated ``__init__``
+    stays interpreted, issue 27's profile)."""
 
-    def __init__(self, pos: int, rotation: int, follower: int | None = None, type: int = 0) -> None:
+    __slots__ = ("kind", "pos", "rotation", "follower", "type", "tile")
+
+    def __init__(self, pos: int, rotation: int, follower: int | None = None, type: int = 0,
+                 kind: int = PLACE, tile: int = -1) -> None:
+        self.kind: Final = kind
         self.pos: Final = pos
         self.rotation: Final = rotation
         self.follower: Final = follower
         self.type: Final = type
+        self.tile: Final = tile
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Move) and self.pos == other.pos and self.rotation == other.rotation
-                and self.follower == other.follower and self.type == other.type)
+        return (isinstance(other, Move) and self.kind == other.kind and self.pos == other.pos
+                and self.rotation == other.rotation and self.follower == other.follower
+                and self.type == other.type and self.tile == other.tile)
 
     def __hash__(self) -> int:
-        return hash((self.pos, self.rotation, self.follower, self.type))
+        if self.kind == PLACE:  # as before kinds were tagged: sets and dicts of placements keep their order
+            return hash((self.pos, self.rotation, self.follower, self.type))
+        return hash((self.kind, self.pos, self.follower, self.type, self.tile))
 
     def __repr__(self) -> str:
-        return f"Move(pos={self.pos}, rotation={self.rotation}, follower={self.follower}, type={self.type})"
+        if self.kind == PLACE:
+            return f"Move(pos={self.pos}, rotation={self.rotation}, follower={self.follower}, type={self.type})"
+        if self.kind == MOVE_ON:
+            return f"move_on(pos={self.pos}, spot={self.follower}, type={self.type})"
+        if self.kind == PICK:
+            return f"pick({self.tile})"
+        return "DRAW" if self.kind == DECLINE else "HOME"
 
-    def __reduce__(self) -> tuple[type, tuple[int, int, int | None, int]]:
-        return Move, (self.pos, self.rotation, self.follower, self.type)
+    def __reduce__(self) -> tuple[type, tuple[int, int, int | None, int, int, int]]:
+        return Move, (self.pos, self.rotation, self.follower, self.type, self.kind, self.tile)
 
     @property
     def at(self) -> tuple[int, int]:
@@ -56,34 +85,19 @@ class Move:
 
 
 #: The move that declines the personal tile offered (``deck.personal``): draw from the stacks
-#: instead, or, once they are used up, pass (:mod:`engine.core.personal`).  No placement has a
-#: negative rotation.
-DRAW: Final = Move(0, -1)
-
-
-#: The rotation that marks a follower moving on after its feature scored (:mod:`engine.core.moving`):
-#: ``Move(pos, MOVE_ON, segment, type)`` puts it on segment ``segment`` of the tile at ``pos``.
-MOVE_ON: Final = -2
+#: instead, or, once they are used up, pass (:mod:`engine.core.personal`).
+DRAW: Final = Move(0, 0, kind=DECLINE)
 
 #: The move that sends a follower that may move on home instead (:mod:`engine.core.moving`).
-HOME: Final = Move(0, -3)
+HOME: Final = Move(0, 0, kind=GO_HOME)
 
 
-#: The rotation that marks choosing which held tile to place (``deck.hand``, :mod:`engine.core.hands`):
-#: ``Move(tile type index, PICK)``.
-PICK: Final = -4
+def move_on(pos: int, spot: int, type: int) -> Move:
+    """The move putting the follower of type ``type`` that may move on (:mod:`engine.core.moving`)
+    on segment ``spot`` of the placed tile at packed ``pos``."""
+    return Move(pos, 0, spot, type, MOVE_ON)
 
 
-def is_pick(move: Move) -> bool:
-    """Whether ``move`` chooses a held tile (``Move(tile, PICK)``)."""
-    return move.rotation == PICK
-
-
-def is_draw(move: Move) -> bool:
-    """Whether ``move`` is :data:`DRAW`."""
-    return move.rotation == -1
-
-
-def is_decision(move: Move) -> bool:
-    """Whether ``move`` moves a follower on (``MOVE_ON``) or sends it :data:`HOME`."""
-    return move.rotation in (MOVE_ON, HOME.rotation)
+def pick(tile: int) -> Move:
+    """The move choosing held tile type ``tile`` to place this turn (``deck.hand``, :mod:`engine.core.hands`)."""
+    return Move(0, 0, None, 0, PICK, tile)

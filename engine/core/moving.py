@@ -20,9 +20,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..geometry import RING8, pack, unpack
-from .moves import HOME, MOVE_ON, Move
+from .mechanism import DecisionKind, Mechanism
+from .moves import GO_HOME, HOME, MOVE_ON, IllegalMove, Move, move_on
 
 if TYPE_CHECKING:
+    from ..rules.ruleset import Ruleset
+    from .scoring import Scored
     from .game import Game
 
 
@@ -35,16 +38,28 @@ def note_movers(game: "Game", root: int) -> None:
             game.movers.append((owner, kind, game.seg_pos[segment]))
 
 
-def settle(game: "Game", active: int) -> None:
-    """After a placement's scoring: owners choose in turn order from ``active`` (the placing
-    seat); drop the queued followers with nowhere to go (they stay home)."""
-    players = game.players
-    game.movers.sort(key=lambda mover: (mover[0] - active) % players)  # stable: scoring order within a seat
-    _drop_stuck(game)
+def settle(game: "Game", tile: int, base: int) -> "list[Scored]":
+    """After a placement's scoring (tile type ``tile``, segments from ``base``: unused): owners choose
+    in turn order from the placing seat; drop the queued followers with nowhere to go (they stay
+    home).  Scores nothing."""
+    if game.movers:
+        players, active = game.players, game.player
+        game.movers.sort(key=lambda mover: (mover[0] - active) % players)  # stable: scoring order within a seat
+        _drop_stuck(game)
+    return []
+
+
+def holds(game: "Game") -> bool:
+    """After the placement: while followers may move on, their owners choose before the turn passes
+    (the first owner is to play; :attr:`~engine.core.game.Game.active` keeps the placing seat)."""
+    if not game.movers:
+        return False
+    game.active, game.player = game.player, game.movers[0][0]
+    return True
 
 
 def destinations(game: "Game") -> list[Move]:
-    """Where the first queued follower may move on: ``Move(pos, MOVE_ON, segment, type)`` for each
+    """Where the first queued follower may move on: ``move_on(pos, segment, type)`` for each
     segment within reach of a feature that is not complete, holds no follower and is of a kind
     its type may go on; board order around its old tile (row by row, then segment order)."""
     owner, kind, origin = game.movers[0]
@@ -62,12 +77,12 @@ def destinations(game: "Game") -> list[Move]:
             for j, segment in enumerate(tiles[tile].segments):
                 root = game.find(base + j)
                 if segment.kind in allowed and not fol[root] and not _complete(game, root):
-                    found.append(Move(pos, MOVE_ON, j, kind))
+                    found.append(move_on(pos, j, kind))
     return found
 
 
 def refusal(game: "Game", move: Move) -> str:
-    """Why ``move`` (``MOVE_ON``) is not one of :func:`destinations`, for the player to read."""
+    """Why ``move`` (a ``move-on`` move) is not one of :func:`destinations`, for the player to read."""
     owner, kind, origin = game.movers[0]
     name = game.ruleset.follower_types[kind].name
     within = dict(game.ruleset.movers)[kind]
@@ -94,12 +109,53 @@ def decide(game: "Game", move: Move) -> None:
     :func:`destinations` (unchecked: :func:`engine.core.choices.check` refuses anything else);
     then drop the next ones with nowhere to go."""
     owner, kind, _ = game.movers[0]
-    if move != HOME:
+    if move.kind != GO_HOME:
         assert move.follower is not None, "a destination names its segment"
         game.deploy(game.board[move.pos][1] + move.follower, owner, kind)
     game.decisions.append((game.turn, owner, kind, move))
     game.movers.pop(0)
     _drop_stuck(game)
+
+
+def play(game: "Game", move: Move, draw: bool) -> "list[Scored]":
+    """A ``move-on`` or ``home`` move: :func:`decide` it; the next owner chooses, or, the last
+    follower settled, the placing seat's turn passes (``draw`` as for
+    :meth:`~engine.core.game.Game.play`).  Scores nothing."""
+    decide(game, move)
+    game.player = game.movers[0][0] if game.movers else game.active
+    if not game.movers:
+        game.pass_turn(draw)
+    return []
+
+
+def options(game: "Game") -> list[Move]:
+    """The ``move-on`` decision's options: :func:`destinations`, then :data:`~engine.core.moves.HOME`."""
+    return [*destinations(game), HOME]
+
+
+def check(game: "Game", move: Move) -> None:
+    """:class:`~engine.core.moves.IllegalMove` (``follower``) unless ``move`` is one of :func:`options`."""
+    name = game.ruleset.follower_types[game.movers[0][1]].name
+    if move.kind not in (MOVE_ON, GO_HOME):
+        raise IllegalMove("follower", f"the {name} that scored is to move on or go home first")
+    if move not in options(game):
+        raise IllegalMove("follower", refusal(game, move))
+
+
+def _pending(game: "Game") -> bool:
+    return bool(game.movers)
+
+
+def _uses(ruleset: "Ruleset") -> bool:
+    return bool(ruleset.movers)
+
+
+#: What the owner of a follower that scored decides: where it moves on, or home.
+MOVE_ON_DECISION = DecisionKind("move-on", _pending, options, check, (MOVE_ON, GO_HOME))
+_NOT_NOW = ("follower", "no follower is moving on now: a tile is to be placed")
+MECHANISM = Mechanism("followers that move on", _uses, feature_scored=note_movers, scored=settle, holds=holds,
+                      decisions=(MOVE_ON_DECISION,), plays={MOVE_ON: play, GO_HOME: play},
+                      refusals={MOVE_ON: _NOT_NOW, GO_HOME: _NOT_NOW})
 
 
 def _drop_stuck(game: "Game") -> None:

@@ -19,42 +19,59 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .mechanism import Mechanism
+from .moves import DECLINE, DRAW, Move
+
 if TYPE_CHECKING:
+    from ..rules.ruleset import Ruleset
     from .game import Game
+    from .scoring import Scored
 
 
-def open_turn(game: "Game", draw: bool) -> None:
-    """Start the current player's turn: offer their personal tile if they hold one that fits
-    (in the last round, the next seat's), or else draw (``draw=False``: leave the draw due)."""
+def turn_start(game: "Game", draw: bool) -> bool:
+    """Start the current player's turn: offer their personal tile if they hold one that fits (in
+    the last round, the next seat's; ``draw`` unused: nothing is drawn here).  False when the
+    turn's tile is to be drawn instead."""
     if game.last_round is not None:
         offer_last_round(game)
-    elif game.ruleset.personal_tile >= 0 and not game.forced and not game.remaining:
+        return True
+    if not game.forced and not game.remaining:
         start_last_round(game)  # nothing is left to draw instead: the last round, where keeping it passes
-    elif game.ruleset.personal_tile < 0 or not offer(game):
-        game.draw_or_wait(draw)
+        return True
+    return offer(game)
 
 
-def played(game: "Game") -> None:
-    """The personal tile offered was placed this turn: one fewer for the player, and the turn noted."""
+def played(game: "Game", tile: int, base: int) -> None:
+    """A tile was placed (type ``tile``, segments from ``base``: unused): if it was the personal
+    tile offered, one fewer for the player, and the turn noted."""
+    if not game.personal_turn:
+        return
     game.personal_turn = False
     game.personal[game.player] -= 1
     game.personal_turns += (game.turn,)
 
 
-def decline(game: "Game", draw: bool) -> None:
-    """:data:`~engine.core.moves.DRAW`: the same player draws instead (``draw=False``: the draw is
-    left due), or in the last round the next seat is offered theirs."""
+def decline(game: "Game", move: Move, draw: bool) -> "list[Scored]":
+    """:data:`~engine.core.moves.DRAW` (``move``): the same player draws instead (``draw=False``: the
+    draw is left due), or in the last round the next seat is offered theirs.  Scores nothing."""
     game.personal_turn = False
     if game.last_round is not None:
         offer_last_round(game)
     else:
         game.draw_or_wait(draw)
+    return []
+
+
+def declining(game: "Game") -> list[Move]:
+    """What the placement decision offers beside the placements: :data:`~engine.core.moves.DRAW`
+    while the tile is a personal one offered."""
+    return [DRAW] if game.personal_turn else []
 
 
 def stacks_out(game: "Game") -> None:
     """After a draw: if it found the stacks used up, the last round begins (not in a forced game,
     whose caller says when: :func:`start_last_round`)."""
-    if game.tile is None and game.ruleset.personal_tile >= 0 and not game.forced and not game.remaining:
+    if game.tile is None and not game.forced and not game.remaining:
         start_last_round(game)
 
 
@@ -96,3 +113,13 @@ def offer_last_round(game: "Game") -> None:
         if offer(game):
             return
     game.tile, game.placement_cache = None, None
+
+
+def _uses(ruleset: "Ruleset") -> bool:
+    return ruleset.personal_tile >= 0
+
+
+MECHANISM = Mechanism("personal tiles", _uses, turn_start=turn_start, drawn=stacks_out, placed=played,
+                      plays={DECLINE: decline}, options=declining,
+                      refusals={DECLINE: ("placement", "only a personal tile may be declined (the tile to place "
+                                                       "was drawn)")})

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 def copy_game_into(game: "Game", other: "Game") -> None:
     """Make ``other`` (a bare ``Game.__new__(Game)``) an independent copy of ``game``."""
     game.copy_board_into(other)
-    other.seed, other.deploy_masks = game.seed, game.deploy_masks
+    other.seed, other.deploy_masks, other.moments = game.seed, game.deploy_masks, game.moments
     other.scores = game.scores.copy()
     other.kind_points = [dict(points) for points in game.kind_points]
     other.tokens = [list(tokens) for tokens in game.tokens]

@@ -24,15 +24,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..rules.bonuses import read_by
+from .mechanism import Mechanism
 from .scoring import Paid, ScoreEvent, Scored
 from .tallies import aggregates
 
 if TYPE_CHECKING:
+    from ..rules.ruleset import Ruleset
     from ..rules.bonuses import Bonus
     from .game import Game
 
 
-def settle(game: "Game") -> list[Scored]:
+def settle(game: "Game", tile: int = -1, base: int = -1) -> list[Scored]:
     """After a placement by :attr:`~engine.core.game.Game.player`: pass each title whose record
     someone beats, updating :attr:`~engine.core.game.Game.titles` (holders and records).  Returns a 0-point event
     per title passed (rule ``title``, ``players`` the new holder, ``values`` every seat's)."""
@@ -92,3 +94,10 @@ def holders(game: "Game") -> dict[str, dict[str, int | None]]:
 def held_by(game: "Game", seat: int) -> list[str]:
     """The names of the titles ``seat`` holds, in the ruleset's order."""
     return [title.name for title, (holder, _) in zip(game.ruleset.titles, game.titles) if holder == seat]
+
+
+def _uses(ruleset: "Ruleset") -> bool:
+    return bool(ruleset.titles)
+
+
+MECHANISM = Mechanism("titles", _uses, scored=settle)

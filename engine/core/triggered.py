@@ -18,9 +18,11 @@ from typing import TYPE_CHECKING
 
 from .completion import pay
 from .followers import types_mask
+from .mechanism import Mechanism
 from .scoring import ScoreEvent, Scored, check_totals, explained, feature_inputs, majority_in, paid_only
 
 if TYPE_CHECKING:
+    from ..rules.ruleset import Ruleset
     from ..rules.triggers import ScoreTrigger
     from .game import Game
 
@@ -71,3 +73,10 @@ def score_others(game: "Game", root: int, trigger: "ScoreTrigger") -> list[Score
         game.events.append(event)
     game.return_others(root, [trigger.follower, *ruleset.owner_types])
     return [event]
+
+
+def _uses(ruleset: "Ruleset") -> bool:
+    return bool(ruleset.scorers)
+
+
+MECHANISM = Mechanism("score triggers", _uses, deployed=on_deployed, scored=on_placed)

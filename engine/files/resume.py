@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.game import Game
-from ..core.moves import DRAW, HOME, PICK, IllegalMove, Move
+from ..core.moves import DRAW, HOME, IllegalMove, Move, pick
 from ..errors import UserError
 from ..rules.ruleset import Ruleset, load_ruleset_for
 from ..rules.source import Document
@@ -116,7 +116,7 @@ def _play(game: Game, turn: dict[str, Any], entries: int, doc: Document, path: t
     if game.hands is not None:
         _same_hand(game, turn, doc, path)
         if game.hands.picking and recorded in game.hands.types(game.player):
-            game.play(Move(recorded, PICK))  # the tile the player chose from the hand the seed dealt
+            game.play(pick(recorded))  # the tile the player chose from the hand the seed dealt
     _same_tile(game, game.tile, recorded, doc, path + ("tile",))
     game.play(turn_move(game, turn, doc, path), checked=True)
     buried = game.buried[-1][1] if game.buried and game.buried[-1][0] == game.turn else -1

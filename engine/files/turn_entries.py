@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..core import burial, hands, personal
 from ..core.game import Game
-from ..core.moves import DRAW, HOME, MOVE_ON, IllegalMove, Move
+from ..core.moves import DRAW, HOME, IllegalMove, Move, move_on
 from ..errors import UserError
 from ..geometry import pack
 from ..rules.ruleset import Ruleset
@@ -157,7 +157,7 @@ def decision_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
         segment = parse_follower(ruleset, tile, orientation.rotation, turn["follower"])
     except ValueError as error:
         raise UserError(str(error), code="follower-notation", **doc.where(path + ("follower",))) from None
-    return Move(pos, MOVE_ON, segment, kind)
+    return move_on(pos, segment, kind)
 
 
 def nothing_moving(game: Game, name: str) -> str:

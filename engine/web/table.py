@@ -29,7 +29,7 @@ from typing import Any
 
 from ..bots.players import Player, check_seats, make_player
 from ..core.game import Game
-from ..core.moves import DRAW, HOME, MOVE_ON, PICK, IllegalMove, Move, is_pick
+from ..core.moves import DRAW, HOME, PICK, IllegalMove, Move, move_on, pick
 from ..errors import UserError
 from ..files.output import write_json
 from ..files.record import build_record, load_record
@@ -209,7 +209,7 @@ class Table:
             if index is None:
                 raise Refused(f"the ruleset has no tile {json.dumps(tile[:40])}")
             try:
-                self.game.play(Move(index, PICK))
+                self.game.play(pick(index))
             except IllegalMove as error:  # a tile not held
                 raise Refused(str(error)) from None
             self._moved(save=False)  # the record holds placements only: it is as it was
@@ -230,7 +230,7 @@ class Table:
                 pos = next((pos for pos in game.board if game.local(pos) == (map_index or 0, x, y)), None)
                 if pos is None:
                     raise Refused(f"no tile lies at ({x},{y})")
-                move = Move(pos, MOVE_ON, segment, game.movers[0][1])
+                move = move_on(pos, segment, game.movers[0][1])
             self._play(move)
 
     def turn_start(self, turn: int, rotation: int) -> None:
@@ -332,7 +332,7 @@ class Table:
                         self.game.play(choice, checked=True)  # type: ignore[arg-type]
                     # A bot's pick shows nothing: the page would learn from a change of version that
                     # its hand held two tile types, so the pick and the placement are one change.
-                    if start or not is_pick(choice):  # type: ignore[arg-type]
+                    if start or choice.kind != PICK:  # type: ignore[union-attr]
                         self.thinking = None
                         self._moved()
             except UserError as error:

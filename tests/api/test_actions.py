@@ -10,7 +10,7 @@ import pytest
 from engine.api.actions import DEFAULT_CROP, ActionCodec, CropTooSmall, windows
 from engine.api.turns import ChanceGame
 from engine.core.game import Game
-from engine.core.moves import DRAW, HOME, MOVE_ON, Move
+from engine.core.moves import DRAW, HOME, Move, move_on
 from engine.geometry import map_origin, pack
 from engine.rules.ruleset import load_ruleset
 
@@ -188,11 +188,11 @@ def test_a_follower_moving_on_is_counted_from_the_tile_it_stood_on_and_home_is_l
     # Two follower types (normal, wagon): none + 8 segments x 2 types; within 1 tile: 3 × 3 cells, then home.
     assert codec.slots == 17 and codec.size == codec.moves_from + 9 * 17 + 1 == codec.home_action + 1
     origin = pack(-3, 2)
-    move = Move(pack(-2, 1), MOVE_ON, 4, 1)
+    move = move_on(pack(-2, 1), 4, 1)
     assert codec.move_on(codec.move_on_action(move, origin), origin) == move
     assert codec.move_on_action(HOME, origin) == codec.home_action and codec.move_on(codec.home_action, origin) == HOME
     with pytest.raises(ValueError, match="may not move on"):
-        codec.move_on_action(Move(pack(0, 2), MOVE_ON, 4, 1), origin)
+        codec.move_on_action(move_on(pack(0, 2), 4, 1), origin)
     with pytest.raises(ValueError, match="no follower of the ruleset moves on"):
         ActionCodec.for_ruleset(load_ruleset("basic"), 9).home_action
     state, rng, decided = ChanceGame(ruleset, 2), random.Random(0), 0

@@ -11,7 +11,7 @@ import pytest
 from engine.api import observation
 from engine.api.actions import DEFAULT_CROP, ActionCodec
 from engine.api.turns import ChanceGame
-from engine.core.moves import HOME, PICK, Move, is_pick
+from engine.core.moves import HOME, PICK, Move, pick
 from engine.rules.ruleset import load_ruleset
 
 numpy = pytest.importorskip("numpy", reason="the observation needs numpy")
@@ -31,7 +31,7 @@ def test_the_pick_actions_come_last_and_leave_the_others_unchanged():
     assert (codec.picks, codec.pick_from, codec.size) == (types, 4_913, 4_913 + types)
     for t in range(types):
         assert codec.pick_action(t) == 4_913 + t
-        assert codec.pick(4_913 + t) == Move(t, PICK) and codec.block(4_913 + t) == "pick"
+        assert codec.pick(4_913 + t) == pick(t) and codec.block(4_913 + t) == "pick"
     with pytest.raises(ValueError, match="no tile type"):
         codec.pick_action(types)
     with pytest.raises(ValueError):
@@ -42,7 +42,7 @@ def test_a_follower_moving_on_keeps_its_actions_before_the_picks():
     codec = ActionCodec.for_ruleset(load_ruleset(WAGONS + "+hand-of-two"), DEFAULT_CROP)
     assert codec.within == 1 and codec.picks
     assert codec.home_action == codec.pick_from - 1 and codec.move_on(codec.pick_from - 1, 0) == HOME
-    assert codec.pick(codec.pick_from) == Move(0, PICK)
+    assert codec.pick(codec.pick_from) == pick(0)
 
 
 @pytest.mark.parametrize("ref", HANDS)
@@ -56,8 +56,8 @@ def test_every_pick_of_a_game_with_hands_is_an_action(ref):
             continue
         moves = state.legal_moves()
         if state.game.hands.picking:
-            assert all(is_pick(move) for move in moves)
-            assert state.legal_actions() == sorted(state.codec.pick_action(move.pos) for move in moves)
+            assert all(move.kind == PICK for move in moves)
+            assert state.legal_actions() == sorted(state.codec.pick_action(move.tile) for move in moves)
             picks += 1
         state.apply(rng.choice(state.legal_actions()))
     assert picks > 10

@@ -451,7 +451,7 @@ def test_a_wagon_moves_on_by_number_or_goes_home() -> None:
 
 def test_the_news_tells_of_a_wagon_moving_on_and_the_board_names_its_owner() -> None:
     game = wagon_to_move()
-    game.play(next(m for m in game.legal_moves() if m.rotation == MOVE_ON and m.pos == pack(1, 0)))
+    game.play(next(m for m in game.legal_moves() if m.kind == MOVE_ON and m.pos == pack(1, 0)))
     watcher, out, _ = human(["1"])
     game.force_tile(WAGONS.tile_ids["U"])
     watcher.choose(game)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from engine.bots.random_player import RandomPlayer
 from engine.core.chance import determinise
 from engine.core.game import Game
-from engine.core.moves import PICK, IllegalMove, Move
+from engine.core.moves import IllegalMove, Move, pick
 from engine.errors import UserError
 from engine.files.record import record_from_text, replay
 from engine.files.resume import resume
@@ -58,7 +58,7 @@ def place(game: Game, tile_id: str) -> None:
     """The player picks ``tile_id`` from the hand and places it at its first legal placement."""
     tile = game.ruleset.tile_ids[tile_id]
     if game.hands is not None and game.hands.picking:
-        game.play(Move(tile, PICK), draw=False)
+        game.play(pick(tile), draw=False)
     assert game.tile == tile
     game.play(Move(*game.placements()[0]), draw=False)
 
@@ -132,7 +132,7 @@ def test_a_pick_of_a_tile_not_held_is_refused() -> None:
     game = stacked("basic+hand-of-two", ["U", "V", "E"])
     draw_turn(game)
     with pytest.raises(IllegalMove, match="holds no E"):
-        game.check(Move(game.ruleset.tile_ids["E"], PICK))
+        game.check(pick(game.ruleset.tile_ids["E"]))
     with pytest.raises(IllegalMove, match="choose which tile"):
         game.check(Move(*game.placements()[0]))
 

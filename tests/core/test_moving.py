@@ -42,7 +42,7 @@ def test_whole_games_keep_followers_and_every_move_on_is_within_reach(seed: int,
             assert options[-1] == HOME and len(options) > 1  # one with nowhere to go is not asked
             for move in options[:-1]:
                 (x, y), (ox, oy) = unpack(move.pos), unpack(origin)
-                assert max(abs(x - ox), abs(y - oy)) <= 1 and move.rotation == MOVE_ON and move.type == WAGON
+                assert max(abs(x - ox), abs(y - oy)) <= 1 and move.kind == MOVE_ON and move.type == WAGON
         game.play(bots[game.player].choose(game))
         for p in range(players):
             on_board = [kind for _, owner, kind, _ in game.on_board if owner == p]

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from engine.bots.random_player import RandomPlayer
 from engine.core.game import Game
-from engine.core.moves import DRAW, IllegalMove, Move, is_draw
+from engine.core.moves import DRAW, IllegalMove, Move
 from engine.files.record import build_record, replay
 from engine.geometry import SIDE_STEP
 from engine.rules.ruleset import load_ruleset
@@ -37,7 +37,7 @@ class Hoarder:
         if game.personal_turn and game.last_round is None:
             return DRAW
         move = self.random.choose(game)
-        return self.random.choose(game) if is_draw(move) else move  # place it, most times
+        return self.random.choose(game) if move == DRAW else move  # place it, most times
 
 
 def play(players: int, seed: int, hoarders: set[int]) -> Game:
@@ -47,7 +47,7 @@ def play(players: int, seed: int, hoarders: set[int]) -> Game:
         if game.tile is None:
             break
         move = bots[game.player].choose(game)
-        if is_draw(move) and game.last_round is None:
+        if move == DRAW and game.last_round is None:
             assert game.remaining, "keeping a personal tile draws: something must be left to draw"
         game.play(move)
     else:
@@ -90,7 +90,7 @@ def test_declining_draws_then_and_the_same_player_places_the_drawn_tile() -> Non
 def test_placing_it_spends_it_and_marks_the_turn() -> None:
     game = play_until_offered(3, seed=2)
     seat = game.player
-    move = next(m for m in game.legal_moves() if not is_draw(m))
+    move = next(m for m in game.legal_moves() if not m == DRAW)
     game.play(move)
     assert game.personal[seat] == 0 and game.personal_turns == (game.turn,)
     assert game.history[-1] == (AB, move)
@@ -107,7 +107,7 @@ def test_the_last_round_starts_after_the_last_placer_and_offers_each_seat_once()
             offered.append(seat)
         move = bots[seat].choose(game)
         game.play(move)
-        if game.last_round is None or (not offered and not is_draw(move)):
+        if game.last_round is None or (not offered and not move == DRAW):
             last_placer = seat  # the placement that used the stacks up opened the round
     assert offered, "nobody reached the last round with a hole on the board"
     order = [(last_placer + i) % 3 for i in range(1, 4)]
@@ -164,7 +164,7 @@ def test_the_greedy_bot_places_its_abbey_when_that_gains_and_keeps_it_otherwise(
     margin = [a - b for a, b in [game.potential_scores()[me:me + 1] + [max(game.potential_scores()[:me] +
                                                                           game.potential_scores()[me + 1:])]]][0]
     chosen = GreedyPlayer(1).choose(game)
-    if is_draw(chosen):  # no placement of the abbey gains anything
+    if chosen == DRAW:  # no placement of the abbey gains anything
         trial_margins = []
         for move in game.legal_moves()[:-1]:
             trial = game.copy()
