@@ -52,6 +52,7 @@ import math
 from typing import TYPE_CHECKING
 
 from ..core import chance
+from ..core.moves import PLACE
 from ..files.notation import format_follower
 from ..geometry import map_local
 from .actions import ActionCodec
@@ -170,7 +171,7 @@ class Layout:
             m, x, y = map_local(pos)
             return board[m, :, y - window[m][1], x - window[m][0]]
 
-        last = next((move for _, move in reversed(game.history) if move is not None and move.rotation >= 0), None)
+        last = next((move for _, move in reversed(game.history) if move is not None and move.kind == PLACE), None)
         if last is not None:
             cell(last.pos)[2] = 1
         tile = shown_tile(state, seat)

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from ..core import chance
 from ..core.game import Game
-from ..core.moves import DRAW, HOME, PLACE, Move
+from ..core.choices import offered
+from ..core.moves import DECLINE, DRAW, GO_HOME, HOME, MOVE_ON, PLACE, Move
 from ..files.notation import format_follower
 from ..geometry import map_local
 from ..rules.ruleset import Ruleset
@@ -117,7 +118,7 @@ class ChanceGame:
         if self._options is None:
             self._options = {}
             for move in self.game.legal_moves():
-                if move.rotation >= 0:
+                if move.kind == PLACE:
                     self._options.setdefault((move.pos, move.rotation), []).append(move)
         return self._options
 
@@ -135,28 +136,30 @@ class ChanceGame:
             return [codec.start_action(r) for r in range(4)]
         if self.placing is not None:
             return [codec.follower_action(move.follower, move.type) for move in self.options()[self.placing]]
-        if game.movers:
-            origin = game.movers[0][2]
-            return [codec.move_on_action(move, origin) for move in game.legal_moves()]
-        if game.hands is not None and game.hands.picking:
-            return [codec.pick_action(move.pos) for move in game.legal_moves()]
+        decision = game.decision()
+        assert decision is not None, "a step that is neither chance nor over asks something"
+        if decision.name != "place":
+            return [self._action(move) for move in decision.options()]
         window = self.window
         found = [codec.place_action(pos, rotation, window) for pos, rotation in self.options()]
-        if game.personal_turn:
-            found.append(codec.draw_action)
-        return found
+        return found + [self._action(move) for move in offered(game)]
+
+    def _action(self, move: Move) -> int:
+        """The one action of ``move``, a move of a kind other than placing (a placement takes two)."""
+        codec, game = self.codec, self.game
+        if move.kind in (MOVE_ON, GO_HOME):
+            return codec.move_on_action(move, game.movers[0][2])
+        return codec.draw_action if move.kind == DECLINE else codec.pick_action(move.tile)
 
     def actions_for(self, move: Move) -> list[int]:
         """The actions that play the whole engine ``move`` from here (what a bot of
         :mod:`engine.bots` chose): one, or a placement and then its follower spot.  ``ValueError``
         for a move not legal now."""
-        codec, game = self.codec, self.game
+        codec = self.codec
         if move not in self.legal_moves():
             raise ValueError(f"the move {move} is not legal now")
-        if game.movers:
-            return [codec.move_on_action(move, game.movers[0][2])]
         if move.kind != PLACE:
-            return [codec.draw_action] if move == DRAW else [codec.pick_action(move.tile)]
+            return [self._action(move)]
         spot = codec.follower_action(move.follower, move.type)
         if self.placing is not None:
             return [spot]

@@ -82,10 +82,11 @@ class HumanPlayer:
     def choose(self, game: Game) -> Move:
         """Show the turn, then ask until the answer is a legal move for ``game.tile`` (or, for a
         follower that may move on after its feature scored, a destination or home)."""
-        if game.movers:
-            return self._choose_move_on(game)
-        if game.hands is not None and game.hands.picking:
-            return choose_tile(self, game)
+        decision = game.decision()
+        assert decision is not None, "a player is asked only while a decision is pending"
+        asked = {"move-on": self._choose_move_on, "pick": self._choose_tile}.get(decision.name)
+        if asked is not None:  # a decision other than placing the tile: each kind's own prompt
+            return asked(game)
         choices = self.choices(game)
         self.show_turn(game, choices)
         while True:
@@ -103,6 +104,10 @@ class HumanPlayer:
                 continue
             self.console.print(Text(f"→ {move_notation(game, move)}", style="bold green"))
             return move
+
+    def _choose_tile(self, game: Game) -> Move:
+        """Which tile of the hand to place (:func:`~engine.cli.hand_choice.choose_tile`)."""
+        return choose_tile(self, game)
 
     def _choose_move_on(self, game: Game) -> Move:
         """Ask where the follower whose feature just scored moves on: a number from the list of

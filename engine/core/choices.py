@@ -295,15 +295,16 @@ def check_placement(game: Game, move: Move) -> None:
         if move in offered(game):
             return
         raise IllegalMove(*game.moments.refusal(move.kind))
+    tile = _current(game)
     key = game.frontier.get(move.pos)
     if move.pos in game.board:
         raise IllegalMove("placement", "that cell already holds a tile")
     if key is None:
         raise IllegalMove("placement", "that cell does not touch the board")
-    if move.rotation not in game.ruleset.fits(game.tile, key):
+    if move.rotation not in game.ruleset.fits(tile, key):
         raise IllegalMove("placement", "the tile's sides do not match its neighbours there")
-    for constraint in game.ruleset.constraints[game.tile]:
-        if not constraint.allows(game, game.tile, move.pos, move.rotation):
+    for constraint in game.ruleset.constraints[tile]:
+        if not constraint.allows(game, tile, move.pos, move.rotation):
             kind = game.ruleset.kinds[constraint.kind].name if constraint.kind >= 0 else ""
             why = {"extend": f"the tile must continue the {kind}",
                    "no-u-turn": f"the {kind} may not turn back on itself",

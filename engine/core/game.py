@@ -21,7 +21,7 @@ from .board import Board
 from .deck import Pins, Stack, build_stacks, drawn, put_back, take
 from .followers import others_mask, strengths
 from .hands import Hands
-from .mechanism import Decision
+from .mechanism import Decision, Mechanism, MechanismState
 from .mechanisms import moments_for
 from .moves import PLACE, Move
 from .game_end import end_totals, final_scores
@@ -55,13 +55,16 @@ class Game(Board):
     def __init__(self, ruleset: Ruleset, players: int = 2, seed: int | None = None, *,
                  draw_order: Sequence[int] | None = None,
                  start: tuple[int, int] | list[tuple[int, int]] | None = None, explain: bool = True,
-                 draw: bool = True) -> None:
+                 draw: bool = True, mechanisms: tuple[Mechanism, ...] | None = None) -> None:
         if not ruleset.min_players <= players <= ruleset.max_players:
             raise ValueError(f"{ruleset.ref} is for {ruleset.min_players}–{ruleset.max_players} players, not {players}")
         super().__init__(ruleset, players)
         self.seed = seed
-        #: The handlers of the ruleset's mechanisms, per moment of the turn (:mod:`engine.core.mechanisms`).
-        self.moments = moments_for(ruleset)
+        #: The handlers of the ruleset's mechanisms, per moment of the turn (:mod:`engine.core.mechanisms`),
+        #: from ``mechanisms`` (default: the registry's; a mechanism may be tried before it is registered),
+        #: and each one's own state by name.
+        self.moments = moments_for(ruleset, mechanisms)
+        self.states: dict[str, MechanismState] = {name: make(self) for name, make in self.moments.states}
         #: Per seat, what of a feature's packed followers blocks that seat's deployment.
         types = len(ruleset.follower_types)
         self.deploy_masks = [others_mask(p, players, types) if ruleset.deploy_own else -1 for p in range(players)]

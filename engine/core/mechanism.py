@@ -24,7 +24,9 @@ decision left open        ``holds(game)``: a decision for another seat      True
 turn end                  ``turn_end(game)``                                —
 ========================  ================================================  ======================
 
-A mechanism that asks the player something adds a :class:`DecisionKind` (what is asked,
+A mechanism with state of its own gives ``state(game)``, called once as the game begins: an
+object with a ``copy()`` method, kept in ``game.states[name]`` and copied with the game
+(:mod:`engine.core.snapshot`).  A mechanism that asks the player something adds a :class:`DecisionKind` (what is asked,
 when it is pending, its legal options, why a move is refused) and a handler per move
 kind it owns in ``plays`` (:mod:`engine.core.moves`' kinds); ``options`` adds moves to the
 placement decision (the personal tile's decline).
@@ -32,7 +34,7 @@ placement decision (the personal tile's decline).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional, Protocol
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
@@ -52,6 +54,14 @@ Holds = Callable[["Game"], bool]
 Play = Callable[["Game", "Move", bool], "list[Scored]"]
 Options = Callable[["Game"], "list[Move]"]
 Check = Callable[["Game", "Move"], None]
+State = Callable[["Game"], "MechanismState"]
+
+
+class MechanismState(Protocol):
+    """A mechanism's own state in a game: anything with an independent :meth:`copy`."""
+
+    def copy(self) -> "MechanismState":
+        """An independent copy, for a copy of the game."""
 
 
 class DecisionKind:
@@ -95,15 +105,16 @@ class Decision:
 
 
 class Mechanism:
-    """A mechanism's registry entry: ``name``, ``uses(ruleset)`` (whether a ruleset needs it) and its
-    handlers, each None when it has nothing to do at that moment (module docstring's table).
+    """A mechanism's registry entry: ``name``, ``uses(ruleset)`` (whether a ruleset needs it), ``state``
+    (its own state's factory, module docstring) and its handlers, each None when it has nothing to do at that moment (module docstring's table).
     ``refusals`` maps each move kind it owns to ``(reason, message)``: why that kind of move is
     refused when the mechanism is not asking for it (a decline with no personal tile offered)."""
 
-    __slots__ = ("name", "uses", "turn_start", "draw", "draw_one", "drawn", "placed", "deployed", "feature_scored",
+    __slots__ = ("name", "uses", "state", "turn_start", "draw", "draw_one", "drawn", "placed", "deployed", "feature_scored",
                  "scored", "holds", "turn_end", "decisions", "plays", "options", "refusals")
 
-    def __init__(self, name: str, uses: "Callable[[Ruleset], bool]", *, turn_start: Optional[TurnStart] = None,
+    def __init__(self, name: str, uses: "Callable[[Ruleset], bool]", *, state: Optional[State] = None,
+                 turn_start: Optional[TurnStart] = None,
                  draw: Optional[Draw] = None, draw_one: Optional[DrawOne] = None, drawn: Optional[Step] = None,
                  placed: Optional[Placed] = None, deployed: Optional[Deployed] = None,
                  feature_scored: Optional[FeatureScored] = None, scored: Optional[Scoring] = None,
@@ -112,6 +123,7 @@ class Mechanism:
                  options: Optional[Options] = None, refusals: Optional[dict[int, tuple[str, str]]] = None) -> None:
         self.name = name
         self.uses = uses
+        self.state = state
         self.turn_start = turn_start
         self.draw = draw
         self.draw_one = draw_one

@@ -12,9 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import burial, extra_turns, hands, moving, personal, titles, triggered
-from .mechanism import (Check, Deployed, Draw, DrawOne, FeatureScored, Holds, Mechanism, Options, Placed, Play,
-                        Scoring, Step, TurnStart)
-from .mechanism import DecisionKind
+from .mechanism import (DecisionKind, Deployed, Draw, DrawOne, FeatureScored, Holds, Mechanism, Options, Placed,
+                        Play, Scoring, State, Step, TurnStart)
 from .moves import KIND_NAMES
 
 if TYPE_CHECKING:
@@ -32,11 +31,12 @@ class Moments:
     placement to its handler; ``refusals`` each move kind of every registered mechanism to
     ``(reason, message)``, for a move of that kind when nothing asks for it."""
 
-    __slots__ = ("mechanisms", "turn_start", "draw", "draw_one", "drawn", "placed", "deployed", "feature_scored",
+    __slots__ = ("mechanisms", "states", "turn_start", "draw", "draw_one", "drawn", "placed", "deployed", "feature_scored",
                  "scored", "holds", "turn_end", "decisions", "plays", "options", "refusals")
 
     def __init__(self, mechanisms: tuple[Mechanism, ...], registry: tuple[Mechanism, ...]) -> None:
         self.mechanisms = mechanisms
+        self.states: tuple[tuple[str, State], ...] = tuple((m.name, m.state) for m in mechanisms if m.state)
         self.turn_start: tuple[TurnStart, ...] = tuple(m.turn_start for m in mechanisms if m.turn_start)
         draws = [m for m in mechanisms if m.draw is not None or m.draw_one is not None]
         if len(draws) > 1:
@@ -61,9 +61,9 @@ class Moments:
         return self.refusals.get(kind, ("placement", f"no {KIND_NAMES[kind]} move is asked for now"))
 
 
-def moments_for(ruleset: "Ruleset") -> Moments:
-    """The handlers of the mechanisms ``ruleset`` uses (:data:`REGISTRY`, read when called)."""
-    return Moments(tuple(m for m in REGISTRY if m.uses(ruleset)), REGISTRY)
-
-
-__all__ = ["Check", "DecisionKind", "Mechanism", "Moments", "REGISTRY", "moments_for"]
+def moments_for(ruleset: "Ruleset", registry: tuple[Mechanism, ...] | None = None) -> Moments:
+    """The handlers of the mechanisms ``ruleset`` uses, of ``registry`` (default :data:`REGISTRY`:
+    a test or a researcher may try a mechanism on a game, ``game.moments = moments_for(...)``,
+    before it goes into the registry)."""
+    mechanisms = REGISTRY if registry is None else registry
+    return Moments(tuple(m for m in mechanisms if m.uses(ruleset)), mechanisms)

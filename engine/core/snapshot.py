@@ -17,6 +17,7 @@ def copy_game_into(game: "Game", other: "Game") -> None:
     """Make ``other`` (a bare ``Game.__new__(Game)``) an independent copy of ``game``."""
     game.copy_board_into(other)
     other.seed, other.deploy_masks, other.moments = game.seed, game.deploy_masks, game.moments
+    other.states = {name: state.copy() for name, state in game.states.items()}
     other.scores = game.scores.copy()
     other.kind_points = [dict(points) for points in game.kind_points]
     other.tokens = [list(tokens) for tokens in game.tokens]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.game import Game
-from ..core.moves import DRAW, HOME, IllegalMove, Move, pick
+from ..core.moves import DRAW, HOME, IllegalMove, pick
 from ..errors import UserError
 from ..rules.ruleset import Ruleset, load_ruleset_for
 from ..rules.source import Document

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..bots.players import make_player
 from ..core.game import Game
+from ..core.moves import PLACE
 from ..errors import UserError
 from ..rules.ruleset import Ruleset
 from ..rules.source import Document
@@ -97,12 +98,12 @@ class Trace:
         """The placements (with their follower choices) the coming decision offers, if it is one: a
         pick from a hand, a personal tile declined or a follower moving on is not counted."""
         if game.tile is not None:
-            placements = sum(1 for move in game.legal_moves() if move.rotation >= 0)
+            placements = sum(1 for move in game.legal_moves() if move.kind == PLACE)
             if placements:
                 self.choices.append(placements)
 
     def __call__(self, game: Game, seat: int, tile: int, move: Any, events: list) -> None:
-        if move.rotation >= 0:  # a placement (not a pick from a hand, a decline or a follower moving on)
+        if move.kind == PLACE:  # a placement (not a pick from a hand, a decline or a follower moving on)
             self.trajectory.append(game.potential_scores())
             self.out.append(len(game.on_board))
         self._count(game)

@@ -11,7 +11,7 @@ import pytest
 from engine.api import observation
 from engine.api.actions import DEFAULT_CROP, ActionCodec
 from engine.api.turns import ChanceGame
-from engine.core.moves import HOME, PICK, Move, pick
+from engine.core.moves import HOME, PICK, pick
 from engine.rules.ruleset import load_ruleset
 
 numpy = pytest.importorskip("numpy", reason="the observation needs numpy")

@@ -25,6 +25,7 @@ SHARED = {
     "ruleset": "the compiled ruleset is frozen",
     "tiles": "the ruleset's tile types, frozen",
     "deploy_masks": "worked out once from the ruleset and the seats, never changed",
+    "moments": "the ruleset's mechanisms' handlers, worked out once and never changed",
     "weights": "a tuple",
     "edge_pow": "a tuple",
     "kept_out": "an int",
