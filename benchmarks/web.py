@@ -7,7 +7,7 @@ Plays whole games through the JSON API with Starlette's test client (the app as
 ``carcassonne serve`` runs it, without the socket): the human answers each turn
 with the first legal cell and rotation.  Prints the median and maximum seconds of
 ``GET /api/tables/ID`` (what a reload or a page draw asks for) and of ``POST
-/move`` (the human's move, the bot's answer and the new state), and the state's
+/play`` (the human's move, the bot's answer and the new state), and the state's
 size in kB at the end.  Whole-process start-up (``carcassonne serve`` until it
 listens) is timed as a whole process from outside (``/usr/bin/time``), not here.
 """
@@ -42,8 +42,8 @@ def play(client: TestClient, ruleset: str, opponent: str, seed: int) -> tuple[li
         cell = state["options"][0]
         rotation = int(min(cell["rotations"], key=int))
         start = time.perf_counter()
-        client.post(f"/api/tables/{table['id']}/move", json={"turn": state["turn"], "map": cell["map"], "x": cell["x"],
-                                                             "y": cell["y"], "rotation": rotation, "follower": None})
+        move = {"kind": "place", "map": cell["map"], "x": cell["x"], "y": cell["y"], "rotation": rotation}
+        client.post(f"/api/tables/{table['id']}/play", json={"turn": state["turn"], "move": move})
         moves.append(time.perf_counter() - start)
 
 

@@ -59,7 +59,7 @@ from engine.bots.greedy import GreedyPlayer
 from engine.bots.mcts import MctsPlayer
 from engine.bots.random_player import RandomPlayer
 from engine.core.game import Game
-from engine.core.moves import Move, is_pick
+from engine.core.moves import PICK, Move
 from engine.errors import UserError
 from engine.rules.ruleset import Ruleset, load_ruleset
 from engine.sim.play import play_out
@@ -119,7 +119,7 @@ class OnePly:
         trial = game.copy()
         trial.explain = False
         trial.play(move, checked=True, draw=False)
-        if is_pick(move):
+        if move.kind == PICK:
             return max(self._value(trial, after, seat) for after in trial.legal_moves())
         return float(features(trial, seat) @ self.weights)
 

@@ -84,7 +84,7 @@ class HumanPlayer:
         follower that may move on after its feature scored, a destination or home)."""
         decision = game.decision()
         assert decision is not None, "a player is asked only while a decision is pending"
-        asked = {"move-on": self._choose_move_on, "pick": self._choose_tile}.get(decision.name)
+        asked = {"move-on": self._choose_move_on, "pick": lambda game: choose_tile(self, game)}.get(decision.name)
         if asked is not None:  # a decision other than placing the tile: each kind's own prompt
             return asked(game)
         choices = self.choices(game)
@@ -104,10 +104,6 @@ class HumanPlayer:
                 continue
             self.console.print(Text(f"→ {move_notation(game, move)}", style="bold green"))
             return move
-
-    def _choose_tile(self, game: Game) -> Move:
-        """Which tile of the hand to place (:func:`~engine.cli.hand_choice.choose_tile`)."""
-        return choose_tile(self, game)
 
     def _choose_move_on(self, game: Game) -> Move:
         """Ask where the follower whose feature just scored moves on: a number from the list of

@@ -51,4 +51,4 @@ def _uses(ruleset: "Ruleset") -> bool:
     return ruleset.bury_kind >= 0
 
 
-MECHANISM = Mechanism("burial", _uses, placed=bury)
+MECHANISM: Mechanism = Mechanism("burial", _uses, placed=bury)

@@ -18,7 +18,7 @@ from ..geometry import FACING, SIDE_STEP
 from .constrained import walk
 from .followers import count_of, types_mask
 from .mechanism import DecisionKind
-from .moves import PLACE, IllegalMove, Move
+from .moves import PLACE, IllegalMove, Move, kind_name
 
 if TYPE_CHECKING:
     from ..rules.follower_types import FollowerType
@@ -290,11 +290,16 @@ def offered(game: Game) -> list[Move]:
 
 def check_placement(game: Game, move: Move) -> None:
     """Raise :class:`IllegalMove` unless ``move`` places the current tile legally, or is one of the
-    moves mechanisms offer beside (a move of another kind gets that kind's reason, ``Moments.refusal``)."""
+    moves mechanisms offer beside (a move of another kind gets its mechanism's reason, ``Moments.refusals``,
+    or, under a ruleset none of whose mechanisms makes such moves, says so)."""
     if move.kind != PLACE:
         if move in offered(game):
             return
-        raise IllegalMove(*game.moments.refusal(move.kind))
+        why = game.moments.refusals.get(move.kind)
+        if why is None:
+            raise IllegalMove("placement", f"{game.ruleset.ref} has no {kind_name(move.kind)} moves: none of its "
+                                           "mechanisms asks for one")
+        raise IllegalMove(*why)
     tile = _current(game)
     key = game.frontier.get(move.pos)
     if move.pos in game.board:
@@ -320,7 +325,7 @@ def _always(game: Game) -> bool:
 
 
 #: Where to place the tile, and whether to deploy: the decision of every turn no mechanism takes over.
-PLACE_DECISION = DecisionKind("place", _always, placement_moves, check_placement, (PLACE,))
+PLACE_DECISION: DecisionKind = DecisionKind("place", _always, placement_moves, check_placement, (PLACE,))
 
 
 def raise_refused_spot(game: Game, move: Move) -> None:

@@ -31,4 +31,4 @@ def _uses(ruleset: "Ruleset") -> bool:
     return bool(ruleset.extra_turn_types)
 
 
-MECHANISM = Mechanism("extra turns", _uses, placed=placed)
+MECHANISM: Mechanism = Mechanism("extra turns", _uses, placed=placed)

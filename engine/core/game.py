@@ -60,9 +60,8 @@ class Game(Board):
             raise ValueError(f"{ruleset.ref} is for {ruleset.min_players}–{ruleset.max_players} players, not {players}")
         super().__init__(ruleset, players)
         self.seed = seed
-        #: The handlers of the ruleset's mechanisms, per moment of the turn (:mod:`engine.core.mechanisms`),
-        #: from ``mechanisms`` (default: the registry's; a mechanism may be tried before it is registered),
-        #: and each one's own state by name.
+        #: The mechanisms' handlers per moment (:mod:`engine.core.mechanisms`; ``mechanisms``: try one not
+        #: yet registered), and each one's own state by name.
         self.moments = moments_for(ruleset, mechanisms)
         self.states: dict[str, MechanismState] = {name: make(self) for name, make in self.moments.states}
         #: Per seat, what of a feature's packed followers blocks that seat's deployment.
@@ -225,11 +224,9 @@ class Game(Board):
         events.  A move of another kind (:mod:`engine.core.moves`) goes to the mechanism that owns
         it (``moments.plays``): decline the personal tile offered, pick a held tile, move a follower on.
 
-        ``checked=True`` skips the legality check (for bots that chose from
-        :meth:`legal_moves` or :meth:`placements` and :meth:`deploy_options`).  ``draw=False`` stops
-        before the draw (:attr:`tile` is None, tiles remain): the draw is then a
-        chance event for :meth:`draw_tile` (engine/core/chance.py).
-        """
+        ``checked=True`` skips the legality check (for bots that chose from :meth:`legal_moves` or
+        :meth:`placements` and :meth:`deploy_options`).  ``draw=False`` stops before the draw (:attr:`tile`
+        is None, tiles remain): the draw is then a chance event (:meth:`draw_one`, engine/core/chance.py)."""
         if not checked:
             self.check(move)
         if move.kind != PLACE:

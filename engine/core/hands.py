@@ -330,7 +330,7 @@ def _uses(ruleset: "Ruleset") -> bool:
 
 
 #: Which held tile to place this turn.
-PICK_DECISION = DecisionKind("pick", _picking, options, check, (PICK,))
-MECHANISM = Mechanism("hands of tiles", _uses, draw=open_turn, draw_one=draw_one, placed=played, turn_end=end_turn,
+PICK_DECISION: DecisionKind = DecisionKind("pick", _picking, options, check, (PICK,))
+MECHANISM: Mechanism = Mechanism("hands of tiles", _uses, draw=open_turn, draw_one=draw_one, placed=played, turn_end=end_turn,
                       decisions=(PICK_DECISION,), plays={PICK: picked},
                       refusals={PICK: ("placement", "the tile to place is chosen: place it")})

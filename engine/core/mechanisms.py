@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 from . import burial, extra_turns, hands, moving, personal, titles, triggered
 from .mechanism import (DecisionKind, Deployed, Draw, DrawOne, FeatureScored, Holds, Mechanism, Options, Placed,
                         Play, Scoring, State, Step, TurnStart)
-from .moves import KIND_NAMES
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
@@ -28,13 +27,13 @@ class Moments:
     """The handlers one ruleset's games run, per moment, in registry order (what
     :class:`~engine.core.game.Game` keeps as ``moments``).  At most one mechanism replaces the draw
     (``draw``, ``draw_one``: None for the stack's own); ``plays`` maps each move kind but
-    placement to its handler; ``refusals`` each move kind of every registered mechanism to
-    ``(reason, message)``, for a move of that kind when nothing asks for it."""
+    placement to its handler; ``refusals`` each move kind of these mechanisms to ``(reason,
+    message)``, for a move of that kind when nothing asks for it."""
 
     __slots__ = ("mechanisms", "states", "turn_start", "draw", "draw_one", "drawn", "placed", "deployed", "feature_scored",
                  "scored", "holds", "turn_end", "decisions", "plays", "options", "refusals")
 
-    def __init__(self, mechanisms: tuple[Mechanism, ...], registry: tuple[Mechanism, ...]) -> None:
+    def __init__(self, mechanisms: tuple[Mechanism, ...]) -> None:
         self.mechanisms = mechanisms
         self.states: tuple[tuple[str, State], ...] = tuple((m.name, m.state) for m in mechanisms if m.state)
         self.turn_start: tuple[TurnStart, ...] = tuple(m.turn_start for m in mechanisms if m.turn_start)
@@ -54,11 +53,7 @@ class Moments:
         self.decisions: tuple[DecisionKind, ...] = tuple(d for m in mechanisms for d in m.decisions)
         self.plays: dict[int, Play] = {kind: play for m in mechanisms for kind, play in m.plays.items()}
         self.options: tuple[Options, ...] = tuple(m.options for m in mechanisms if m.options)
-        self.refusals: dict[int, tuple[str, str]] = {kind: why for m in registry for kind, why in m.refusals.items()}
-
-    def refusal(self, kind: int) -> tuple[str, str]:
-        """``(reason, message)`` for a move of ``kind`` when nothing asks for one."""
-        return self.refusals.get(kind, ("placement", f"no {KIND_NAMES[kind]} move is asked for now"))
+        self.refusals: dict[int, tuple[str, str]] = {kind: why for m in mechanisms for kind, why in m.refusals.items()}
 
 
 def moments_for(ruleset: "Ruleset", registry: tuple[Mechanism, ...] | None = None) -> Moments:
@@ -66,4 +61,4 @@ def moments_for(ruleset: "Ruleset", registry: tuple[Mechanism, ...] | None = Non
     a test or a researcher may try a mechanism on a game, ``game.moments = moments_for(...)``,
     before it goes into the registry)."""
     mechanisms = REGISTRY if registry is None else registry
-    return Moments(tuple(m for m in mechanisms if m.uses(ruleset)), mechanisms)
+    return Moments(tuple(m for m in mechanisms if m.uses(ruleset)))

@@ -28,6 +28,11 @@ PICK: Final = 4
 KIND_NAMES: Final = ("place", "decline", "move-on", "home", "pick")
 
 
+def kind_name(kind: int) -> str:
+    """The name of move kind ``kind`` (:data:`KIND_NAMES`; ``kind N`` for one a mechanism added)."""
+    return KIND_NAMES[kind] if 0 <= kind < len(KIND_NAMES) else f"kind {kind}"
+
+
 @final
 class Move:
     """One choice of the player to move, tagged by its :attr:`kind`.

@@ -151,9 +151,9 @@ def _uses(ruleset: "Ruleset") -> bool:
 
 
 #: What the owner of a follower that scored decides: where it moves on, or home.
-MOVE_ON_DECISION = DecisionKind("move-on", _pending, options, check, (MOVE_ON, GO_HOME))
+MOVE_ON_DECISION: DecisionKind = DecisionKind("move-on", _pending, options, check, (MOVE_ON, GO_HOME))
 _NOT_NOW = ("follower", "no follower is moving on now: a tile is to be placed")
-MECHANISM = Mechanism("followers that move on", _uses, feature_scored=note_movers, scored=settle, holds=holds,
+MECHANISM: Mechanism = Mechanism("followers that move on", _uses, feature_scored=note_movers, scored=settle, holds=holds,
                       decisions=(MOVE_ON_DECISION,), plays={MOVE_ON: play, GO_HOME: play},
                       refusals={MOVE_ON: _NOT_NOW, GO_HOME: _NOT_NOW})
 

@@ -119,7 +119,7 @@ def _uses(ruleset: "Ruleset") -> bool:
     return ruleset.personal_tile >= 0
 
 
-MECHANISM = Mechanism("personal tiles", _uses, turn_start=turn_start, drawn=stacks_out, placed=played,
+MECHANISM: Mechanism = Mechanism("personal tiles", _uses, turn_start=turn_start, drawn=stacks_out, placed=played,
                       plays={DECLINE: decline}, options=declining,
                       refusals={DECLINE: ("placement", "only a personal tile may be declined (the tile to place "
                                                        "was drawn)")})

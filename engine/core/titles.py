@@ -100,4 +100,4 @@ def _uses(ruleset: "Ruleset") -> bool:
     return bool(ruleset.titles)
 
 
-MECHANISM = Mechanism("titles", _uses, scored=settle)
+MECHANISM: Mechanism = Mechanism("titles", _uses, scored=settle)

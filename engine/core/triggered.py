@@ -79,4 +79,4 @@ def _uses(ruleset: "Ruleset") -> bool:
     return bool(ruleset.scorers)
 
 
-MECHANISM = Mechanism("score triggers", _uses, deployed=on_deployed, scored=on_placed)
+MECHANISM: Mechanism = Mechanism("score triggers", _uses, deployed=on_deployed, scored=on_placed)

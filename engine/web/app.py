@@ -7,12 +7,9 @@ Routes (``{id}`` is a table's id):
 * ``POST /api/tables`` ``{"ruleset", "players", "seed"?}`` → ``{"id", "url"}`` (a seed may be
   a string of digits, as typed: JavaScript numbers cannot hold every 64-bit seed);
 * ``GET /api/tables/{id}`` → the table's state (:meth:`Table.state`);
-* ``POST /api/tables/{id}/move`` ``{"turn", "map", "x", "y", "rotation", "follower"}`` (and
-  ``"type"``, the follower type's index, when not normal)
-  and ``POST /api/tables/{id}/start`` ``{"turn", "rotation"}`` and ``POST /api/tables/{id}/keep``
-  ``{"turn"}`` (keep a tile of one's own and draw instead) and ``POST /api/tables/{id}/pick``
-  ``{"turn", "tile"}`` (the id of the tile of the hand to place) and ``POST /api/tables/{id}/move-on``
-  ``{"turn", "map", "x", "y", "segment"}`` (``"segment": null``: home) → the new state;
+* ``POST /api/tables/{id}/play`` ``{"turn", "move"}`` → the new state: every move of a human, a
+  JSON object tagged by its ``"kind"`` — ``place``, ``decline``, ``pick``, ``move-on``, ``home``
+  or ``start`` — with the fields that kind needs (:mod:`engine.web.moves_json` lists them);
 * ``GET /api/tables/{id}/record`` — the record as a download (under ``deck.hand`` once the game is
   over: it names every hand);
 * ``GET /rulesets``, ``GET /rulesets/atlas?ref=REF`` — shipped rulesets and options, a ruleset's tiles;
@@ -50,6 +47,7 @@ from ..rules.ruleset import load_ruleset
 from ..view.render import atlas_svg
 from ..view.viewer import replay_html
 from . import pages
+from .moves_json import BadField, whole
 from .table import Refused
 from .tables import Gone, Tables
 
@@ -96,17 +94,6 @@ async def _json_body(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise Refused("the request body must be a JSON object")
     return data
-
-
-def _whole(data: dict[str, Any], key: str, *, low: int = -10**6, high: int = 10**6, none: bool = False) -> Any:
-    """``data[key]`` as a whole number in ``[low, high]`` (or None when ``none``); :class:`Refused` if not."""
-    value = data.get(key)
-    if value is None and none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        wanted = f"a whole number from {low} to {high}" + (" or null" if none else "")
-        raise Refused(f"'{key}' must be {wanted}, not {json.dumps(value)}")
-    return value
 
 
 class _LocalHostsOnly:
@@ -156,7 +143,7 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
             raise Refused("'players' must be a comma-separated list such as \"human,mcts\"")
         if isinstance(data.get("seed"), str) and data["seed"].isdigit() and len(data["seed"]) <= 19:
             data["seed"] = int(data["seed"])  # the page sends a seed as typed: JavaScript numbers round past 2**53
-        seed = _whole(data, "seed", low=0, high=2**63 - 1, none=True)
+        seed = whole(data, "seed", low=0, high=2**63 - 1, none=True)
         if seed is None:
             seed = secrets.randbelow(10**9)
         specs = [p.strip() for p in players.split(",") if p.strip()]
@@ -166,42 +153,10 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
     def state(request: Request) -> Response:  # plain functions run in a worker thread
         return JSONResponse(tables.get(request.path_params["id"]).state())
 
-    async def move(request: Request) -> Response:
+    async def play(request: Request) -> Response:
         table = await _in_thread(tables.get, request.path_params["id"])
         data = await _json_body(request)
-        args = (_whole(data, "turn", low=0), _whole(data, "map", low=0, high=64), _whole(data, "x"), _whole(data, "y"),
-                _whole(data, "rotation", low=0, high=3), _whole(data, "follower", low=0, high=10**4, none=True),
-                _whole(data, "type", low=0, high=255) if "type" in data else 0)
-        await _in_thread(table.place, *args)
-        return JSONResponse(await _in_thread(table.state))
-
-    async def start(request: Request) -> Response:
-        table = await _in_thread(tables.get, request.path_params["id"])
-        data = await _json_body(request)
-        await _in_thread(table.turn_start, _whole(data, "turn", low=0), _whole(data, "rotation", low=0, high=3))
-        return JSONResponse(await _in_thread(table.state))
-
-    async def keep(request: Request) -> Response:
-        table = await _in_thread(tables.get, request.path_params["id"])
-        data = await _json_body(request)
-        await _in_thread(table.keep, _whole(data, "turn", low=0))
-        return JSONResponse(await _in_thread(table.state))
-
-    async def pick(request: Request) -> Response:
-        table = await _in_thread(tables.get, request.path_params["id"])
-        data = await _json_body(request)
-        tile = data.get("tile")
-        if not isinstance(tile, str):
-            raise Refused(f"'tile' must be the id of a tile in your hand, such as \"D\", not {json.dumps(tile)[:40]}")
-        await _in_thread(table.pick, _whole(data, "turn", low=0), tile)
-        return JSONResponse(await _in_thread(table.state))
-
-    async def move_on(request: Request) -> Response:
-        table = await _in_thread(tables.get, request.path_params["id"])
-        data = await _json_body(request)
-        await _in_thread(table.move_on, _whole(data, "turn", low=0), _whole(data, "map", low=0, high=64, none=True),
-                         _whole(data, "x") if "x" in data else 0, _whole(data, "y") if "y" in data else 0,
-                         _whole(data, "segment", low=0, high=10**4, none=True))
+        await _in_thread(table.play, whole(data, "turn", low=0), data.get("move"))
         return JSONResponse(await _in_thread(table.state))
 
     def record(request: Request) -> Response:
@@ -254,6 +209,9 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
         assert isinstance(error, Refused)
         return _error(str(error), error.status)
 
+    async def bad_field(request: Request, error: Exception) -> Response:
+        return _error(str(error), 400)
+
     async def user_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, UserError)
         return _error(error.render(), 400)
@@ -274,11 +232,7 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
         Route("/table/{id}", table_page),
         Route("/api/tables", open_table, methods=["POST"]),
         Route("/api/tables/{id}", state),
-        Route("/api/tables/{id}/move", move, methods=["POST"]),
-        Route("/api/tables/{id}/keep", keep, methods=["POST"]),
-        Route("/api/tables/{id}/pick", pick, methods=["POST"]),
-        Route("/api/tables/{id}/move-on", move_on, methods=["POST"]),
-        Route("/api/tables/{id}/start", start, methods=["POST"]),
+        Route("/api/tables/{id}/play", play, methods=["POST"]),
         Route("/api/tables/{id}/record", record),
         Route("/rulesets", rulesets),
         Route("/rulesets/atlas", atlas),
@@ -287,7 +241,8 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
         Route("/api/replay", replay_upload, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    handlers = {Refused: refused, UserError: user_error, HTTPException: http_error, Exception: server_error}
+    handlers = {Refused: refused, BadField: bad_field, UserError: user_error, HTTPException: http_error,
+                Exception: server_error}
     return Starlette(routes=routes, exception_handlers=handlers,  # type: ignore[arg-type]
                      middleware=[Middleware(_LocalHostsOnly, hosts=hosts)])
 

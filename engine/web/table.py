@@ -3,21 +3,19 @@
 A :class:`Table` holds a :class:`~engine.core.game.Game`, its seats and the record
 it keeps on disk.  The page asks for :meth:`Table.state` (what a player may see:
 the board as SVG, scores, the drawn tile and, on a human's turn, every legal
-placement with its follower spots) and sends a human's move with
-:meth:`Table.place`, a drawn start tile's rotation with :meth:`Table.turn_start`, or
-the choice to keep a personal tile offered (``deck.personal``) with :meth:`Table.keep`,
-which tile of the hand to place (``deck.hand``) with :meth:`Table.pick`,
-or where a follower whose feature scored moves on (``triggers``) with :meth:`Table.move_on`;
-bots then play, in a thread of the table's own, until a human must answer again or the game
-is over: a bot thinking holds up no request (it thinks on a copy of the game, so the page
-reads the game meanwhile, and is told who is thinking and for how long).  What the page sees
-is built in :mod:`engine.web.table_state`; nothing here serves HTTP (that is
+placement with its follower spots) and sends each move of a human with
+:meth:`Table.play`, a JSON object tagged by its kind (:mod:`engine.web.moves_json`): a
+placement, a drawn start tile's rotation, a personal tile declined (``deck.personal``), the
+tile of the hand to place (``deck.hand``), or where a follower whose feature scored moves on
+(``triggers``); bots then play, in a thread of the table's own, until a human must answer
+again or the game is over: a bot thinking holds up no request (it thinks on a copy of the
+game, so the page reads the game meanwhile, and is told who is thinking and for how long).
+What the page sees is built in :mod:`engine.web.table_state`; nothing here serves HTTP (that is
 :mod:`engine.web.app`); everything is plain data.
 """
 
 from __future__ import annotations
 
-import json
 import secrets
 import sys
 import threading
@@ -29,13 +27,14 @@ from typing import Any
 
 from ..bots.players import Player, check_seats, make_player
 from ..core.game import Game
-from ..core.moves import DRAW, HOME, PICK, IllegalMove, Move, move_on, pick
+from ..core.moves import PICK, IllegalMove, Move
 from ..errors import UserError
 from ..files.output import write_json
 from ..files.record import build_record, load_record
 from ..files.resume import resume
 from ..rules.references import portable_ref
 from ..rules.ruleset import Ruleset
+from .moves_json import BadField, Start, parse_move
 from .table_state import TILE, build_state
 
 
@@ -166,82 +165,47 @@ class Table:
 
     # -- what the page sends -----------------------------------------------------------
 
-    def place(self, turn: int, map_index: int, x: int, y: int, rotation: int, follower: int | None,
-              kind: int = 0) -> None:
-        """Play the human's move for turn ``turn`` (the state's ``turn``, so a move sent twice
-        is not played twice): the drawn tile at ``(x, y)`` on map ``map_index`` turned
-        ``rotation`` quarter turns clockwise, a follower of type ``kind`` (0: normal) on
-        segment ``follower`` (an index into the tile type's segments, as the state's options
-        give) or none.  Then the bots play.  Raises :class:`Refused`."""
+    def play(self, turn: int, move: Any) -> None:
+        """Play the human's ``move`` for turn ``turn`` (the state's ``turn``, so a move sent twice
+        is not played twice): a JSON object tagged by its ``kind`` (:mod:`engine.web.moves_json`),
+        a placement, a personal tile declined, a tile of the hand picked, a follower moved on or
+        sent home, or the drawn start tile's rotation.  Then the bots play.  Raises
+        :class:`Refused`: 409 for a move the game does not ask for now (out of turn, another
+        kind of decision, the game over), 400 for a malformed move or one the rules refuse.  A
+        pick is not saved: the record holds placements, and is as it was until the tile is placed."""
         with self._lock:
             self._expect_human(turn)
-            if self.game.start_tile is not None:
-                raise Refused("the start tile is to be turned first", 409)
-            if self.game.hands is not None and self.game.hands.picking:
-                raise Refused("choose which tile of your hand to place first", 409)
-            local = self.game.local
-            match = [pos for pos, r in self.game.placements() if local(pos) == (map_index, x, y) and r == rotation]
-            if not match:
-                raise Refused(f"tile {self.tile_id()} does not fit at map {map_index} ({x},{y}) turned {rotation * 90}°")
-            self._play(Move(match[0], rotation, follower, kind))
-
-    def keep(self, turn: int) -> None:
-        """Keep the personal tile offered for turn ``turn`` and draw instead (or pass, once the
-        stacks are used up); then the bots play.  Raises :class:`Refused` when no tile of the
-        player's own is offered."""
-        with self._lock:
-            self._expect_human(turn)
-            if not self.game.personal_turn:
-                raise Refused(f"tile {self.tile_id()} was drawn: only a tile of your own may be kept instead", 409)
-            self._play(DRAW)
-
-    def pick(self, turn: int, tile: str) -> None:
-        """Choose the tile of the hand to place for turn ``turn`` (``deck.hand``): ``tile`` is the
-        id of a tile type the player holds.  The choice is a move (it cannot be taken back): the
-        state then offers that tile's placements.  Raises :class:`Refused`: 409 when there is no
-        choice to make now (one tile type held, or it was made), 400 for a tile not held."""
-        with self._lock:
-            self._expect_human(turn)
-            hands = self.game.hands
-            if hands is None or not hands.picking:
-                raise Refused(f"there is no tile to choose now: place {self.tile_id()}", 409)
-            index = self.ruleset.tile_ids.get(tile)
-            if index is None:
-                raise Refused(f"the ruleset has no tile {json.dumps(tile[:40])}")
             try:
-                self.game.play(pick(index))
-            except IllegalMove as error:  # a tile not held
+                parsed = parse_move(self.game, move)
+            except BadField as error:
                 raise Refused(str(error)) from None
-            self._moved(save=False)  # the record holds placements only: it is as it was
+            if isinstance(parsed, Start) or self.game.start_tile is not None:
+                self._turn_start(parsed)
+                return
+            self._check(parsed)
+            self._play(parsed, save=parsed.kind != PICK)
 
-    def move_on(self, turn: int, map_index: int | None = None, x: int = 0, y: int = 0,
-                segment: int | None = None) -> None:
-        """Move the human's follower whose feature just scored on to ``segment`` of the tile at
-        ``(x, y)`` on map ``map_index``, or home when ``segment`` is None; then the bots play.
-        Raises :class:`Refused`."""
-        with self._lock:
-            self._expect_human(turn)
-            game = self.game
-            if not game.movers:
-                raise Refused("no follower of yours is moving on now", 409)
-            if segment is None:
-                move = HOME
-            else:
-                pos = next((pos for pos in game.board if game.local(pos) == (map_index or 0, x, y)), None)
-                if pos is None:
-                    raise Refused(f"no tile lies at ({x},{y})")
-                move = move_on(pos, segment, game.movers[0][1])
-            self._play(move)
+    def _turn_start(self, move: Move | Start) -> None:
+        """Turn the drawn start tile as ``move`` says (lock held; a human in seat 0, as the rules
+        have the first player do); :class:`Refused` (409) for any other move, or for a start
+        move when no start tile waits."""
+        if self.game.start_tile is None:
+            raise Refused("there is no start tile to turn", 409)
+        if not isinstance(move, Start):
+            raise Refused("the start tile is to be turned first", 409)
+        self.game.place_start(move.rotation)
+        self._moved()
 
-    def turn_start(self, turn: int, rotation: int) -> None:
-        """Turn the drawn start tile ``rotation`` quarter turns and place it (a human in seat
-        0, as the rules have the first player do); then the bots play.  Raises :class:`Refused`."""
-        with self._lock:
-            self._expect_human(turn)
-            if self.game.start_tile is None:
-                raise Refused("there is no start tile to turn", 409)
-            self.game.place_start(rotation)
-            self._moved()
+    def _check(self, move: Move) -> None:
+        """:class:`Refused` unless the rules allow ``move`` now (lock held), with their reason:
+        409 when the decision asked now takes no move of its kind, else 400."""
+        decision = self.game.decision()
+        if decision is None:  # no tile to place: the game is at its end (not reached: _moved ends it)
+            raise Refused("there is nothing to decide now", 409)
+        try:
+            self.game.check(move)
+        except IllegalMove as error:
+            raise Refused(str(error), 400 if move.kind in decision.kind.moves else 409) from None
 
     # -- the game ----------------------------------------------------------------------
 
@@ -253,10 +217,6 @@ class Table:
             return None
         return 0 if game.start_tile is not None else game.player
 
-    def tile_id(self) -> str:
-        """The drawn tile's type id, or ``—`` when none is drawn."""
-        return self.ruleset.tiles[self.game.tile].id if self.game.tile is not None else "—"
-
     def _expect_human(self, turn: int) -> None:
         seat = self.seat_to_answer()
         if seat is None:
@@ -267,17 +227,15 @@ class Table:
             raise Refused(f"that move was for turn {turn + 1}, but turn {self.game.turn + 1} is being played",
                           409)
 
-    def _play(self, move: Move) -> None:
-        """Play a human's ``move`` (lock held): :class:`Refused` if the rules refuse it; a rule that
-        fails scoring it stops the game (:meth:`_stop`)."""
+    def _play(self, move: Move, save: bool = True) -> None:
+        """Play a human's checked ``move`` (lock held); a rule that fails scoring it stops the game
+        (:meth:`_stop`).  ``save`` as for :meth:`_moved`."""
         try:
-            self.game.play(move)
-        except IllegalMove as error:
-            raise Refused(str(error)) from None
+            self.game.play(move, checked=True)
         except UserError as error:  # the move was placed, then a rule failed scoring it
             self._stop(error)
             return
-        self._moved()
+        self._moved(save)
 
     def _moved(self, save: bool = True) -> None:
         """After a move (lock held): final scoring once the tiles have run out, the record saved

@@ -30,8 +30,8 @@ def build_state(table: Table) -> dict[str, Any]:
     game, ruleset = table.game, table.ruleset
     seat = table.seat_to_answer()
     human_turn = seat is not None and table.seats[seat].human
-    choosing = game.hands is not None and game.hands.picking  # the tile to place is not chosen yet
-    options = _options(table) if human_turn and game.start_tile is None and not game.movers and not choosing else []
+    asked = _asked(table) if human_turn else None
+    options = _options(table) if asked == "place" else []
     spots = [(o["map"], o["x"], o["y"]) for o in options]
     state: dict[str, Any] = {
         "ruleset": table.ref, "seed": table.seed, "turn": game.turn, "remaining": game.remaining,
@@ -57,16 +57,25 @@ def build_state(table: Table) -> dict[str, Any]:
         tile = game.start_tile
         state["start"] = {"tile": ruleset.tiles[tile].id,
                           "svg": [tile_group(ruleset, tile, r, TILE) for r in range(4)]}
-    elif human_turn and game.movers:
+    elif asked == "move-on":
         state["moving"] = {"follower": ruleset.follower_types[game.movers[0][1]].name,
                            "options": _destinations(table)}
-    elif human_turn and game.tile is not None and not choosing:
+    elif asked == "place":
+        assert game.tile is not None, "a placement is asked for the tile drawn"
         tile = game.tile
         state["tile"] = {"id": ruleset.tiles[tile].id, "svg": [tile_group(ruleset, tile, r, TILE) for r in range(4)]}
         if game.personal_turn:
             state["tile"]["own"] = "pass" if game.last_round is not None else "draw"
         state["options"] = options
     return state
+
+
+def _asked(table: Table) -> str | None:
+    """The name of the decision the player to move faces (``place``, ``pick``, ``move-on``:
+    :meth:`~engine.core.game.Game.decision`), or None when none is asked (a drawn start tile
+    waits for its rotation, or the game is over)."""
+    decision = table.game.decision()
+    return decision.name if decision is not None and table.game.start_tile is None else None
 
 
 def _hand_seat(table: Table) -> int | None:
@@ -93,15 +102,15 @@ def _hand(table: Table, seat: int) -> dict[str, Any]:
     game, ruleset = table.game, table.ruleset
     hand = ruleset.hand
     assert game.hands is not None and hand is not None, "only a ruleset with hands shows one"
-    to_play = table.seat_to_answer() == seat and game.start_tile is None and not game.movers
-    picking = to_play and game.hands.picking
+    asked = _asked(table) if table.seat_to_answer() == seat else None
+    picking = asked == "pick"
     tiles = []
     for tile, _, _ in game.hands.held[seat]:
         shown: dict[str, Any] = {"id": ruleset.tiles[tile].id, "svg": tile_group(ruleset, tile, 0, TILE)}
         if picking:
             shown["cells"] = [list(cell) for cell in sorted({game.local(pos) for pos, _ in game.placements(tile)})]
         tiles.append(shown)
-    chosen = ruleset.tiles[game.tile].id if to_play and not picking and game.tile is not None else None
+    chosen = ruleset.tiles[game.tile].id if asked == "place" and game.tile is not None else None
     return {"seat": seat, "picking": picking, "chosen": chosen, "tiles": tiles,
             "others": "kept" if hand.keep else hand.return_to}
 

@@ -55,6 +55,18 @@ def _answered(client: TestClient, table: str) -> dict:
         time.sleep(0.02)
 
 
+def _play(client: TestClient, table: str, turn: int, move: dict):
+    """Send ``move`` for turn ``turn`` to the table's one route for moves."""
+    return client.post(f"/api/tables/{table}/play", json={"turn": turn, "move": move})
+
+
+def _first_place(state: dict) -> dict:
+    """The move placing the tile on the first legal cell, turned its first legal way, no follower."""
+    cell = state["options"][0]
+    return {"kind": "place", "map": cell["map"], "x": cell["x"], "y": cell["y"],
+            "rotation": int(min(cell["rotations"], key=int)), "follower": None}
+
+
 def _page_error(answer, status: int) -> str:
     """The page a browser gets for an address that cannot be shown: HTML, never raw JSON."""
     assert answer.status_code == status, answer.text
@@ -74,10 +86,7 @@ def test_a_move_through_the_api(client: TestClient, records: Path) -> None:
     page = client.get(f"/table/{table}")
     assert page.status_code == 200 and f'data-table="{table}"' in page.text and "/static/table.js" in page.text
     state = client.get(f"/api/tables/{table}").json()
-    cell = state["options"][0]
-    rotation = min(cell["rotations"], key=int)
-    moved = client.post(f"/api/tables/{table}/move", json={"turn": state["turn"], "map": cell["map"], "x": cell["x"],
-                                                           "y": cell["y"], "rotation": int(rotation), "follower": None})
+    moved = _play(client, table, state["turn"], _first_place(state))
     assert moved.status_code == 200, moved.text
     assert moved.json()["turn"] >= state["turn"] + 1  # the bot answers in a thread of its own
     after = _answered(client, table)
@@ -97,21 +106,49 @@ def test_the_start_page_and_static_files(client: TestClient) -> None:
         assert client.get(f"/static/{name}").status_code == 200
 
 
+#: A placement of the first tile of basic seed 7 but for its rotation; a move for turn 0.
+PLACE = {"kind": "place", "map": 0, "x": 0, "y": 1}
+KINDS = '"place", "decline", "pick", "move-on", "home", "start"'
+
+
 @pytest.mark.parametrize("body, status, says", [
     (b"not json", 400, "not JSON"),
     (b"[1, 2]", 400, "JSON object"),
-    (b'{"turn": 0}', 400, "'map' must be a whole number"),
-    (b'{"turn": true, "map": 0, "x": 0, "y": 1, "rotation": 0}', 400, "'turn' must be a whole number"),
-    (b'{"turn": 0, "map": 0, "x": 0, "y": 1, "rotation": 7}', 400, "'rotation' must be a whole number from 0 to 3"),
-    (b'{"turn": 0, "map": 0, "x": 0.5, "y": 1, "rotation": 0}', 400, "'x' must be a whole number"),
-    (b'{"turn": 0, "map": 0, "x": 0, "y": 1, "rotation": 0, "follower": "city@N"}', 400, "'follower' must be"),
-    (b'{"turn": 0, "map": 0, "x": 30, "y": 30, "rotation": 0}', 400, "does not fit"),
-    (b'{"turn": 5, "map": 0, "x": 0, "y": 1, "rotation": 0}', 409, "turn 1 is being played"),
     (b"[" * 100000, 400, "not JSON"),
+    ({"turn": 0}, 400, "'move' must be a JSON object such as {\"kind\": \"place\", \u2026}, not null"),
+    ({"turn": 0, "move": [1]}, 400, "'move' must be a JSON object"),
+    ({"turn": 0, "map": 0, "x": 0, "y": 1, "rotation": 0}, 400, "'move' must be a JSON object"),  # the old body
+    ({"move": PLACE | {"rotation": 0}}, 400, "'turn' must be a whole number"),
+    ({"turn": True, "move": PLACE | {"rotation": 0}}, 400, "'turn' must be a whole number"),
+    ({"turn": 0, "move": {}}, 400, f"the move's 'kind' must be one of {KINDS}, not null"),
+    ({"turn": 0, "move": {"kind": "fly"}}, 400, f"the move's 'kind' must be one of {KINDS}, not \"fly\""),
+    ({"turn": 0, "move": {"kind": 3}}, 400, "'kind' must be one of"),
+    ({"turn": 0, "move": {"kind": "place"}}, 400, "'map' must be a whole number from 0 to 0, not null"),
+    ({"turn": 0, "move": PLACE}, 400, "'rotation' must be a whole number from 0 to 3, not null"),
+    ({"turn": 0, "move": PLACE | {"rotation": 7}}, 400, "'rotation' must be a whole number from 0 to 3, not 7"),
+    ({"turn": 0, "move": PLACE | {"x": 0.5, "rotation": 0}}, 400, "'x' must be a whole number"),
+    ({"turn": 0, "move": PLACE | {"rotation": 0, "follower": "city@N"}}, 400, "'follower' must be"),
+    ({"turn": 0, "move": PLACE | {"rotation": 0, "segment": 1}}, 400,
+     "a place move takes 'map', 'x', 'y', 'rotation', 'follower', 'type', not \"segment\""),
+    ({"turn": 0, "move": PLACE | {"x": 30, "y": 30, "rotation": 0}}, 400, "that cell does not touch the board"),
+    ({"turn": 0, "move": PLACE | {"y": 0, "rotation": 0}}, 400, "that cell already holds a tile"),
+    ({"turn": 5, "move": PLACE | {"rotation": 0}}, 409, "that move was for turn 6, but turn 1 is being played"),
+    ({"turn": 0, "move": {"kind": "decline"}}, 409, "basic has no decline moves: none of its mechanisms asks for one"),
+    ({"turn": 0, "move": {"kind": "decline", "tile": "D"}}, 400, "a decline move takes no other field, not \"tile\""),
+    ({"turn": 0, "move": {"kind": "pick", "tile": "D"}}, 409, "basic has no pick moves"),
+    ({"turn": 0, "move": {"kind": "pick", "tile": "ZZ"}}, 400, "the ruleset has no tile \"ZZ\""),
+    ({"turn": 0, "move": {"kind": "move-on", "map": 0, "x": 0, "y": 0, "segment": 0}}, 409,
+     "basic has no move-on moves"),
+    ({"turn": 0, "move": {"kind": "home"}}, 409, "basic has no home moves"),
+    ({"turn": 0, "move": {"kind": "start", "rotation": 1}}, 409, "there is no start tile to turn"),
 ])
-def test_bad_moves_get_json_errors(client: TestClient, body: bytes, status: int, says: str) -> None:
+def test_bad_moves_get_json_errors(client: TestClient, body: bytes | dict, status: int, says: str) -> None:
+    """Each a 4xx with a message: a body that is no move, an unknown kind, a missing field, a
+    wrong type, a field the kind does not take, a move the rules refuse (400); a move for another
+    turn, or of a kind the game does not ask for now (409)."""
     table = _open(client)
-    answer = client.post(f"/api/tables/{table}/move", content=body, headers={"Content-Type": "application/json"})
+    body = body if isinstance(body, bytes) else json.dumps(body).encode()
+    answer = client.post(f"/api/tables/{table}/play", content=body, headers={"Content-Type": "application/json"})
     assert says in _error(answer, status)
     assert client.get(f"/api/tables/{table}").json()["turn"] == 0  # nothing was played
 
@@ -153,7 +190,7 @@ def test_unknown_things_are_404_and_wrong_methods_405(client: TestClient) -> Non
 def test_only_json_bodies_are_taken(client: TestClient) -> None:
     """A form or text body (what another site's page can send without asking) is refused."""
     table = _open(client)
-    answer = client.post(f"/api/tables/{table}/move", content=b'{"turn": 0}', headers={"Content-Type": "text/plain"})
+    answer = client.post(f"/api/tables/{table}/play", content=b'{"turn": 0}', headers={"Content-Type": "text/plain"})
     assert "Content-Type: application/json" in _error(answer, 415)
     assert "Content-Type" in _error(client.post("/api/tables", data={"ruleset": "basic"}), 415)
 
@@ -280,7 +317,7 @@ def test_a_record_is_checked_before_it_is_shown(client: TestClient) -> None:
 
 def test_a_body_that_is_not_utf8_is_refused(client: TestClient) -> None:
     table = _open(client)
-    answer = client.post(f"/api/tables/{table}/move", content='{"turn": 0}'.encode("utf-16"),
+    answer = client.post(f"/api/tables/{table}/play", content='{"turn": 0}'.encode("utf-16"),
                          headers={"Content-Type": "application/json"})
     assert _error(answer, 400) == "the request body is not UTF-8 text"
 
@@ -291,9 +328,7 @@ def test_a_record_that_cannot_be_saved_leaves_the_move_played(client: TestClient
     assert not (records / f"table-{table}.json").exists()  # a table nobody played in leaves no record
     (records / f"table-{table}.json").mkdir()  # now the record cannot be written there
     state = client.get(f"/api/tables/{table}").json()
-    cell = state["options"][0]
-    moved = client.post(f"/api/tables/{table}/move", json={"turn": 0, "map": 0, "x": cell["x"], "y": cell["y"],
-                                                           "rotation": int(min(cell["rotations"], key=int))})
+    moved = _play(client, table, 0, _first_place(state))
     assert moved.status_code == 200 and moved.json()["turn"] >= 1
     after = _answered(client, table)
     assert after["turn"] == 2 and f"table-{table}.json" in after["save_error"]
@@ -330,19 +365,16 @@ def test_keeping_an_own_tile_through_the_api(client: TestClient) -> None:
     table = _open(client, ruleset=abbeys, players="human,random", seed=11)
     state = client.get(f"/api/tables/{table}").json()
     assert "own" not in state["tile"] and state["players"][0]["personal"] == 1
-    assert "only a tile of your own" in _error(client.post(f"/api/tables/{table}/keep", json={"turn": state["turn"]}),
-                                               409)
+    decline = {"kind": "decline"}
+    assert "only a personal tile may be declined" in _error(_play(client, table, state["turn"], decline), 409)
     while "own" not in state["tile"]:  # place the first legal way until the abbey is offered
-        cell = state["options"][0]
-        client.post(f"/api/tables/{table}/move", json={
-            "turn": state["turn"], "map": cell["map"], "x": cell["x"], "y": cell["y"],
-            "rotation": int(min(cell["rotations"], key=int)), "follower": None})
+        _play(client, table, state["turn"], _first_place(state))
         state = _answered(client, table)
-    kept = client.post(f"/api/tables/{table}/keep", json={"turn": state["turn"]})
+    kept = _play(client, table, state["turn"], decline)
     assert kept.status_code == 200, kept.text
     after = kept.json()
     assert after["turn"] == state["turn"] and "own" not in after["tile"] and after["players"][0]["personal"] == 1
-    assert "turn" in _error(client.post(f"/api/tables/{table}/keep", json={}), 400)
+    assert "'turn' must be" in _error(client.post(f"/api/tables/{table}/play", json={"move": decline}), 400)
 
 
 def _same_game(a: dict, b: dict) -> bool:
@@ -356,9 +388,8 @@ def test_a_restarted_server_resumes_its_tables_from_their_records(client: TestCl
     for _ in range(3):
         state = _answered(client, table)
         cell = state["options"][-1]
-        client.post(f"/api/tables/{table}/move", json={"turn": state["turn"], "map": cell["map"], "x": cell["x"],
-                                                       "y": cell["y"], "rotation": int(max(cell["rotations"], key=int)),
-                                                       "follower": None})
+        _play(client, table, state["turn"], {"kind": "place", "map": cell["map"], "x": cell["x"], "y": cell["y"],
+                                             "rotation": int(max(cell["rotations"], key=int)), "follower": None})
     before = _answered(client, table)
     assert before["turn"] == 9
     restarted = _restarted(records)
@@ -367,9 +398,7 @@ def test_a_restarted_server_resumes_its_tables_from_their_records(client: TestCl
     assert page.status_code == 200 and f'data-table="{table}"' in page.text
     after = restarted.get(f"/api/tables/{table}").json()
     assert _same_game(after, before)
-    cell = after["options"][0]  # and the game goes on
-    moved = restarted.post(f"/api/tables/{table}/move", json={"turn": 9, "map": cell["map"], "x": cell["x"],
-                                                              "y": cell["y"], "rotation": int(min(cell["rotations"], key=int))})
+    moved = _play(restarted, table, 9, _first_place(after))  # and the game goes on
     assert moved.status_code == 200, moved.text
     assert _answered(restarted, table)["turn"] == 12
 
@@ -377,9 +406,7 @@ def test_a_restarted_server_resumes_its_tables_from_their_records(client: TestCl
 def test_a_record_that_cannot_be_resumed_gets_a_page_saying_why(client: TestClient, records: Path) -> None:
     table = _open(client, seed=3)
     state = _answered(client, table)
-    cell = state["options"][0]
-    client.post(f"/api/tables/{table}/move", json={"turn": 0, "map": 0, "x": cell["x"], "y": cell["y"],
-                                                   "rotation": int(min(cell["rotations"], key=int))})
+    _play(client, table, 0, _first_place(state))
     _answered(client, table)
     path = records / f"table-{table}.json"
     record = json.loads(path.read_text())
@@ -405,9 +432,7 @@ def test_finished_tables_leave_memory_and_come_back_from_their_records(client: T
 
 def _one_move(client: TestClient, table: str) -> None:
     state = _answered(client, table)
-    cell = state["options"][0]
-    answer = client.post(f"/api/tables/{table}/move", json={"turn": state["turn"], "map": cell["map"], "x": cell["x"],
-                                                            "y": cell["y"], "rotation": int(min(cell["rotations"], key=int))})
+    answer = _play(client, table, state["turn"], _first_place(state))
     assert answer.status_code == 200, answer.text
     _answered(client, table)
 
@@ -494,13 +519,14 @@ def test_picking_a_tile_of_the_hand_through_the_api(client: TestClient) -> None:
     assert 'src="/static/hands.js"' in client.get(f"/table/{table}").text
     held = [t["id"] for t in state["hand"]["tiles"]]
     other = next(t.id for t in load_ruleset("basic").tiles if t.id not in held)
-    pick = f"/api/tables/{table}/pick"
-    assert f"holds no {other}" in _error(client.post(pick, json={"turn": 0, "tile": other}), 400)
-    assert "'tile' must be the id" in _error(client.post(pick, json={"turn": 0, "tile": 3}), 400)
-    assert "'turn' must be" in _error(client.post(pick, json={"tile": held[1]}), 400)
-    assert "choose which tile" in _error(client.post(f"/api/tables/{table}/move", json={
-        "turn": 0, "map": 0, "x": 0, "y": 1, "rotation": 0, "follower": None}), 409)
-    picked = client.post(pick, json={"turn": 0, "tile": held[1]})
+    assert f"holds no {other}" in _error(_play(client, table, 0, {"kind": "pick", "tile": other}), 400)
+    assert "'tile' must be the id" in _error(_play(client, table, 0, {"kind": "pick", "tile": 3}), 400)
+    assert "'tile' must be the id" in _error(_play(client, table, 0, {"kind": "pick"}), 400)
+    assert "'turn' must be" in _error(client.post(f"/api/tables/{table}/play",
+                                                  json={"move": {"kind": "pick", "tile": held[1]}}), 400)
+    assert "choose which tile" in _error(_play(client, table, 0, {"kind": "place", "map": 0, "x": 0, "y": 1,
+                                                                  "rotation": 0, "follower": None}), 409)
+    picked = _play(client, table, 0, {"kind": "pick", "tile": held[1]})
     assert picked.status_code == 200 and picked.json()["tile"]["id"] == held[1]
-    assert "no tile to choose now" in _error(client.post(pick, json={"turn": 0, "tile": held[0]}), 409)
+    assert "the tile to place is chosen" in _error(_play(client, table, 0, {"kind": "pick", "tile": held[0]}), 409)
     assert "once the game is over" in _error(client.get(f"/api/tables/{table}/record"), 409)

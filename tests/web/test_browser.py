@@ -350,9 +350,9 @@ def test_keeping_an_own_tile_in_the_browser(server, browser) -> None:
     while not state["tile"].get("own"):
         assert not state["finished"], "no abbey was offered to the human"
         cell = state["options"][0]
-        post(f"/api/tables/{table_id}/move", {"turn": state["turn"], "map": cell["map"], "x": cell["x"],
-                                              "y": cell["y"], "rotation": int(min(cell["rotations"], key=int)),
-                                              "follower": None})
+        post(f"/api/tables/{table_id}/play", {"turn": state["turn"], "move": {
+            "kind": "place", "map": cell["map"], "x": cell["x"], "y": cell["y"],
+            "rotation": int(min(cell["rotations"], key=int)), "follower": None}})
         state = _answered(server, table_id)
     driver = browser
     driver.get(f"{server}/table/{table_id}")
@@ -407,6 +407,42 @@ def test_picking_a_tile_of_the_hand_in_the_browser(server, browser) -> None:
     driver.find_element(By.TAG_NAME, "body").send_keys("1")
     WebDriverWait(driver, 60).until(lambda d: f"place tile {first}" in d.find_element(By.ID, "status").text)
     assert driver.find_element(By.ID, "error").text == ""
+
+
+def _post(server: str, path: str, body: dict) -> dict:
+    request = urllib.request.Request(server + path, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    return json.load(urllib.request.urlopen(request))
+
+
+def test_a_wagon_moves_on_and_goes_home_in_the_browser(server, browser) -> None:
+    """The wagon ruleset: the turns are sent through the API (the wagon put out whenever it may
+    go, a wagon with nowhere to go sent home) until the human's wagon may move on; then the
+    page's destination button moves it on, and the next time its home button sends it home."""
+    wagons = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "wagon.yaml")
+    table_id = _post(server, "/api/tables", {"ruleset": wagons, "players": "human,random", "seed": "3"})["id"]
+    driver = browser
+    for button, says in (("button[data-segment]", "'s wagon moves on to the"), ("button.home", "'s wagon goes home")):
+        state = _answered(server, table_id)
+        while "moving" not in state or (button.startswith("button[") and not state["moving"]["options"]):
+            assert not state["finished"], f"the page never offered {button}"
+            if "moving" in state:
+                move = {"kind": "home"}
+            else:
+                cell = state["options"][0]
+                rotation, spots = next(iter(cell["rotations"].items()))
+                wagon = [s for s in spots if s["type"] == 1]
+                move = {"kind": "place", "map": cell["map"], "x": cell["x"], "y": cell["y"], "rotation": int(rotation),
+                        "follower": wagon[0]["segment"] if wagon else None, "type": 1 if wagon else 0}
+            _post(server, f"/api/tables/{table_id}/play", {"turn": state["turn"], "move": move})
+            state = _answered(server, table_id)
+        before = sum(says in line for line in state["log"])
+        driver.get(f"{server}/table/{table_id}")
+        WebDriverWait(driver, 60).until(lambda d: "feature has scored" in d.find_element(By.ID, "status").text)
+        driver.find_element(By.CSS_SELECTOR, f"#spots {button}").click()
+        after = WebDriverWait(driver, 60).until(
+            lambda d: (now := _answered(server, table_id)) and "moving" not in now and now)
+        assert sum(says in line for line in after["log"]) == before + 1
+        assert driver.find_element(By.ID, "error").text == ""
 
 
 def test_uploading_a_record_on_the_replay_page(server, browser, tmp_path) -> None:

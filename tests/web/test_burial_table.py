@@ -37,7 +37,8 @@ def test_the_record_is_offered_only_once_the_game_is_over() -> None:
     while not table.game.buried:  # the human places the first legal move until a hill buries a tile
         state = _settled(table)
         cell = state["options"][0]
-        table.place(state["turn"], cell["map"], cell["x"], cell["y"], int(min(cell["rotations"], key=int)), None)
+        table.play(state["turn"], {"kind": "place", "map": cell["map"], "x": cell["x"], "y": cell["y"],
+                                   "rotation": int(min(cell["rotations"], key=int)), "follower": None})
     with pytest.raises(Refused) as refused:
         table.download()
     assert refused.value.status == 409 and "buried" in str(refused.value)

@@ -30,7 +30,12 @@ def _settled(table: Table) -> dict:
 
 def _place_first(table: Table, state: dict) -> None:
     cell = state["options"][0]
-    table.place(state["turn"], cell["map"], cell["x"], cell["y"], int(min(cell["rotations"], key=int)), None)
+    table.play(state["turn"], {"kind": "place", "map": cell["map"], "x": cell["x"], "y": cell["y"],
+                               "rotation": int(min(cell["rotations"], key=int))})
+
+
+def _pick(table: Table, turn: int, tile: str) -> None:
+    table.play(turn, {"kind": "pick", "tile": tile})
 
 
 def _play(table: Table, turns: int, choose=lambda tiles: len(tiles) - 1) -> list[str]:
@@ -43,7 +48,7 @@ def _play(table: Table, turns: int, choose=lambda tiles: len(tiles) - 1) -> list
             break
         hand = state["hand"]
         if hand["picking"]:
-            table.pick(state["turn"], hand["tiles"][choose(hand["tiles"])]["id"])
+            _pick(table, state["turn"], hand["tiles"][choose(hand["tiles"])]["id"])
             state = table.state()
         placed.append(state["tile"]["id"])
         _place_first(table, state)
@@ -65,8 +70,10 @@ def test_the_human_picks_the_second_tile_of_the_hand_and_places_it(tmp_path: Pat
     assert first != second and all(t["cells"] and t["svg"].startswith("<g") for t in hand["tiles"])
     assert "tile" not in state and "options" not in state
     assert 'class="spot"' not in state["board"]  # no cell is offered before a tile is chosen
-    table.pick(0, second)
+    version = state["version"]
+    _pick(table, 0, second)
     state = table.state()
+    assert state["version"] != version  # the page redraws
     assert state["tile"]["id"] == second and state["hand"]["chosen"] == second and not state["hand"]["picking"]
     assert {(o["map"], o["x"], o["y"]) for o in state["options"]} == \
         {tuple(c) for c in hand["tiles"][1]["cells"]}  # the cells shown while choosing
@@ -76,6 +83,10 @@ def test_the_human_picks_the_second_tile_of_the_hand_and_places_it(tmp_path: Pat
     assert table.record()["turns"][0] | {"at": None} == {"player": 0, "tile": second, "at": None, "rotation": 0,
                                                         "hand": [first, second]}
     assert [t["id"] for t in state["hand"]["tiles"]][0] == first  # kept for the next turn, then a draw
+    assert state["hand"]["picking"]  # a pick is not saved: the record holds placements, and is as it was
+    saved = (tmp_path / "table.json").read_text()
+    _pick(table, state["turn"], state["hand"]["tiles"][0]["id"])
+    assert (tmp_path / "table.json").read_text() == saved and table.state()["hand"]["chosen"] == first
 
 
 def test_a_whole_game_of_picks_replays_and_resumes(tmp_path: Path) -> None:
@@ -133,7 +144,7 @@ def test_while_a_bot_plays_only_a_lone_humans_hand_is_shown(specs: list[str], sh
     # seat whose bot waits for the test before it thinks.
     table.seats[1] = replace(table.seats[1], bot=_Waiting(table.seats[1].bot, go_on))
     state = table.state()
-    table.pick(0, state["hand"]["tiles"][0]["id"])
+    _pick(table, 0, state["hand"]["tiles"][0]["id"])
     _place_first(table, table.state())
     deadline = time.monotonic() + 30
     while (state := table.state())["thinking"] is None:  # the bots' thread takes up the turn
@@ -171,16 +182,18 @@ def test_a_bad_pick_is_refused_with_a_message() -> None:
     state = _settled(table)
     held = {t["id"] for t in state["hand"]["tiles"]}
     other = next(t.id for t in table.ruleset.tiles if t.id not in held)
-    for tile, status, says in [(other, 400, f"holds no {other}"), ("no such tile", 400, 'no tile "no such tile"')]:
+    for tile, says in [(other, f"holds no {other}"), ("no such tile", 'no tile "no such tile"'),
+                       (3, "'tile' must be the id of a tile in your hand"), (None, "'tile' must be the id")]:
         with pytest.raises(Refused) as refused:
-            table.pick(0, tile)
-        assert refused.value.status == status and says in str(refused.value)
-    with pytest.raises(Refused, match="choose which tile of your hand") as refused:
-        table.place(0, 0, 0, 1, 0, None)
-    assert refused.value.status == 409
-    table.pick(0, state["hand"]["tiles"][0]["id"])
-    with pytest.raises(Refused, match="no tile to choose now") as refused:
-        table.pick(0, state["hand"]["tiles"][1]["id"])
+            _pick(table, 0, tile)
+        assert refused.value.status == 400 and says in str(refused.value)
+    for move in ({"kind": "place", "map": 0, "x": 0, "y": 1, "rotation": 0}, {"kind": "decline"}):
+        with pytest.raises(Refused, match="choose which tile of the hand") as refused:
+            table.play(0, move)
+        assert refused.value.status == 409
+    _pick(table, 0, state["hand"]["tiles"][0]["id"])
+    with pytest.raises(Refused, match="the tile to place is chosen: place it") as refused:
+        _pick(table, 0, state["hand"]["tiles"][1]["id"])
     assert refused.value.status == 409 and table.game.turn == 0
 
 

@@ -47,9 +47,10 @@ def test_serve_prints_the_table_and_serves_it(tmp_path: Path) -> None:
         saved = tmp_path / "carcassonne-games" / f"table-{table}.json"
         assert not saved.exists()  # a table nobody played in leaves no record
         cell = state["options"][0]
-        move = urllib.request.Request(f"http://127.0.0.1:{port}/api/tables/{table}/move", json.dumps(
-            {"turn": 0, "map": cell["map"], "x": cell["x"], "y": cell["y"],
-             "rotation": int(min(cell["rotations"], key=int))}).encode(), {"Content-Type": "application/json"})
+        move = urllib.request.Request(f"http://127.0.0.1:{port}/api/tables/{table}/play", json.dumps(
+            {"turn": 0, "move": {"kind": "place", "map": cell["map"], "x": cell["x"], "y": cell["y"],
+                                 "rotation": int(min(cell["rotations"], key=int))}}).encode(),
+            {"Content-Type": "application/json"})
         urllib.request.urlopen(move, timeout=30)
         assert json.loads(saved.read_text())["finished"] is False
     finally:

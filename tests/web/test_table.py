@@ -31,11 +31,17 @@ def _settled(table: Table) -> dict:
 
 
 def _first_move(state: dict, *, follower: bool) -> dict:
+    """The move placing the tile on the first legal cell turned its first legal way, with a
+    follower on its first spot or none, as the page sends it."""
     cell = state["options"][0]
     rotation = min(cell["rotations"], key=int)
     spots = cell["rotations"][rotation]
-    return {"turn": state["turn"], "map_index": cell["map"], "x": cell["x"], "y": cell["y"], "rotation": int(rotation),
+    return {"kind": "place", "map": cell["map"], "x": cell["x"], "y": cell["y"], "rotation": int(rotation),
             "follower": spots[0]["segment"] if follower and spots else None}
+
+
+def _place_first(table: Table, state: dict, *, follower: bool = False) -> None:
+    table.play(state["turn"], _first_move(state, follower=follower))
 
 
 def test_a_human_plays_a_whole_game_and_the_saved_record_replays(basic, tmp_path) -> None:
@@ -45,7 +51,7 @@ def test_a_human_plays_a_whole_game_and_the_saved_record_replays(basic, tmp_path
     moves = 0
     while not (state := _settled(table))["finished"]:
         assert state["to_play"] == 0 and state["tile"]["id"] and len(state["tile"]["svg"]) == 4
-        table.place(**_first_move(state, follower=moves % 3 == 0))
+        _place_first(table, state, follower=moves % 3 == 0)
         moves += 1
     record = json.loads(save.read_text())
     assert "finished" not in record and record == table.record()
@@ -67,7 +73,7 @@ def test_the_state_shows_nothing_of_the_stack_order(basic) -> None:
     """Deal the hidden tiles again: everything the page receives stays the same."""
     table = Table(basic, "basic", ["human", "greedy"], 5)
     for _ in range(6):
-        table.place(**_first_move(_settled(table), follower=False))
+        _place_first(table, _settled(table))
     table.settle(60)
     before, hidden = build_state(table), repr(table.game.stacks)
     table.game = determinise(table.game, random.Random(99))
@@ -91,33 +97,50 @@ def test_options_name_every_follower_spot(basic) -> None:
                 assert all(0 <= a <= 1 for a in spot["anchor"])
 
 
-def test_refusals(basic) -> None:
+@pytest.mark.parametrize("change, status, says", [
+    ({"x": 40}, 400, "that cell does not touch the board"),
+    ({"follower": 99}, 400, "the tile has no such segment"),
+    ({"follower": 0, "type": 9}, 400, "the ruleset has no such follower type"),
+    ({"rotation": 4}, 400, "'rotation' must be a whole number from 0 to 3, not 4"),
+    ({"map": 1}, 400, "'map' must be a whole number from 0 to 0, not 1"),  # basic has one map
+    ({"x": 40000}, 400, "'x' must be a whole number from -32767 to 32767"),
+    ({"x": "0"}, 400, "'x' must be a whole number"),
+    ({"folower": 1}, 400, "a place move takes 'map', 'x', 'y', 'rotation', 'follower', 'type', not \"folower\""),
+    ({"kind": "start", "rotation": 0}, 409, "there is no start tile to turn"),
+    ({"kind": "decline"}, 409, "basic has no decline moves: none of its mechanisms asks for one"),
+    ({"kind": "pick", "tile": "D"}, 409, "basic has no pick moves"),
+    ({"kind": "home"}, 409, "basic has no home moves"),
+    ({"kind": "fly"}, 400, "the move's 'kind' must be one of \"place\", \"decline\""),
+])
+def test_refusals(basic, change: dict, status: int, says: str) -> None:
+    table = Table(basic, "basic", ["human", "greedy"], 7)
+    state = _settled(table)
+    move = _first_move(state, follower=False) | change
+    if change.get("kind", "place") != "place":
+        move = {k: v for k, v in move.items() if k in change}
+    with pytest.raises(Refused) as refused:
+        table.play(state["turn"], move)
+    assert refused.value.status == status and says in str(refused.value)
+    assert _settled(table) == state  # nothing refused changed the game
+
+
+def test_a_move_is_played_once(basic) -> None:
     table = Table(basic, "basic", ["human", "greedy"], 7)
     state = _settled(table)
     move = _first_move(state, follower=False)
     with pytest.raises(Refused) as stale:
-        table.place(**{**move, "turn": state["turn"] + 1})
+        table.play(state["turn"] + 1, move)
     assert stale.value.status == 409 and "turn 1 is being played" in str(stale.value)
-    with pytest.raises(Refused) as nowhere:
-        table.place(**{**move, "x": 40})
-    assert nowhere.value.status == 400 and "does not fit" in str(nowhere.value)
-    with pytest.raises(Refused) as no_segment:
-        table.place(**{**move, "follower": 99})
-    assert no_segment.value.status == 400
-    with pytest.raises(Refused) as no_start:
-        table.turn_start(state["turn"], 0)
-    assert no_start.value.status == 409
-    assert _settled(table) == state  # nothing refused changed the game
-    table.place(**move)
+    table.play(state["turn"], move)
     with pytest.raises(Refused) as twice:
-        table.place(**move)  # the same move sent again (a double click, a reload)
+        table.play(state["turn"], move)  # the same move sent again (a double click, a reload)
     assert twice.value.status == 409
 
 
 def test_a_finished_game_refuses_moves(basic) -> None:
     table = Table(basic, "basic", ["random", "random"], 3)
     with pytest.raises(Refused) as over:
-        table.place(turn=_settled(table)["turn"], map_index=0, x=0, y=1, rotation=0, follower=None)
+        table.play(_settled(table)["turn"], {"kind": "place", "map": 0, "x": 0, "y": 1, "rotation": 0})
     assert over.value.status == 409 and "over" in str(over.value)
 
 
@@ -126,9 +149,12 @@ def test_a_drawn_start_tile_is_turned_by_the_human_in_seat_one() -> None:
     table = Table(ruleset, "basic+random-start", ["human", "greedy"], 4)
     state = _settled(table)
     assert "start" in state and "tile" not in state and len(state["start"]["svg"]) == 4
-    with pytest.raises(Refused):
-        table.place(turn=0, map_index=0, x=0, y=1, rotation=0, follower=None)
-    table.turn_start(state["turn"], 2)
+    with pytest.raises(Refused, match="the start tile is to be turned first") as refused:
+        table.play(0, {"kind": "place", "map": 0, "x": 0, "y": 1, "rotation": 0})
+    assert refused.value.status == 409
+    with pytest.raises(Refused, match="'rotation' must be a whole number from 0 to 3, not null"):
+        table.play(0, {"kind": "start"})
+    table.play(state["turn"], {"kind": "start", "rotation": 2})
     assert table.game.starts[0][1] == 2 and "options" in _settled(table)
 
 
@@ -155,7 +181,7 @@ def test_a_rule_that_fails_mid_game_stops_the_table_and_says_why(tmp_path) -> No
     assert state["stopped"].startswith(f"{path}:4:") and state["to_play"] is None and not state["finished"]
     assert json.loads(save.read_text())["finished"] is False
     with pytest.raises(Refused) as refused:
-        table.place(state["turn"], 0, 0, -1, 0, None)
+        table.play(state["turn"], {"kind": "place", "map": 0, "x": 0, "y": -1, "rotation": 0})
     assert refused.value.status == 409 and str(refused.value).startswith("the game stopped: ")
 
 
@@ -177,16 +203,16 @@ def test_a_human_keeps_an_own_tile_until_the_last_round_and_the_record_replays()
         assert state["players"][0]["personal"] in (0, 1)
         own = state["tile"].get("own")
         if own == "draw":  # keep it while there is anything to draw
-            table.keep(state["turn"])
+            table.play(state["turn"], {"kind": "decline"})
             kept += 1
             continue
         if own == "pass":
             placed_own += 1
         else:
-            with pytest.raises(Refused, match="only a tile of your own may be kept") as refused:
-                table.keep(state["turn"])
+            with pytest.raises(Refused, match="only a personal tile may be declined") as refused:
+                table.play(state["turn"], {"kind": "decline"})
             assert refused.value.status == 409
-        table.place(**_first_move(state, follower=False))
+        _place_first(table, state)
     # Seed 11 leaves a hole at the end: the human places the abbey kept all game in the last round.
     assert kept and placed_own == 1 and state["players"][0]["personal"] == 0
     assert any("human-1 placed AB (their own tile)" in line for line in state["log"])
@@ -204,26 +230,34 @@ def test_a_human_moves_a_wagon_on_and_the_record_replays() -> None:
     while not (state := _settled(table))["finished"]:
         if "moving" in state:
             assert "tile" not in state and state["moving"]["follower"] == "wagon"
-            with pytest.raises(Refused, match="no tile lies at"):
-                table.move_on(state["turn"], 0, 99, 99, 0)  # no tile there
+            for wrong, status, says in [
+                    ({"map": 0, "x": 99, "y": 99, "segment": 0}, 400, "no placed tile has that segment"),
+                    ({"map": 0, "x": 0, "y": 0}, 400, "'segment' must be a whole number"),
+                    ({"kind": "place", "map": 0, "x": 0, "y": 1, "rotation": 0}, 409,
+                     "the wagon that scored is to move on or go home first")]:
+                with pytest.raises(Refused, match=says) as refused:
+                    table.play(state["turn"], {"kind": "move-on"} | wrong)
+                assert refused.value.status == status
             options = state["moving"]["options"]
             if options and moved <= homes:
-                table.move_on(state["turn"], options[0]["map"], options[0]["x"], options[0]["y"],
-                              options[0]["segment"])
+                where = {k: options[0][k] for k in ("map", "x", "y", "segment")}
+                table.play(state["turn"], {"kind": "move-on", **where})
                 moved += 1
             else:
-                table.move_on(state["turn"])
+                table.play(state["turn"], {"kind": "home"})
                 homes += 1
             continue
-        with pytest.raises(Refused, match="no follower of yours is moving on"):
-            table.move_on(state["turn"])
+        for move in ({"kind": "home"}, {"kind": "move-on", "map": 0, "x": 0, "y": 0, "segment": 0}):
+            with pytest.raises(Refused, match="no follower is moving on now") as refused:
+                table.play(state["turn"], move)
+            assert refused.value.status == 409
         move = _first_move(state, follower=False)
         spots = next(iter(state["options"][0]["rotations"].values()))
         wagon = [s for s in spots if s["type"] == 1]
         if wagon:  # put the wagon out whenever it can go
-            move["follower"], move["kind"] = wagon[0]["segment"], 1
+            move["follower"], move["type"] = wagon[0]["segment"], 1
             move["rotation"] = int(next(iter(state["options"][0]["rotations"])))
-        table.place(**move)
+        table.play(state["turn"], move)
     assert moved and homes
     assert any("'s wagon moves on to the" in line for line in state["log"])
     game, problems = replay(Document(table.record(), "<record>", {}))
@@ -247,10 +281,11 @@ def test_a_human_places_a_barn_on_a_corner_and_the_record_replays() -> None:
             assert spot["notation"].startswith("barn:field@") and spot["name"].endswith("corner)")
             ax, ay = spot["anchor"]
             assert {round(ax, 2), round(ay, 2)} <= {0.12, 0.88}  # near a corner, inside the cell
-            table.place(state["turn"], option["map"], option["x"], option["y"], int(rotation), spot["segment"], 1)
+            table.play(state["turn"], {"kind": "place", "map": option["map"], "x": option["x"], "y": option["y"],
+                                       "rotation": int(rotation), "follower": spot["segment"], "type": 1})
             placed = spot["name"]
             continue
-        table.place(**_first_move(state, follower=False))
+        _place_first(table, state)
     assert placed is not None
     assert any(f"barn on {placed}" in line for line in state["log"])
     game, problems = replay(Document(table.record(), "<record>", {}))
@@ -291,7 +326,7 @@ def test_every_tile_placed_since_the_humans_last_turn_is_marked(basic) -> None:
     their moves went unmarked.  Every placement since the human's last one is marked."""
     table = Table(basic, "basic", ["human", "random", "random", "random"], 3)
     for _ in range(2):
-        table.place(**_first_move(_settled(table), follower=False))
+        _place_first(table, _settled(table))
     state = _settled(table)
     marked = re.findall(r'<rect class="recent" data-map="0" data-x="(-?\d+)" data-y="(-?\d+)"', state["board"])
     game = table.game
@@ -308,12 +343,12 @@ def _play_as_human(table: Table, moves: int) -> None:
         if state["finished"] or state["stopped"]:
             return
         if "start" in state:
-            table.turn_start(state["turn"], 0)
+            table.play(state["turn"], {"kind": "start", "rotation": 0})
         elif "moving" in state:
-            table.move_on(state["turn"])
+            table.play(state["turn"], {"kind": "home"})
         else:
             normal_left = state["players"][0]["pieces"]["normal"] > 0
-            table.place(**_first_move(state, follower=count % 3 == 0 and normal_left))
+            _place_first(table, state, follower=count % 3 == 0 and normal_left)
     table.settle(60)
 
 

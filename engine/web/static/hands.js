@@ -2,7 +2,7 @@
 // drawn. While their holder is to choose, a click on one (or its number key) picks it: a move,
 // sent at once, after which the page offers its placements as for a drawn tile. Hovering a tile
 // lights up the cells where it fits. Loaded before table.js, whose state, $, element, tileSvg,
-// send, panel and highlight it uses once the page has drawn.
+// play, panel and highlight it uses once the page has drawn.
 "use strict";
 
 function drawHeld() {
@@ -32,7 +32,7 @@ function drawHeld() {
 
 function pickTile(id) {
   highlight(null);
-  send(`/api/tables/${TABLE}/pick`, {turn: state.turn, tile: id});
+  play({kind: "pick", tile: id});
 }
 
 // Outline the cells, [map, x, y] each, where a tile of the hand fits.

@@ -1,5 +1,6 @@
 // The table page. Everything shown comes from GET /api/tables/ID; a human's choice (cell,
 // rotation, follower) stays on the page until it is confirmed, so "undo" only forgets it.
+// Every move goes to POST /api/tables/ID/play as {turn, move}, the move tagged by its kind.
 // Names and explanations are put in as text, never as markup; the SVG comes from the server.
 // A hand of tiles (deck.hand) is drawn by hands.js.
 "use strict";
@@ -82,14 +83,15 @@ function saveWarning() {
   return state && state.save_error ? `The record could not be saved: ${state.save_error}` : "";
 }
 
-async function send(path, body) {
+// Send the human's move ({kind: "place", …}, {kind: "decline"}, …) for the turn shown.
+async function play(move) {
   if (busy) return;
   busy = true;
   sent += 1;
   clearTimeout(watching);
   $("status").textContent = "Playing your move…";
   try {
-    state = await call(path, body);
+    state = await call(`/api/tables/${TABLE}/play`, {turn: state.turn, move});
     pick = null;
     $("error").textContent = saveWarning();
   } catch (error) {
@@ -291,13 +293,12 @@ function drawMoving() {
     const where = state.maps > 1 ? ` on map ${o.map}` : "";
     const button = element("button", `${name} to the ${o.name} at (${o.x},${o.y})${where}  (${o.notation})`,
       {"data-segment": o.segment, "data-x": o.x, "data-y": o.y});
-    button.onclick = () => send(`/api/tables/${TABLE}/move-on`,
-      {turn: state.turn, map: o.map, x: o.x, y: o.y, segment: o.segment});
+    button.onclick = () => play({kind: "move-on", map: o.map, x: o.x, y: o.y, segment: o.segment});
     $("spots").append(element("li"));
     $("spots").lastChild.append(button);
   }
   const home = element("button", `take the ${name} home`, {class: "home"});
-  home.onclick = () => send(`/api/tables/${TABLE}/move-on`, {turn: state.turn, segment: null});
+  home.onclick = () => play({kind: "home"});
   $("spots").append(element("li"));
   $("spots").lastChild.append(home);
 }
@@ -307,7 +308,7 @@ function drawStart() {
   state.start.svg.forEach((svg, rotation) => {
     const button = element("button", undefined, {"data-rotation": rotation, title: `${rotation * 90}°`});
     button.append(tileSvg(svg, 1));
-    button.onclick = () => send(`/api/tables/${TABLE}/start`, {turn: state.turn, rotation});
+    button.onclick = () => play({kind: "start", rotation});
     $("tile-preview").append(button);
   });
 }
@@ -346,7 +347,7 @@ function confirm() {
   if (!pick) return;
   const {cell, rotation, follower} = pick;
   const spot = follower === null ? null : cell.rotations[String(rotation)][follower];
-  send(`/api/tables/${TABLE}/move`, {turn: state.turn, map: cell.map, x: cell.x, y: cell.y, rotation,
+  play({kind: "place", map: cell.map, x: cell.x, y: cell.y, rotation,
     follower: spot ? spot.segment : null, type: spot ? spot.type : 0});
 }
 
@@ -405,7 +406,7 @@ document.addEventListener("keydown", (event) => {
   else if (event.key === "-") setZoom(0.8);
 });
 function keep() {
-  send(`/api/tables/${TABLE}/keep`, {turn: state.turn});
+  play({kind: "decline"});
 }
 
 function setZoom(factor) {
