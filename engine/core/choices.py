@@ -295,11 +295,11 @@ def check_placement(game: Game, move: Move) -> None:
     if move.kind != PLACE:
         if move in offered(game):
             return
-        why = game.moments.refusals.get(move.kind)
-        if why is None:
+        refusal = game.moments.refusals.get(move.kind)
+        if refusal is None:
             raise IllegalMove("placement", f"{game.ruleset.ref} has no {kind_name(move.kind)} moves: none of its "
                                            "mechanisms asks for one")
-        raise IllegalMove(*why)
+        raise IllegalMove(*refusal)
     tile = _current(game)
     key = game.frontier.get(move.pos)
     if move.pos in game.board:
