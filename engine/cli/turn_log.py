@@ -26,6 +26,7 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
     last_round_told = False
     width = max([3, *(len(t.id) for t in ruleset.tiles)])  # long ids (TB_CccR_w) keep the columns
     earners = " or ".join(ruleset.follower_types[t].name for t in ruleset.extra_turn_types)
+    earned = f"the {earners}'s extra turn" if earners else "an extra turn"
 
     def log(game: Game, seat: int, tile: int, move: Any, events: list) -> None:
         nonlocal seen, last_round_told
@@ -60,7 +61,7 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
             for event in events:
                 console.print(f"      ↳ {event.explain(names)}")
         if game.extra_turn and game.tile is not None:  # earned by this placement (no chaining)
-            console.print(f"      ↳ {names[game.player]} places another tile at once: the {earners}'s extra turn")
+            console.print(f"      ↳ {names[game.player]} places another tile at once: {earned}")
         if game.last_round is not None and game.personal_turn and not last_round_told:
             last_round_told = True
             console.print("      ↳ the stacks are used up: each player may still place their own tile, in turn order")

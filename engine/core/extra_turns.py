@@ -2,9 +2,10 @@
 
 A placement that extends a feature holding one of the player's builder-like followers
 (before any deployment) earns the player one more turn at once; a turn played as an extra
-one earns none (RULES.md, Traders & Builders: no chaining).  The turn loop reads
-:attr:`~engine.core.game.Game.earned_turn` when the turn passes; the turns that were extra
-ones are noted in :attr:`~engine.core.game.Game.extra_turns` (what records mark).
+one earns none (RULES.md, Traders & Builders: no chaining).  The turn loop owns the rest, for any
+mechanism that grants a turn: it reads :attr:`~engine.core.game.Game.earned_turn` when the turn
+passes, and notes the turns that were extra ones in :attr:`~engine.core.game.Game.extra_turns`
+(what records mark).
 """
 
 from __future__ import annotations
@@ -20,11 +21,9 @@ if TYPE_CHECKING:
 
 
 def placed(game: "Game", tile: int, base: int) -> None:
-    """Tile placed: an extra turn is noted; any other earns one if the tile extended the player's builder's feature."""
-    if game.extra_turn:
-        game.extra_turns += (game.turn,)
-    else:
-        game.earned_turn = extends_own(game, tile, base)
+    """Tile placed (not in an extra turn): it earns one if it extended the player's builder's feature."""
+    if not game.extra_turn and extends_own(game, tile, base):
+        game.earned_turn = True
 
 
 def _uses(ruleset: "Ruleset") -> bool:

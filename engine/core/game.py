@@ -47,9 +47,8 @@ class Game(Board):
     discarding tiles that fit nowhere (RULES.md §3.2 row 4, seed 003).  When :attr:`tile` is None
     the tiles are used up; :meth:`finish` runs final scoring.  Raises :class:`IllegalMove` for a
     move the rules refuse.  The ruleset's mechanisms (:mod:`engine.core.mechanisms`) act at the
-    turn's moments through :attr:`moments`: ``deck.personal`` may offer a personal tile instead
-    of a draw (:mod:`engine.core.personal`), ``deck.hand`` a choice among held tiles
-    (:mod:`engine.core.hands`), and so on.
+    turn's moments through :attr:`moments` (a personal tile offered instead of a draw, a hand of
+    tiles to pick from, …: :mod:`engine.core.mechanisms`).
     """
 
     def __init__(self, ruleset: Ruleset, players: int = 2, seed: int | None = None, *,
@@ -90,10 +89,9 @@ class Game(Board):
         self.turn, self.player = 0, 0
         #: The seat behind each entry of :attr:`history` (an extra turn keeps the seat).
         self.seats: list[int] = []
-        #: Whether the current turn is an extra one (``extra_turn``), and whether the move being
-        #: played earned one: an extra turn earns none (Traders & Builders: no chaining).
+        #: Whether the current turn is an extra one, whether the move being played earned one (a mechanism
+        #: sets it: engine/core/extra_turns.py), and the turns that were extra ones (what records mark).
         self.extra_turn, self.earned_turn = False, False
-        #: The turns (as :attr:`turn` counts them) that were extra ones: what records mark.
         self.extra_turns: tuple[int, ...] = ()
         #: ``deck.bury`` (engine/core/burial.py): ``(turn, tile type)`` of each tile buried under a placed one.
         self.buried: tuple[tuple[int, int], ...] = ()
@@ -288,6 +286,8 @@ class Game(Board):
         base = self.place(tile, move.pos, move.rotation)
         self.history.append((tile, move))
         self.seats.append(self.player)
+        if self.extra_turn:
+            self.extra_turns += (self.turn,)
         moments = self.moments
         for placed in moments.placed:
             placed(self, tile, base)

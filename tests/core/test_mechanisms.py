@@ -19,11 +19,14 @@ from engine.core.game import Game
 from engine.core.mechanism import DecisionKind, Mechanism
 from engine.core.mechanisms import REGISTRY, moments_for
 from engine.core.moves import IllegalMove, Move
+from engine.geometry import RING8
 from engine.rules.ruleset import load_ruleset
 
 #: The methods that make up the turn loop.
 TURN_LOOP = ("play", "pass_turn", "open_turn", "draw_one", "apply", "draw_or_wait", "discard", "_draw")
-MECHANISM_MODULES = {"burial", "hands", "personal", "extra_turns", "triggered", "titles", "moving"}
+#: Every module of engine/core that holds a mechanism's registry entry (read from the files, so a new one is covered).
+MECHANISM_MODULES = {path.stem for path in (Path(__file__).parents[2] / "engine" / "core").glob("*.py")
+                     if "\nMECHANISM: Mechanism = " in path.read_text()}
 
 
 #: The turn loop's source (read from the file: the compiled build's module has none to inspect).
@@ -37,6 +40,8 @@ def _turn_loop_nodes() -> list[ast.FunctionDef]:
 
 
 def test_the_turn_loop_names_no_mechanism() -> None:
+    assert {"burial", "hands", "personal", "extra_turns", "triggered", "titles", "moving"} <= MECHANISM_MODULES
+    assert len(MECHANISM_MODULES) == len(REGISTRY)
     methods = _turn_loop_nodes()
     assert {m.name for m in methods} == set(TURN_LOOP)
     for method in methods:
@@ -164,3 +169,23 @@ def test_no_decision_once_the_game_is_over() -> None:
     while game.tile is not None:
         game.play(bot.choose(game))
     assert game.decision() is None
+
+
+def _start_bonus() -> Mechanism:
+    """The worked example of docs/architecture.md: a tile around the start tile earns one more turn."""
+    def placed(game: Game, tile: int, base: int) -> None:
+        pos = game.history[-1][1].pos
+        if not game.extra_turn and pos - game.origin(game.map) in RING8:
+            game.earned_turn = True
+    return Mechanism("start bonus", lambda ruleset: True, placed=placed)
+
+
+def test_a_turn_earned_by_any_mechanism_is_played_and_noted_whatever_the_registry_order() -> None:
+    """Before the builder's mechanism in the registry, the toy's turn survives it; the core plays
+    the extra turn at once (same seat), notes it for records, and it earns no third."""
+    ruleset = load_ruleset("basic+traders-and-builders")
+    game = Game(ruleset, 2, seed=4, mechanisms=(_start_bonus(),) + REGISTRY)
+    game.play(Move(*game.placements()[0]))  # every first placement touches the start tile
+    assert (game.player, game.extra_turn, game.extra_turns, game.seats) == (0, True, (), [0])
+    game.play(Move(*game.placements()[0]))  # around the start tile again: an extra turn earns none
+    assert (game.player, game.extra_turn, game.extra_turns, game.seats) == (1, False, (2,), [0, 0])
