@@ -5,7 +5,6 @@ and the routes it replaced are gone."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ except (ImportError, RuntimeError):
     pytest.skip("Starlette's test client needs httpx2 (the dev extra)", allow_module_level=True)
 
 from engine.web.app import Tables, create_app
+from tests.web.test_app import _answered, _error, _play  # one copy of the HTTP helpers
 
 WAGONS = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "wagon.yaml")
 
@@ -30,27 +30,6 @@ def _open(client: TestClient, ruleset: str, seed: int) -> str:
     answer = client.post("/api/tables", json={"ruleset": ruleset, "players": "human,random", "seed": seed})
     assert answer.status_code == 201, answer.text
     return answer.json()["id"]
-
-
-def _answered(client: TestClient, table: str) -> dict:
-    """The table's state once its bot has answered (it plays in a thread of the table's own)."""
-    deadline = time.monotonic() + 60
-    while True:
-        state = client.get(f"/api/tables/{table}").json()
-        if state["to_play"] is None or state["players"][state["to_play"]]["human"]:
-            return state
-        assert time.monotonic() < deadline, "the bot did not answer within a minute"
-        time.sleep(0.02)
-
-
-def _play(client: TestClient, table: str, turn: int, move: dict):
-    return client.post(f"/api/tables/{table}/play", json={"turn": turn, "move": move})
-
-
-def _error(answer, status: int) -> str:
-    assert answer.status_code == status, answer.text
-    assert answer.headers["content-type"].startswith("application/json") and "Traceback" not in answer.text
-    return answer.json()["error"]
 
 
 def test_the_drawn_start_tile_is_turned_through_the_route(client: TestClient) -> None:
