@@ -19,8 +19,9 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def bury(game: "Game", tile: int, base: int = 0) -> None:
-    """After ``tile`` was placed (turn :attr:`~engine.core.game.Game.turn`): if it has a segment of
+def bury(game: "Game", tile: int, base: int) -> None:
+    """After ``tile`` was placed (turn :attr:`~engine.core.game.Game.turn`; its segments from ``base``,
+    unused): if it has a segment of
     the ``deck.bury`` kind, the next tile of the current map's stack goes under it, into the box
     of its phase, and ``(turn, tile type)`` into :attr:`~engine.core.game.Game.buried`.  Nothing is
     taken from a used-up stack, nor a tile pinned first or last in its phase (the River's spring

@@ -153,7 +153,7 @@ def check(game: "Game", move: Move) -> None:
         raise IllegalMove("placement", f"the player holds no {name} (the hand: {names})")
 
 
-def played(game: "Game", tile: int, base: int = -1) -> None:
+def played(game: "Game", tile: int, base: int) -> None:
     """``tile`` was placed (segments from ``base``: unused): it leaves its player's hand, which
     :attr:`Hands.shown` notes for the record."""
     hands = _hands(game)

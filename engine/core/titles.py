@@ -34,8 +34,9 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def settle(game: "Game", tile: int = -1, base: int = -1) -> list[Scored]:
-    """After a placement by :attr:`~engine.core.game.Game.player`: pass each title whose record
+def settle(game: "Game", tile: int, base: int) -> list[Scored]:
+    """After a placement by :attr:`~engine.core.game.Game.player` (tile type ``tile``, segments from
+    ``base``: the moment's arguments, unused): pass each title whose record
     someone beats, updating :attr:`~engine.core.game.Game.titles` (holders and records).  Returns a 0-point event
     per title passed (rule ``title``, ``players`` the new holder, ``values`` every seat's)."""
     inputs = aggregates(game, [{} for _ in range(game.players)], read_by(game.ruleset.titles))
