@@ -39,14 +39,16 @@ EXTRA_REFS = ["basic+inns-and-cathedrals+traders-and-builders",
               "basic+river+river-start-tile-shuffled+incomplete-full+short-game",
               "basic+no-farmers+own-follower-may-join", "first-edition+farm-points-2+unplaceable-reshuffle",
               "second-edition+farm-points-4", "basic+hand-of-two", "basic+draw-three-keep-one+unplaceable-reshuffle",
-              "first-edition+hills+vineyards"]
+              "first-edition+hills+vineyards", "basic+abbey-and-mayor", "basic+king-and-robber-baron"]
 EXTRA_PLAYERS = [("greedy", "random"), ("random", "greedy", "random")]
 SEARCH = [("basic", ("mcts:30", "greedy")), ("second-edition+river", ("greedy", "mcts:30")),
           ("basic+hand-of-two", ("mcts:30", "greedy")), ("basic+hills", ("mcts:30", "greedy")),
           # A follower in the supply worth points (keep): by features, by pooled farms, by trial, and without it.
           ("basic", ("greedy:keep=2", "greedy")), ("first-edition", ("random", "greedy:keep=3")),
           ("basic+longest-road-bonus", ("greedy:keep=2", "greedy")), ("basic", ("mcts:30:keep=0", "greedy")),
-          ("basic", ("mcts:10:roots=2", "greedy"))]
+          ("basic", ("mcts:10:roots=2", "greedy")),
+          # Special follower types and wild sides, weighed piecewise (engine/core/trial.py), with and without keep.
+          ("basic+abbey-and-mayor", ("mcts:30", "greedy")), ("basic+abbey-and-mayor", ("greedy:keep=2", "greedy"))]
 CASES = [(ref, players, seed) for ref in REFS for players in PLAYERS for seed in SEEDS
          if len(players) <= load_ruleset(ref).max_players]
 CASES += [(ref, players, seed) for ref in EXTRA_REFS for players in EXTRA_PLAYERS for seed in range(2)]
