@@ -8,7 +8,7 @@ from typing import TypeVar
 from ..core.choices import PLACE_DECISION, decision_kind
 from ..core.game import Game
 from ..core.lookahead import Lookahead
-from ..core.trial import BonusLookahead, TrialLookahead, look_ahead
+from ..core.trial import BonusLookahead, PiecewiseLookahead, TrialLookahead, look_ahead
 from ..core.moves import Move
 from .valuing import decision_values, margin, offered_values
 
@@ -56,7 +56,7 @@ class GreedyPlayer:
         best = _ties(candidates, me)
         return best[self.rng.randrange(len(best))]
 
-    def _place(self, game: Game, look: Lookahead | BonusLookahead) -> Move:
+    def _place(self, game: Game, look: Lookahead | BonusLookahead | PiecewiseLookahead) -> Move:
         """The best placement of the drawn tile, as :meth:`choose` weighs it (the same ties, in the
         same order), building a :class:`Move` only for the one chosen."""
         me = game.player

@@ -97,6 +97,9 @@ class Lookahead(Majorities):
         #: and per option the group a follower joins (None: none) and the follower, packed.
         self.placed: tuple[list[Group], dict[int, bool], int] = ([], {}, 0)
         self.deployed: list[tuple[Group | None, int]] = []
+        #: Follower types this look-ahead does not weigh: an option deploying one has an empty
+        #: vector (:class:`~engine.core.trial.PiecewiseLookahead` weighs it by trial).
+        self.skipped: frozenset[int] = frozenset()
 
     def potentials(self, pos: int, rotation: int) -> list[tuple[int | None, int, list[int]]]:
         """``(follower segment or None, follower type, potential per seat)`` for each legal
@@ -253,7 +256,14 @@ class Lookahead(Majorities):
                         self.local.append(untouched and group.kind not in watched)
                         self.deployed.append((group, bit))
             return options
+        skipped = self.skipped
         for j, t in game.deploy_choices(pos, rotation):  # each type where the rules let it go
+            if t in skipped:
+                options.append((j, t, []))
+                if track:
+                    self.local.append(False)
+                    self.deployed.append((None, 0))
+                continue
             group = groups[reps[j]]
             assert group is not None  # every segment has a group
             bit = one_follower(me, t, self.players)

@@ -1,12 +1,15 @@
-"""Which look-ahead a ruleset gets, and the two that are not by features alone.
+"""Which look-ahead a ruleset gets, and the three that are not by features alone.
 
 :class:`~engine.core.lookahead.Lookahead` works out a move's value from the
 features it touches.  Game-end bonuses and titles compare the players on the
 whole game: :class:`BonusLookahead` adds them to the features' values, as they
-stand or as the move leaves them (:mod:`engine.core.bonus_part`).  What neither
-follows (wild sides, completion formulas, pieces that read, guard or leave their
-feature: :func:`by_trial`) :class:`TrialLookahead` plays on a copy of the game,
-exact by construction.  docs/lookahead.md describes all three.
+stand or as the move leaves them (:mod:`engine.core.bonus_part`).  Pieces that
+read, guard or leave their feature (:func:`special_types`) and wild sides change
+only what a move reaches: :class:`PiecewiseLookahead` weighs by features the
+moves that meet none of them.  What none of these follows (completion formulas,
+such pieces beside bonuses or pooled farms: :func:`by_trial`)
+:class:`TrialLookahead` plays on a copy of the game, exact by construction.
+docs/lookahead.md describes them.
 """
 
 from __future__ import annotations
@@ -16,14 +19,17 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..errors import UserError
+from ..geometry import FACING, RING8, SIDE_STEP
 from ..rules.bonuses import read_by
 from .after_move import add_to
 from .bonus_part import BonusPart, bonuses_paid
+from .followers import types_mask
 from .game_end import end_totals
 from .known_ends import KnownEnds
 from .lookahead import Lookahead
 from .supply_value import kept_points, turns_ahead
 from .tallies import aggregates
+from .totals import adjacent_of
 from .moves import Move
 
 if TYPE_CHECKING:
@@ -134,6 +140,101 @@ class BonusLookahead:
                 for j, t, vector in self.potentials(pos, rotation)]
 
 
+def special_types(ruleset: "Ruleset") -> frozenset[int]:
+    """The follower types (indices) the features' look-ahead does not weigh: those whose strength
+    reads their feature, that stand on a corner, keep others out or pay their owner, a score
+    trigger's type and the types that move on."""
+    found = {index for index, _ in ruleset.feature_strengths}
+    found.update(ruleset.corner_types, ruleset.owner_types, (index for index, _ in ruleset.movers))
+    found.update(trigger.follower for trigger in ruleset.scorers)
+    found.update(t.index for t in ruleset.follower_types if t.keeps_out)
+    return frozenset(found)
+
+
+class PiecewiseLookahead:
+    """The :class:`~engine.core.lookahead.Lookahead` interface for a ruleset with special follower
+    types or wild sides (:func:`special_types`, ``edge_wild``) and neither game-end bonuses nor a
+    pooled farm rule, by features where a move meets none of them and by trial where it does.
+
+    Such a piece or side reaches no further than its feature: a move changes what it pays only
+    by joining that feature, by completing a feature it touches (a farm's completed cities) or
+    by adding a tile around it; a wild side changes only the tiles on either side of it.  So a
+    placement is played on a copy (:class:`TrialLookahead`) when a side of the tile or of a
+    neighbour it meets is wild, or it joins or surrounds a feature a special piece holds or
+    touches; an option deploying a special type is played on a copy too; the rest are weighed by
+    features, from the game's own value of the position where special pieces stand.
+    ``potentials`` gives ``(follower segment or None, follower type, potential per seat)`` in the
+    order of :meth:`~engine.core.game.Game.deploy_choices` (none first), as the features' does."""
+
+    def __init__(self, game: "Game", keep: int = 0) -> None:
+        self.game = game
+        self.keep = keep
+        special = special_types(game.ruleset)
+        self.features = Lookahead(game, keep)
+        self.features.skipped = special
+        self._trial: TrialLookahead | None = None  # made when a candidate must be played on a copy
+        self._wild = game.ruleset.edge_wild
+        mask = types_mask(sorted(special), game.players)
+        held = [root for root in game.occupied_roots() if game.fol[root] & mask]
+        #: The features whose value a move changes only by reaching them: those a special piece is on,
+        #: and those whose completion changes what such a piece's feature pays (a farm's cities).
+        self._reach: set[int] = set(held)
+        for root in held:
+            if game.ruleset.kinds[game.seg_kind[root]].adjacency:
+                self._reach |= adjacent_of(game, root)
+        if held:  # the features' look-ahead summed its own value of those features: the game's instead
+            self.features.potential = game.potential_scores()
+
+    def potentials(self, pos: int, rotation: int) -> list[tuple[int | None, int, list[int]]]:
+        """``(follower segment or None, follower type, potential per seat)`` for each legal follower
+        choice of placing the current tile at ``pos``, ``rotation``; a score beyond ±MAX_POINTS is a
+        :class:`~engine.errors.UserError` naming the turn weighed."""
+        if self._meets_special(pos, rotation):
+            return [(move.follower, move.type, vector) for move, vector in self._by_trial().potentials(pos, rotation)]
+        options = self.features.potentials(pos, rotation)
+        for i, (j, t, vector) in enumerate(options):
+            if not vector:  # a special type deployed: the features' look-ahead left it to the trial
+                options[i] = (j, t, self._by_trial().value(Move(pos, rotation, j, t)))
+        return options
+
+    def moves(self) -> list[tuple[Move, list[int]]]:
+        """Every legal move of the current tile with the potential per seat it leads to."""
+        return [(Move(pos, rotation, j, t), vector) for pos, rotation in self.game.placements()
+                for j, t, vector in self.potentials(pos, rotation)]
+
+    def _meets_special(self, pos: int, rotation: int) -> bool:
+        """Whether placing the current tile at ``pos``, ``rotation`` meets a wild side or reaches a
+        feature in ``_reach`` (joins it, or it is one of the features around ``pos``)."""
+        game = self.game
+        board = game.board
+        tile = game.tile
+        assert tile is not None, "a look-ahead needs a tile to place"
+        orientation = game.tiles[tile].orientations[rotation]
+        wild, reach = self._wild, self._reach
+        for side in range(4):
+            neighbour = board.get(pos + SIDE_STEP[side])
+            if neighbour is None:
+                continue
+            if wild >= 0 and wild in (orientation.side_codes[side], neighbour[0].side_codes[(side + 2) % 4]):
+                return True
+            if reach:
+                n_ports, n_base = neighbour[0].port_segment, neighbour[1]
+                for _, port, _ in orientation.joins[side]:
+                    if game.find(n_base + n_ports[FACING[port]]) in reach:
+                        return True
+        if reach and game.surrounded_at:
+            for d in RING8:
+                for s in game.surrounded_at.get(pos + d, ()):
+                    if s in reach:
+                        return True
+        return False
+
+    def _by_trial(self) -> TrialLookahead:
+        if self._trial is None:
+            self._trial = TrialLookahead(self.game, self.keep)
+        return self._trial
+
+
 def _looking_ahead(error: UserError) -> UserError:
     """``turn 17: …`` (or ``turn 17, the X bonus: …``) as ``turn 17, looking ahead…``, as
     :class:`~engine.core.lookahead.Lookahead` says it."""
@@ -142,34 +243,41 @@ def _looking_ahead(error: UserError) -> UserError:
     return UserError.from_diagnostics([replace(first, message=message), *error.diagnostics[1:]])
 
 
-def look_ahead(game: "Game", keep: int = 0) -> Lookahead | BonusLookahead | TrialLookahead:
+def look_ahead(game: "Game", keep: int = 0) -> Lookahead | BonusLookahead | PiecewiseLookahead | TrialLookahead:
     """The look-ahead for ``game``'s ruleset: by features; under game-end bonuses by features
-    and by trial (:class:`BonusLookahead`); or by trial (:func:`by_trial`) under wild sides
-    (which end the features of the tiles they meet, not only the placed tile's), a completion
-    formula (engine/rules/completes.py), a bonus reading ``points_K`` (which every score
-    changes), and the follower types and pooled farms :func:`by_trial` names."""
+    and by trial (:class:`BonusLookahead`); beside special follower types or wild sides by
+    features and by trial (:class:`PiecewiseLookahead`); or by trial (:func:`by_trial`) under a
+    completion formula (engine/rules/completes.py), a bonus reading ``points_K`` (which every
+    score changes), and the combinations :func:`by_trial` names."""
     if by_trial(game.ruleset):
         return TrialLookahead(game, keep)
+    if piecewise(game.ruleset):
+        return PiecewiseLookahead(game, keep)
     return BonusLookahead(game, keep) if game.ruleset.bonuses else Lookahead(game, keep)
+
+
+def piecewise(ruleset: "Ruleset") -> bool:
+    """Whether ``ruleset`` has follower types the features' look-ahead does not weigh
+    (:func:`special_types`, beside another type) or wild sides: :class:`PiecewiseLookahead` weighs
+    its moves, unless :func:`by_trial` sends every move to the trial."""
+    return (len(ruleset.follower_types) > 1 and bool(special_types(ruleset))) or ruleset.edge_wild >= 0
 
 
 def by_trial(ruleset: "Ruleset") -> bool:
     """Whether the look-ahead plays every candidate of ``ruleset`` on a copy (:func:`look_ahead`
-    says when).  Follower types are weighed by features where each counts a fixed strength
-    and stands on a segment; a type whose strength reads its feature (the mayor), stands on a
-    corner, keeps others out or pays its owner (the barn), a score trigger, a follower that
-    moves on (the wagon), a pooled farm rule (1st and 2nd editions) beside several types, a
-    tie-break or ``around`` inputs, or ``around`` on a kind that does not complete when
-    surrounded sends the ruleset to the trial."""
+    says when).  Follower types of a fixed strength on a segment are weighed by features, and
+    the others (:func:`special_types`) and wild sides piecewise; a pooled farm rule (1st and
+    2nd editions) beside several types, a tie-break or ``around`` inputs, ``around`` on a kind
+    that does not complete when surrounded, a completion formula, a bonus reading ``points_K``,
+    and special types or wild sides beside game-end bonuses or a pooled farm rule send the
+    ruleset to the trial."""
     kinds = ruleset.kinds
     pooled = any(k.pools for k in kinds)
-    typed = len(ruleset.follower_types) > 1 and (
-        bool(ruleset.feature_strengths or ruleset.corner_types or ruleset.owner_types or ruleset.scorers
-             or ruleset.movers) or any(t.keeps_out for t in ruleset.follower_types))
     around = any(kind.around for kind in kinds)
     pooling = pooled and (len(ruleset.follower_types) > 1 or ruleset.tie_kind >= 0 or around)
     # The look-ahead by features follows the tiles placed around the features that complete when
     # surrounded: one that never does may count them (around) all the same.
     unfollowed = any(kind.around and kind.completion != "surrounded" for kind in kinds)
-    return typed or pooling or unfollowed or ruleset.edge_wild >= 0 or any(kind.completes for kind in kinds) \
+    special = piecewise(ruleset) and (bool(ruleset.bonuses) or pooled)
+    return special or pooling or unfollowed or any(kind.completes for kind in kinds) \
         or any(name.startswith("points_") for name in read_by(ruleset.bonuses))

@@ -29,11 +29,13 @@ REFS = [*shipped_games(), f"basic+{EVERY}", f"first-edition+{EVERY}", f"second-e
                                                  "hills.yaml", "vineyards.yaml", "large-follower.yaml",
                                                  "helper-follower.yaml", "zero-strength-own.yaml"))]
 #: The rulesets whose bots weigh moves by features since issue 48 (follower types of a fixed strength,
-#: bonuses and titles, tie-breaks, around inputs): checked more often.
-BY_FEATURES = ["basic+hills+vineyards", "basic+inns-and-cathedrals+traders-and-builders", "basic+king-and-robber-baron",
-               "basic+longest-road-bonus", "basic+inns-and-cathedrals+hills+vineyards+longest-road-bonus",
-               str(TEST_RULESETS / "hills.yaml"), str(TEST_RULESETS / "zero-strength-own.yaml"),
-               str(TEST_RULESETS / "title-from-the-start.yaml"), str(TEST_RULESETS / "never-complete-around.yaml")]
+#: bonuses and titles, tie-breaks, around inputs; special types and wild sides piecewise): checked more often.
+BY_FEATURES = ["basic+abbey-and-mayor", "basic+hills+vineyards", "basic+inns-and-cathedrals+traders-and-builders",
+               "basic+king-and-robber-baron", "basic+longest-road-bonus",
+               "basic+inns-and-cathedrals+hills+vineyards+longest-road-bonus",
+               *(str(TEST_RULESETS / name) for name in ("hills.yaml", "zero-strength-own.yaml", "title-from-the-start.yaml",
+                                                        "never-complete-around.yaml", "mayor.yaml", "wagon.yaml",
+                                                        "barn.yaml", "abbey-tiles.yaml"))]
 
 
 def whole_board(game: Game, move: Move, keep: int) -> list[int]:

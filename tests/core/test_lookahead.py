@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from engine.bots.random_player import RandomPlayer
 from engine.core.game import Game
 from engine.core.lookahead import Lookahead
-from engine.core.trial import BonusLookahead, TrialLookahead, look_ahead
+from engine.core.trial import BonusLookahead, PiecewiseLookahead, TrialLookahead, look_ahead
 from engine.core.moves import Move
 from engine.rules.ruleset import load_ruleset
 
@@ -74,7 +74,10 @@ def test_a_ruleset_with_bonuses_looks_ahead_by_features_and_by_trial() -> None:
     ruleset = load_ruleset("basic+longest-road-bonus")
     game = Game(ruleset, 2, 1, draw_order=[ruleset.tile_ids["U"]] * 2)
     assert isinstance(look_ahead(game), BonusLookahead)
-    assert isinstance(look_ahead(Game(load_ruleset("basic+abbey-and-mayor"), 2, 1)), TrialLookahead)
+    # Special follower types and wild sides piecewise; beside bonuses or pooled farms, by trial.
+    assert isinstance(look_ahead(Game(load_ruleset("basic+abbey-and-mayor"), 2, 1)), PiecewiseLookahead)
+    assert isinstance(look_ahead(Game(load_ruleset("basic+abbey-and-mayor+longest-road-bonus"), 2, 1)), TrialLookahead)
+    assert isinstance(look_ahead(Game(load_ruleset("first-edition+abbey-and-mayor"), 2, 1)), TrialLookahead)
     assert isinstance(look_ahead(Game(load_ruleset("basic+inns-and-cathedrals"), 2, 1)), Lookahead)
     assert isinstance(look_ahead(Game(BASIC, 2, 1)), Lookahead)
     # A straight road U joining D's road, with a thief: 2 tiles unfinished (2 points) and the

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from engine.core.game import Game
 from engine.core.moves import IllegalMove, Move
-from engine.core.trial import TrialLookahead, look_ahead
+from engine.core.trial import PiecewiseLookahead, look_ahead
 from engine.geometry import SIDE_STEP, pack
 from engine.rules.ruleset import load_ruleset
 from engine.sim.play import play_game
@@ -74,10 +74,10 @@ def test_the_hole_rule_is_checked_and_worded(tmp_path: Path) -> None:
         raise AssertionError("an abbey beside one tile was allowed")
 
 
-def test_bots_weigh_moves_by_trial_and_play_whole_games_with_abbeys() -> None:
+def test_bots_weigh_moves_piecewise_and_play_whole_games_with_abbeys() -> None:
     ruleset = load_ruleset(str(ABBEYS))
     abbey = ruleset.tile_ids["AB"]
-    assert isinstance(look_ahead(Game(ruleset, 2, 1)), TrialLookahead)
+    assert isinstance(look_ahead(Game(ruleset, 2, 1)), PiecewiseLookahead)
     for seed in range(3):
         game = play_game(ruleset, ["greedy", "random"], seed).game
         assert game.finished and len(game.history) == 71 + 2  # every tile placed or discarded
