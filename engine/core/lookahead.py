@@ -60,6 +60,7 @@ class Lookahead(Majorities):
 
     def _start(self, game: "Game") -> None:
         Majorities.__init__(self, game)
+        self._special = self._reading | self._owning  # pieces the written-out majority below does not weigh
         self.contrib: dict[int, list[int]] = {}
         self.envs: dict[int, dict] = {}
         self._adjacent: dict[int, set[int]] = {}
@@ -313,13 +314,13 @@ class Lookahead(Majorities):
         kind = self.kinds[group.kind]
         env = self._group_inputs(kind, group, groups, reps, root_group, gained, pos, neighbours_here)
         up = self._up_of(group.roots, deployer) if self._marker >= 0 else None
-        if kind.own or up is not None:
+        if kind.own or up is not None or packed & self._special:
             return self._paid(kind, env, packed, group.complete, up)
         if group.complete:  # the common case written out: this runs for every option weighed
             points = kind.complete.points(env) if kind.complete is not None else 0
         else:
             points = self._own_end(kind, env)
-        return self._vector(points, packed, None)
+        return self._vector(points, packed, None, self.weights)
 
     def _done(self, target, gained) -> bool:
         if isinstance(target, Group):

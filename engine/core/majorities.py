@@ -4,17 +4,20 @@ The real game decides a majority in :func:`engine.core.scoring.majority_in` and 
 :func:`engine.core.scoring.score_feature`; the look-ahead works on features as a move would
 leave them, described by their packed followers (:mod:`engine.core.followers`) and their
 formula inputs, and :class:`Majorities` pays them the same way: each piece weighed by its
-type's strength, a tie won by the seats with a follower on a tile of the tie-break kind
-(``rules.tie_break``, :func:`engine.core.ties.broken`), per-seat inputs (``own_T``) read for
-each majority seat.
+type's strength (or the strength it reads from the feature: the mayor's pennants), a tie won
+by the seats with a follower on a tile of the tie-break kind (``rules.tie_break``,
+:func:`engine.core.ties.broken`), per-seat inputs (``own_T``) read for each majority seat, and
+pieces that pay their owner (``pays: owner``: the barn) paying them at the game end.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .followers import count_of, strengths, unpack_followers
+from .after_move import add_to
+from .followers import count_of, strengths, types_mask, unpack_followers
 from .scoring import end_points
+from .strength import weights_on
 
 if TYPE_CHECKING:
     from ..rules.kinds import FeatureKind
@@ -33,6 +36,12 @@ class Majorities:
         self.types = len(game.ruleset.follower_types)
         #: Kinds whose final score pools several features (1st/2nd-edition farms): scored as a whole.
         self._pooled = {k.index for k in self.kinds if k.pools}
+        ruleset = game.ruleset
+        #: Followers of the types whose strength reads their feature (the mayor), packed as a mask.
+        self._reading = types_mask([index for index, _ in ruleset.feature_strengths], self.players)
+        #: Followers of the types that pay their owner (the barn), packed as a mask; and those types.
+        self._owning = types_mask(ruleset.owner_types, self.players)
+        self._owners = [ruleset.follower_types[index] for index in ruleset.owner_types]
         self._tied_up(game)
 
     def _tied_up(self, game: "Game") -> None:
@@ -66,17 +75,30 @@ class Majorities:
 
     def _paid(self, kind: "FeatureKind", env: dict, packed: int, complete: bool, up: set[int] | None) -> list[int]:
         """Per seat, what a feature of ``kind`` with inputs ``env`` and followers ``packed`` pays
-        its majority (a tie won by the seats ``up``, :meth:`_up_of`): its ``complete`` score if
-        ``complete``, else its end points; each majority seat on its own inputs where the kind
-        reads them (``own_T``: the pig's farmer)."""
+        (a tie won by the seats ``up``, :meth:`_up_of`): its ``complete`` score if ``complete``,
+        else its end points, to its majority, each majority seat on its own inputs where the kind
+        reads them (``own_T``: the pig's farmer); at the end, each owner of a piece that pays its
+        owner what that piece pays (:func:`~engine.core.scoring.owner_paid`).  A feature completed
+        with such a piece on it is weighed by trial (:class:`~engine.core.trial.PiecewiseLookahead`)."""
+        weights = self.weights
+        if packed & self._reading:
+            assert weights is not None  # a strength that reads the feature comes with several types
+            weights = weights_on(self.game, kind, env, packed, weights)
+        vector = self._majority_paid(kind, env, packed, complete, up, weights)
+        if packed & self._owning and not complete:
+            add_to(vector, self._owners_paid(kind, env, packed))
+        return vector
+
+    def _majority_paid(self, kind: "FeatureKind", env: dict, packed: int, complete: bool, up: set[int] | None,
+                       weights: tuple[int, ...] | None) -> list[int]:
         if not kind.own:
             if complete:
-                return self._vector(kind.complete.points(env) if kind.complete is not None else 0, packed, up)
-            return self._vector(self._own_end(kind, env), packed, up)
+                return self._vector(kind.complete.points(env) if kind.complete is not None else 0, packed, up, weights)
+            return self._vector(self._own_end(kind, env), packed, up, weights)
         vector = [0] * self.players
         if complete and kind.complete is None:
             return vector
-        for p in self.majority(packed, up):
+        for p in self._majority_by(packed, up, weights):
             mine = dict(env)
             for name, type_index in kind.own:
                 mine[name] = count_of(packed, p, type_index, self.players)
@@ -84,10 +106,25 @@ class Majorities:
                 self._own_end(kind, mine)
         return vector
 
+    def _owners_paid(self, kind: "FeatureKind", env: dict, packed: int) -> list[int]:
+        """Per seat, what the pieces among ``packed`` that pay their owner pay at the game end on a
+        feature of ``kind`` with inputs ``env``: each seat with one, once per end rule the kind
+        scores by (incomplete, final), the type's ``score`` or else the kind's formula."""
+        vector = [0] * self.players
+        rules = [formula for formula in (kind.incomplete, kind.final) if formula is not None]
+        for piece in self._owners:
+            points = sum((piece.score if piece.score is not None else formula).points(env) for formula in rules)
+            for p in range(self.players):
+                if count_of(packed, p, piece.index, self.players):
+                    vector[p] += points
+        return vector
+
     def majority(self, packed: int, up: set[int] | None) -> list[int]:
         """The seats with the most strength among followers ``packed`` (none when nobody has any),
         a tie narrowed to the seats ``up`` among them if any."""
-        weights = self.weights
+        return self._majority_by(packed, up, self.weights)
+
+    def _majority_by(self, packed: int, up: set[int] | None, weights: tuple[int, ...] | None) -> list[int]:
         counts = unpack_followers(packed, self.players) if weights is None else strengths(packed, self.players, weights)
         most = max(counts)
         tied = [p for p, count in enumerate(counts) if count == most] if most else []
@@ -95,16 +132,15 @@ class Majorities:
             return [p for p in tied if p in up] or tied
         return tied
 
-    def _vector(self, points: int, packed: int, up: set[int] | None) -> list[int]:
+    def _vector(self, points: int, packed: int, up: set[int] | None, weights: tuple[int, ...] | None) -> list[int]:
         if up is not None:
             vector = [0] * self.players
             if points and packed:
-                for p in self.majority(packed, up):
+                for p in self._majority_by(packed, up, weights):
                     vector[p] = points
             return vector
         vector = [0] * self.players
         if points and packed:  # the majority written out: this runs for every option weighed
-            weights = self.weights
             counts = unpack_followers(packed, self.players) if weights is None else \
                 strengths(packed, self.players, weights)
             most = max(counts)

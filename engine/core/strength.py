@@ -16,6 +16,7 @@ from .followers import count_of
 from .scoring import feature_inputs, kind_of
 
 if TYPE_CHECKING:
+    from ..rules.kinds import FeatureKind
     from .game import Game
 
 
@@ -26,15 +27,23 @@ def feature_weights(game: "Game", root: int, weights: tuple[int, ...]) -> tuple[
     at ``root``, for the types that have a follower there.
 
     Raises :class:`UserError` ``strength-range`` for a strength outside 0-255, at the formula."""
-    found = list(weights)
-    env = None
     kind = game.ruleset.kinds[kind_of(game, root)]
-    packed, players = game.fol[root], game.players
+    packed = game.fol[root]
+    if not any(present(packed, index, game.players) for index, _ in game.ruleset.feature_strengths):
+        return weights
+    return weights_on(game, kind, feature_inputs(game, root, kind), packed, weights)
+
+
+def weights_on(game: "Game", kind: "FeatureKind", env: dict, packed: int, weights: tuple[int, ...]) -> tuple[int, ...]:
+    """``weights`` with the strength of each type whose strength reads the feature worked out on a
+    feature of ``kind`` with inputs ``env`` and followers ``packed``, for the types that have a
+    follower there (:func:`feature_weights`; the look-ahead passes a feature as a move leaves it).
+
+    Raises :class:`UserError` ``strength-range`` for a strength outside 0-255, at the formula."""
+    found = list(weights)
     for index, score in game.ruleset.feature_strengths:
-        if not any(count_of(packed, p, index, players) for p in range(players)):
+        if not present(packed, index, game.players):
             continue
-        if env is None:
-            env = feature_inputs(game, root, kind)
         # Each part on its own, not Score's call: a strength has its own range, 0 to MAX_STRENGTH.
         strength = sum(int(formula.fn(env)) for _, formula in score.items)
         if not 0 <= strength <= MAX_STRENGTH:
@@ -47,3 +56,8 @@ def feature_weights(game: "Game", root: int, weights: tuple[int, ...]) -> tuple[
                             code="strength-range", **formula.where)
         found[index] = strength
     return tuple(found)
+
+
+def present(packed: int, index: int, players: int) -> bool:
+    """Whether any seat has a follower of type ``index`` among followers ``packed``."""
+    return any(count_of(packed, p, index, players) for p in range(players))

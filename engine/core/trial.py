@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..errors import UserError
-from ..geometry import FACING, RING8, SIDE_STEP
+from ..geometry import SIDE_STEP
 from ..rules.bonuses import read_by
 from .after_move import add_to
 from .bonus_part import BonusPart, bonuses_paid
@@ -29,7 +29,6 @@ from .known_ends import KnownEnds
 from .lookahead import Lookahead
 from .supply_value import kept_points, turns_ahead
 from .tallies import aggregates
-from .totals import adjacent_of
 from .moves import Move
 
 if TYPE_CHECKING:
@@ -141,9 +140,9 @@ class BonusLookahead:
 
 
 def special_types(ruleset: "Ruleset") -> frozenset[int]:
-    """The follower types (indices) the features' look-ahead does not weigh: those whose strength
-    reads their feature, that stand on a corner, keep others out or pay their owner, a score
-    trigger's type and the types that move on."""
+    """The follower types (indices) that send a ruleset to :class:`PiecewiseLookahead`: those
+    whose strength reads their feature, that stand on a corner, keep others out or pay their
+    owner, a score trigger's type and the types that move on."""
     found = {index for index, _ in ruleset.feature_strengths}
     found.update(ruleset.corner_types, ruleset.owner_types, (index for index, _ in ruleset.movers))
     found.update(trigger.follower for trigger in ruleset.scorers)
@@ -154,46 +153,60 @@ def special_types(ruleset: "Ruleset") -> frozenset[int]:
 class PiecewiseLookahead:
     """The :class:`~engine.core.lookahead.Lookahead` interface for a ruleset with special follower
     types or wild sides (:func:`special_types`, ``edge_wild``) and neither game-end bonuses nor a
-    pooled farm rule, by features where a move meets none of them and by trial where it does.
+    pooled farm rule, by features where the features' look-ahead follows the move and by trial
+    where it does not.
 
-    Such a piece or side reaches no further than its feature: a move changes what it pays only
-    by joining that feature, by completing a feature it touches (a farm's completed cities) or
-    by adding a tile around it; a wild side changes only the tiles on either side of it.  So a
-    placement is played on a copy (:class:`TrialLookahead`) when a side of the tile or of a
-    neighbour it meets is wild, or it joins or surrounds a feature a special piece holds or
-    touches; an option deploying a special type is played on a copy too; the rest are weighed by
-    features, from the game's own value of the position where special pieces stand.
+    The features' look-ahead weighs a strength read from the feature (the mayor's) and a piece
+    that pays its owner at the game end (the barn); a piece that keeps others out changes only
+    where followers may go.  What it does not follow happens only where a move reaches: a wild
+    side ends the features of the tiles on either side of it; a trigger goes off on a feature of
+    the placed tile that holds its piece and others (a farm joined to a barn's); a follower that
+    moves on (the wagon) or a piece that pays its owner does so as its feature completes; and a
+    special type deployed (on a corner, setting off a trigger, …).  So a placement is played on a
+    copy (:class:`TrialLookahead`) when a side of the tile or of a neighbour it meets is wild, or
+    a feature it forms would set off a trigger or completes with such a piece on it; an option
+    that deploys a piece on a corner, one that sets off a trigger as it is deployed, or one that
+    acts as its feature completes on a feature the move completes is played on a copy too; the
+    rest are weighed by features.
     ``potentials`` gives ``(follower segment or None, follower type, potential per seat)`` in the
     order of :meth:`~engine.core.game.Game.deploy_choices` (none first), as the features' does."""
 
     def __init__(self, game: "Game", keep: int = 0) -> None:
         self.game = game
         self.keep = keep
-        special = special_types(game.ruleset)
+        ruleset, players = game.ruleset, game.players
+        #: Types that act as their feature completes: they move on, or pay their owner.
+        acting = [index for index, _ in ruleset.movers] + list(ruleset.owner_types)
         self.features = Lookahead(game, keep)
-        self.features.skipped = special
+        # Deployed on a corner, or setting off a trigger as it is: left to the trial.
+        self.features.skipped = frozenset([*ruleset.corner_types,
+                                           *(trigger.follower for trigger in ruleset.scorers
+                                             if trigger.when == "deployed")])
+        self.features.watched = frozenset()  # so that it notes each placement's groups (``placed``, ``deployed``)
         self._trial: TrialLookahead | None = None  # made when a candidate must be played on a copy
-        self._wild = game.ruleset.edge_wild
-        mask = types_mask(sorted(special), game.players)
-        held = [root for root in game.occupied_roots() if game.fol[root] & mask]
-        #: The features whose value a move changes only by reaching them: those a special piece is on,
-        #: and those whose completion changes what such a piece's feature pays (a farm's cities).
-        self._reach: set[int] = set(held)
-        for root in held:
-            if game.ruleset.kinds[game.seg_kind[root]].adjacency:
-                self._reach |= adjacent_of(game, root)
-        if held:  # the features' look-ahead summed its own value of those features: the game's instead
-            self.features.potential = game.potential_scores()
+        self._wild = ruleset.edge_wild
+        self._acting = frozenset(acting)
+        self._on_completion = types_mask(acting, players)
+        #: Per trigger that goes off on the placed tile's features: its piece, and the others it scores.
+        self._triggers = [(types_mask([trigger.follower], players),
+                           types_mask([t.index for t in ruleset.follower_types
+                                       if t.index != trigger.follower and not t.pays_owner], players))
+                          for trigger in ruleset.scorers if trigger.when == "placed"]
 
     def potentials(self, pos: int, rotation: int) -> list[tuple[int | None, int, list[int]]]:
         """``(follower segment or None, follower type, potential per seat)`` for each legal follower
         choice of placing the current tile at ``pos``, ``rotation``; a score beyond ±MAX_POINTS is a
         :class:`~engine.errors.UserError` naming the turn weighed."""
-        if self._meets_special(pos, rotation):
+        options = None if self._meets_wild(pos, rotation) else self.features.potentials(pos, rotation)
+        if options is None or self._unfollowed():
             return [(move.follower, move.type, vector) for move, vector in self._by_trial().potentials(pos, rotation)]
-        options = self.features.potentials(pos, rotation)
+        deployed, acting = self.features.deployed, self._acting
         for i, (j, t, vector) in enumerate(options):
-            if not vector:  # a special type deployed: the features' look-ahead left it to the trial
+            group, bit = deployed[i]
+            # Left to the trial by the features' look-ahead, a piece that acts as its feature
+            # completes on one that does, or a follower that joins a trigger's piece.
+            if not vector or (group is not None and ((t in acting and group.complete)
+                                                     or self._sets_off(group.fol + bit))):
                 options[i] = (j, t, self._by_trial().value(Move(pos, rotation, j, t)))
         return options
 
@@ -202,32 +215,38 @@ class PiecewiseLookahead:
         return [(Move(pos, rotation, j, t), vector) for pos, rotation in self.game.placements()
                 for j, t, vector in self.potentials(pos, rotation)]
 
-    def _meets_special(self, pos: int, rotation: int) -> bool:
-        """Whether placing the current tile at ``pos``, ``rotation`` meets a wild side or reaches a
-        feature in ``_reach`` (joins it, or it is one of the features around ``pos``)."""
+    def _meets_wild(self, pos: int, rotation: int) -> bool:
+        """Whether placing the current tile at ``pos``, ``rotation`` puts a wild side against a
+        neighbour, its own or the neighbour's."""
+        wild = self._wild
+        if wild < 0:
+            return False
         game = self.game
-        board = game.board
         tile = game.tile
         assert tile is not None, "a look-ahead needs a tile to place"
-        orientation = game.tiles[tile].orientations[rotation]
-        wild, reach = self._wild, self._reach
+        codes = game.tiles[tile].orientations[rotation].side_codes
         for side in range(4):
-            neighbour = board.get(pos + SIDE_STEP[side])
-            if neighbour is None:
-                continue
-            if wild >= 0 and wild in (orientation.side_codes[side], neighbour[0].side_codes[(side + 2) % 4]):
+            neighbour = game.board.get(pos + SIDE_STEP[side])
+            if neighbour is not None and wild in (codes[side], neighbour[0].side_codes[(side + 2) % 4]):
                 return True
-            if reach:
-                n_ports, n_base = neighbour[0].port_segment, neighbour[1]
-                for _, port, _ in orientation.joins[side]:
-                    if game.find(n_base + n_ports[FACING[port]]) in reach:
-                        return True
-        if reach and game.surrounded_at:
-            for d in RING8:
-                for s in game.surrounded_at.get(pos + d, ()):
-                    if s in reach:
-                        return True
         return False
+
+    def _unfollowed(self) -> bool:
+        """Whether the placement the features' look-ahead last weighed (its ``placed``) forms a
+        feature that sets off a trigger, or completes a feature (one it forms, or one around it
+        that it surrounds) with a piece on it that moves on or pays its owner."""
+        live, gained, _ = self.features.placed
+        on_completion = self._on_completion
+        for group in live:
+            if (group.complete and group.fol & on_completion) or self._sets_off(group.fol):
+                return True
+        fol = self.game.fol
+        return any(complete and fol[s] & on_completion for s, complete in gained.items())
+
+    def _sets_off(self, packed: int) -> bool:
+        """Whether a feature of the placed tile with followers ``packed`` sets off a trigger (its
+        piece beside others)."""
+        return any(packed & piece and packed & others for piece, others in self._triggers)
 
     def _by_trial(self) -> TrialLookahead:
         if self._trial is None:
@@ -270,7 +289,7 @@ def by_trial(ruleset: "Ruleset") -> bool:
     2nd editions) beside several types, a tie-break or ``around`` inputs, ``around`` on a kind
     that does not complete when surrounded, a completion formula, a bonus reading ``points_K``,
     and special types or wild sides beside game-end bonuses or a pooled farm rule send the
-    ruleset to the trial."""
+    ruleset to the trial, as does a strength read from the feature beside a tie-break."""
     kinds = ruleset.kinds
     pooled = any(k.pools for k in kinds)
     around = any(kind.around for kind in kinds)
@@ -278,6 +297,8 @@ def by_trial(ruleset: "Ruleset") -> bool:
     # The look-ahead by features follows the tiles placed around the features that complete when
     # surrounded: one that never does may count them (around) all the same.
     unfollowed = any(kind.around and kind.completion != "surrounded" for kind in kinds)
-    special = piecewise(ruleset) and (bool(ruleset.bonuses) or pooled)
+    # The features' look-ahead breaks a tie by static strengths, the game by those a mayor reads.
+    special = piecewise(ruleset) and (bool(ruleset.bonuses) or pooled
+                                      or bool(ruleset.feature_strengths and ruleset.tie_kind >= 0))
     return special or pooling or unfollowed or any(kind.completes for kind in kinds) \
         or any(name.startswith("points_") for name in read_by(ruleset.bonuses))
