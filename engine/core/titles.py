@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..rules.bonuses import read_by
-from .mechanism import Mechanism
+from .mechanism import Mechanism, MechanismState
 from .scoring import Paid, ScoreEvent, Scored
 from .tallies import aggregates
 
@@ -34,11 +34,46 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+class Settled:
+    """The titles' own state in a game (``game.states["titles"]``): what the aggregates they read
+    were made of when they were last settled (None: not yet, or they read a ``largest_K``, which
+    any placement may change).  The other aggregates come from the features held and completed,
+    the tokens and the points per kind, which change only as features complete and score: a turn
+    that changed none of them changes no title's value, and :func:`settle` then passes none without working the
+    aggregates out (a random game under King & Robber Baron spent 60 % of its time there)."""
+
+    __slots__ = ("made_of", "watched")
+
+    def __init__(self, watched: bool) -> None:
+        #: Whether the titles read only aggregates :func:`made_of` follows.
+        self.watched = watched
+        self.made_of: tuple | None = None
+
+    def copy(self) -> "Settled":
+        other = Settled(self.watched)
+        other.made_of = self.made_of
+        return other
+
+
+def made_of(game: "Game") -> tuple:
+    """What the bonuses' aggregates other than ``largest_K`` are made of, per seat: how many
+    features it held and completed, its tokens, its points per kind."""
+    return (tuple(len(notes) for notes in game.held), tuple(len(notes) for notes in game.closed),
+            tuple(tuple(tokens) for tokens in game.tokens), tuple(tuple(points.values()) for points in game.kind_points))
+
+
 def settle(game: "Game", tile: int, base: int) -> list[Scored]:
     """After a placement by :attr:`~engine.core.game.Game.player` (tile type ``tile``, segments from
     ``base``: the moment's arguments, unused): pass each title whose record
     someone beats, updating :attr:`~engine.core.game.Game.titles` (holders and records).  Returns a 0-point event
     per title passed (rule ``title``, ``players`` the new holder, ``values`` every seat's)."""
+    state = game.states[MECHANISM.name]
+    assert isinstance(state, Settled)
+    if state.watched:
+        now = made_of(game)
+        if now == state.made_of:  # the values are those the titles were last settled on
+            return []
+        state.made_of = now
     inputs = aggregates(game, [{} for _ in range(game.players)], read_by(game.ruleset.titles))
     passed: list[Scored] = []
     after = passing(game.ruleset.titles, inputs, game.titles, game.player)
@@ -101,4 +136,9 @@ def _uses(ruleset: "Ruleset") -> bool:
     return bool(ruleset.titles)
 
 
-MECHANISM: Mechanism = Mechanism("titles", _uses, scored=settle)
+def _settled(game: "Game") -> MechanismState:
+    reads = read_by(game.ruleset.titles)
+    return Settled(not any(name.startswith("largest_") and not name.startswith("largest_closed_") for name in reads))
+
+
+MECHANISM: Mechanism = Mechanism("titles", _uses, scored=settle, state=_settled)

@@ -27,7 +27,7 @@ enables them by name::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from ..geometry import SIDE_STEP
@@ -50,6 +50,9 @@ class Constraint:
     look: str = "ahead"
     neighbors: int = 4
     tiles: frozenset[int] = frozenset()
+    #: :meth:`allows_cell`'s answers by edge constraint, kept as they are asked: the abbey is
+    #: offered every turn, and its frontier cells share a few dozen edge constraints.
+    answers: dict[int, bool] = field(default_factory=dict, compare=False, repr=False)
 
     def applies_to(self, tile: "TileType") -> bool:
         """Whether tiles of type ``tile`` are held to this constraint."""
@@ -68,7 +71,10 @@ class Constraint:
     def allows_cell(self, key: int, base: int) -> bool:
         """For a :attr:`per_cell` rule: whether a frontier cell whose edge constraint is ``key``
         (four side codes in base ``base``, 0 where no tile is: engine/core/board.py) obeys it."""
-        return CELL_RULES[self.rule](self, key, base)
+        found = self.answers.get(key)
+        if found is None:
+            found = self.answers[key] = CELL_RULES[self.rule](self, key, base)
+        return found
 
 
 def _kind_sides(game: "Game", tile: int, rotation: int, kind: int) -> list[int]:

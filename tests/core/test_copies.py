@@ -57,6 +57,9 @@ def frozen(value: object) -> object:
         return ("set", tuple(sorted(repr(v) for v in value)))
     if hasattr(value, "__dict__") and not isinstance(value, type):
         return (type(value).__name__, frozen(vars(value)))
+    slots = getattr(type(value), "__mypyc_attrs__", None) or getattr(type(value), "__slots__", None)
+    if slots is not None:  # a mechanism's state (engine/core/titles.py's Settled), compiled or not
+        return (type(value).__name__, tuple((name, frozen(getattr(value, name))) for name in slots))
     return value
 
 
