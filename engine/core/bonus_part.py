@@ -42,6 +42,12 @@ class BonusPart:
         self.usable = ruleset.tie_kind < 0 and not any(name.startswith("points_") for name in reads)
         self.index = {name: i for i, name in enumerate(ruleset.tokens)}
         self.largest = [f"largest_{kind.name}" in reads for kind in ruleset.kinds]
+        #: Whether the aggregates read are the same for every option of a placement: none reads who
+        #: holds a feature (``completed_K``, ``largest_K``) and every token goes to the placer.
+        self.by_placement = not any(name.startswith("completed_") or name.startswith("largest_")
+                                    and not name.startswith("largest_closed_") for name in reads) \
+            and all(kind.reward_to == "placer" for kind in ruleset.kinds if kind.tokens)
+        self._last: tuple[object, list[int]] = ((), [])  # the groups of the placement weighed last, its bonuses
         #: ``(root, kind index, tiles, majority)`` of each incomplete occupied feature of a ``largest_K`` kind.
         self.occupied: list[tuple[int, int, int, tuple[int, ...]]] = []
         if any(self.largest):
@@ -56,6 +62,8 @@ class BonusPart:
         ``look`` weighed last (an index into its ``deployed``)."""
         game, look = self.game, self.look
         live, gained, pos = look.placed
+        if self.by_placement and self._last[0] is live:  # another option of the same placement
+            return self._last[1]
         joined, bit = look.deployed[option]
         tallies = Tallies([list(h) for h in game.held], [list(c) for c in game.closed],
                           [list(t) for t in game.tokens], game.kind_points)
@@ -75,7 +83,9 @@ class BonusPart:
                                tuple(look.majority(packed, None)) if packed else ())
         inputs = tallies.inputs(game.ruleset, self._occupied_after(live, pos, joined, bit, absorbed),
                                 [{} for _ in range(game.players)], read_by(game.ruleset.bonuses))
-        return bonuses_paid(game, inputs)
+        paid = bonuses_paid(game, inputs)
+        self._last = (live, paid)  # the groups' list, made anew for each placement (a tuple is not kept whole)
+        return paid
 
     def _complete(self, tallies: Tallies, k: int, tiles: int, attrs: list[int], players: tuple[int, ...]) -> None:
         """Note a feature of kind ``k`` the move completes (as engine/core/completion.py's
