@@ -185,6 +185,7 @@ class PiecewiseLookahead:
         self.features.watched = frozenset()  # so that it notes each placement's groups (``placed``, ``deployed``)
         self._trial: TrialLookahead | None = None  # made when a candidate must be played on a copy
         self._wild = ruleset.edge_wild
+        self._beside_wild: dict[int, bool] = {}  # per cell, whether a neighbour turns a wild side to it
         self._acting = frozenset(acting)
         self._on_completion = types_mask(acting, players)
         #: Per trigger that goes off on the placed tile's features: its piece, and the others it scores.
@@ -225,9 +226,23 @@ class PiecewiseLookahead:
         tile = game.tile
         assert tile is not None, "a look-ahead needs a tile to place"
         codes = game.tiles[tile].orientations[rotation].side_codes
+        if wild not in codes:  # only a neighbour's side can be wild: the same for every rotation here
+            beside = self._beside_wild.get(pos)
+            if beside is None:
+                beside = self._beside_wild[pos] = self._wild_facing(pos)
+            return beside
         for side in range(4):
             neighbour = game.board.get(pos + SIDE_STEP[side])
             if neighbour is not None and wild in (codes[side], neighbour[0].side_codes[(side + 2) % 4]):
+                return True
+        return False
+
+    def _wild_facing(self, pos: int) -> bool:
+        """Whether a neighbour of the cell ``pos`` turns a wild side to it."""
+        board, wild = self.game.board, self._wild
+        for side in range(4):
+            neighbour = board.get(pos + SIDE_STEP[side])
+            if neighbour is not None and neighbour[0].side_codes[(side + 2) % 4] == wild:
                 return True
         return False
 
