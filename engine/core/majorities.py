@@ -83,7 +83,7 @@ class Majorities:
         weights = self.weights
         if packed & self._reading:
             assert weights is not None  # a strength that reads the feature comes with several types
-            weights = weights_on(self.game, kind, env, packed, weights)
+            weights = weights_on(self.game, kind, env, packed, weights, ahead=True)
         vector = self._majority_paid(kind, env, packed, complete, up, weights)
         if packed & self._owning and not complete:
             add_to(vector, self._owners_paid(kind, env, packed))

@@ -34,12 +34,15 @@ def feature_weights(game: "Game", root: int, weights: tuple[int, ...]) -> tuple[
     return weights_on(game, kind, feature_inputs(game, root, kind), packed, weights)
 
 
-def weights_on(game: "Game", kind: "FeatureKind", env: dict, packed: int, weights: tuple[int, ...]) -> tuple[int, ...]:
+def weights_on(game: "Game", kind: "FeatureKind", env: dict, packed: int, weights: tuple[int, ...],
+               ahead: bool = False) -> tuple[int, ...]:
     """``weights`` with the strength of each type whose strength reads the feature worked out on a
     feature of ``kind`` with inputs ``env`` and followers ``packed``, for the types that have a
-    follower there (:func:`feature_weights`; the look-ahead passes a feature as a move leaves it).
+    follower there (:func:`feature_weights`; the look-ahead passes a feature as a move leaves it,
+    ``ahead``).
 
-    Raises :class:`UserError` ``strength-range`` for a strength outside 0-255, at the formula."""
+    Raises :class:`UserError` ``strength-range`` for a strength outside 0-255, at the formula,
+    naming the turn (``turn 12: …``, or for a move weighed ahead ``turn 13, looking ahead: …``)."""
     found = list(weights)
     for index, score in game.ruleset.feature_strengths:
         if not present(packed, index, game.players):
@@ -51,7 +54,8 @@ def weights_on(game: "Game", kind: "FeatureKind", env: dict, packed: int, weight
             facts = ", ".join(f"{name} {env[name]}" for name in sorted(formula.names)) or "no inputs"
             bits = abs(strength).bit_length()  # str() of a huge number is slow, and refused past 4300 digits
             shown = str(strength) if bits <= 40 else f"a number of about {int(bits * 0.30103) + 1} digits"
-            raise UserError(f"turn {game.turn}: the strength of a {score.kind} on a {kind.name} is {shown} "
+            turn = f"turn {game.turn + 1}, looking ahead" if ahead else f"turn {game.turn}"
+            raise UserError(f"{turn}: the strength of a {score.kind} on a {kind.name} is {shown} "
                             f"({facts}), outside 0-{MAX_STRENGTH}, what a follower may count for in a majority",
                             code="strength-range", **formula.where)
         found[index] = strength

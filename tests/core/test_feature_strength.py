@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.bots.greedy import GreedyPlayer
 from engine.core.game import Game
 from engine.core.moves import Move
 from engine.errors import UserError
@@ -66,6 +67,22 @@ def test_a_strength_below_0_stops_the_game_at_its_formula(tmp_path: Path) -> Non
     assert found.message.startswith("turn ")
     assert found.message.endswith(": the strength of a mayor on a city is -1 (pennants 0), outside 0-255, what a "
                                   "follower may count for in a majority")
+
+
+def test_a_strength_out_of_range_met_weighing_a_move_names_the_move_weighed(tmp_path: Path) -> None:
+    """The greedy bot weighs the mayor by features (engine/core/majorities.py): a strength out of
+    range there names the turn of the move weighed, as playing it on a copy would (found by a review:
+    it said ``turn 0``, the start tile's)."""
+    path = tmp_path / "mayor.yaml"
+    path.write_text("extends: basic\nname: odd-mayor\nfollower_types:\n"
+                    "  mayor: {count: 1, strength: pennants - 1, kinds: [city]}\n")
+    ruleset = load_ruleset(str(path), cache=False)
+    game = Game(ruleset, 2, 1)
+    with pytest.raises(UserError) as info:
+        GreedyPlayer("1:0").choose(game)  # a city segment on the first tile drawn takes a mayor
+    (found,) = info.value.diagnostics
+    assert (found.line, found.col, found.code) == (4, 31, "strength-range")
+    assert found.message.startswith("turn 1, looking ahead: the strength of a mayor on a city is -1 (pennants 0)")
 
 
 def test_a_strength_above_255_stops_the_game_too(tmp_path: Path) -> None:

@@ -89,3 +89,18 @@ def test_bots_weigh_moves_piecewise_and_play_whole_games_with_abbeys() -> None:
             if tile == abbey:
                 assert all(move.pos + step in replay.board for step in SIDE_STEP)
             replay.play(move)
+
+
+def test_a_hole_is_asked_once_an_edge_constraint_and_answered_alike() -> None:
+    """The abbey's ``hole`` rule reads only the cell's edge constraint, so each constraint keeps its
+    answers (``Constraint.answers``): asked again, in any order, each key gets the rule's own answer,
+    a cell touched on four sides is a hole and one with a side free is not."""
+    ruleset = load_ruleset(str(ABBEYS))
+    hole = next(c for constraints in ruleset.constraints for c in constraints if c.rule == "hole")
+    base = ruleset.edge_base
+    keys = [sum(code * base**side for side, code in enumerate(codes))
+            for codes in ((1, 1, 1, 1), (1, 0, 1, 1), (0, 0, 0, 1), (2, 1, 2, 1), (0, 2, 2, 2))]
+    first = [hole.allows_cell(key, base) for key in keys]
+    assert first == [True, False, False, True, False]
+    assert [hole.allows_cell(key, base) for key in reversed(keys)] == first[::-1]
+    assert [hole.answers[key] for key in keys] == first  # kept (beside those of games played before)

@@ -12,13 +12,16 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+from engine.bots.random_player import RandomPlayer
 from engine.cli.app import app
 from engine.cli.human import HumanPlayer
+from engine.core.game import Game
 from engine.core.tallies import aggregates
-from engine.core.titles import _challenger, held_by, holders
+from engine.core.titles import _challenger, held_by, holders, made_of, passing
 from engine.errors import UserError
 from engine.files.record import replay
 from engine.files.scenario import load_scenario, run_scenario
+from engine.rules.bonuses import read_by
 from engine.rules.ruleset import load_ruleset
 from engine.rules.source import Document
 from engine.sim.play import play_game
@@ -173,3 +176,24 @@ def test_rescore_names_a_title_event_without_a_place(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["rescore", str(record), "--ruleset", KRB])
     assert result.exit_code == 0, result.output
     assert "(?,?)" not in result.output and " title: to " in result.output
+
+
+@pytest.mark.parametrize("ref", ["basic+king-and-robber-baron", "basic+king-and-robber-baron+inns-and-cathedrals",
+                                 str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "title-from-the-start.yaml")])
+def test_a_turn_the_titles_skip_would_pass_no_title(ref: str) -> None:
+    """The titles skip working out their aggregates on a turn that changed nothing those are made of
+    (engine/core/titles.py, ``Settled``): after every turn of random games, settling them on the
+    aggregates as they stand passes no title and raises no record."""
+    ruleset = load_ruleset(ref)
+    for seed in range(4):
+        game = Game(ruleset, 2 + seed % 2, seed)
+        bots = [RandomPlayer(f"{seed}:{p}") for p in range(game.players)]
+        skipped = 0
+        while game.tile is not None:
+            before = made_of(game)
+            game.play(bots[game.player].choose(game))
+            skipped += made_of(game) == before
+            inputs = aggregates(game, [{} for _ in range(game.players)], read_by(ruleset.titles))
+            after = [held for _, _, held in passing(ruleset.titles, inputs, game.titles, game.player)]
+            assert after == game.titles, (ref, seed, game.turn)
+        assert skipped > 0  # most turns complete nothing: the skip is taken
