@@ -36,10 +36,10 @@ from pure_build import rerun_pure
 
 RANDOM_GAMES = 10
 #: Per-game or per-move counts: the workload's count divided by this.
-WORKLOADS = {"random basic, a game": RANDOM_GAMES, "greedy basic, a game": 1, "mcts:100, one move at turn 30": 1,
-             "random abbey-and-mayor, a game": RANDOM_GAMES, "random king-and-robber-baron, a game": RANDOM_GAMES}
 #: The richer rulesets whose random games are counted after basic's workloads, in order.
 RICHER = ["basic+abbey-and-mayor", "basic+king-and-robber-baron"]
+WORKLOADS = {"random basic, a game": RANDOM_GAMES, "greedy basic, a game": 1, "mcts:100, one move at turn 30": 1,
+             **{f"random {ref.removeprefix('basic+')}, a game": RANDOM_GAMES for ref in RICHER}}
 #: ``--check`` fails on a count this much above the recorded one.
 TOLERANCE = 1.10
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from ..rules.bonuses import read_by
 from .game_end import bonus_scores
 from .scoring import is_complete, kind_of, majority_in
-from .tallies import Tallies
+from .tallies import Tallies, kinds_read
 from .titles import passing
 from .totals import totals
 
@@ -41,11 +41,10 @@ class BonusPart:
         reads = read_by(ruleset.bonuses)
         self.usable = ruleset.tie_kind < 0 and not any(name.startswith("points_") for name in reads)
         self.index = {name: i for i, name in enumerate(ruleset.tokens)}
-        self.largest = [f"largest_{kind.name}" in reads for kind in ruleset.kinds]
+        self.largest = kinds_read(ruleset, "largest_", reads)
         #: Whether the aggregates read are the same for every option of a placement: none reads who
         #: holds a feature (``completed_K``, ``largest_K``) and every token goes to the placer.
-        self.by_placement = not any(name.startswith("completed_") or name.startswith("largest_")
-                                    and not name.startswith("largest_closed_") for name in reads) \
+        self.by_placement = not any(self.largest) and not any(kinds_read(ruleset, "completed_", reads)) \
             and all(kind.reward_to == "placer" for kind in ruleset.kinds if kind.tokens)
         self._last: tuple[object, list[int]] = ((), [])  # the groups of the placement weighed last, its bonuses
         #: ``(root, kind index, tiles, majority)`` of each incomplete occupied feature of a ``largest_K`` kind.

@@ -80,11 +80,16 @@ def aggregates(game: "Game", final_points: list[dict[str, int]],
     return tallies.inputs(game.ruleset, occupied_held(game, read), final_points, read)
 
 
+def kinds_read(ruleset: "Ruleset", prefix: str, read: frozenset[str] | None) -> list[bool]:
+    """Per feature kind, whether the aggregate ``prefix`` + its name (``largest_city``) is among
+    the inputs ``read`` (None: every one is)."""
+    return [read is None or prefix + kind.name in read for kind in ruleset.kinds]
+
+
 def occupied_held(game: "Game", read: frozenset[str] | None) -> list[list[tuple[int, int]]]:
     """Per seat, ``(kind index, tiles)`` of each incomplete feature it holds the majority of, for
     the kinds whose ``largest_K`` is ``read`` (None: every kind)."""
-    kinds = game.ruleset.kinds
-    largest = [read is None or f"largest_{kind.name}" in read for kind in kinds]
+    largest = kinds_read(game.ruleset, "largest_", read)
     found: list[list[tuple[int, int]]] = [[] for _ in range(game.players)]
     if any(largest):
         for root in game.occupied_roots():

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from ..rules.bonuses import read_by
 from .mechanism import Mechanism, MechanismState
 from .scoring import Paid, ScoreEvent, Scored
-from .tallies import aggregates
+from .tallies import aggregates, kinds_read
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
@@ -137,8 +137,7 @@ def _uses(ruleset: "Ruleset") -> bool:
 
 
 def _settled(game: "Game") -> MechanismState:
-    reads = read_by(game.ruleset.titles)
-    return Settled(not any(name.startswith("largest_") and not name.startswith("largest_closed_") for name in reads))
+    return Settled(not any(kinds_read(game.ruleset, "largest_", read_by(game.ruleset.titles))))
 
 
 MECHANISM: Mechanism = Mechanism("titles", _uses, scored=settle, state=_settled)

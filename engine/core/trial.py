@@ -28,7 +28,7 @@ from .game_end import end_totals
 from .known_ends import KnownEnds
 from .lookahead import Lookahead
 from .supply_value import kept_points, turns_ahead
-from .tallies import aggregates
+from .tallies import aggregates, kinds_read
 from .moves import Move
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ class BonusLookahead:
         self.game = game
         self.features = Lookahead(game, keep)
         reads = read_by(game.ruleset.bonuses)
-        self.features.watched = frozenset(k.index for k in game.ruleset.kinds if f"largest_{k.name}" in reads)
+        self.features.watched = frozenset(k for k, read in enumerate(kinds_read(game.ruleset, "largest_", reads)) if read)
         self.keep = keep
         self._trial: TrialLookahead | None = None  # made when a move must be played on a copy
         #: The bonuses after a move that changes their inputs, where it can say (else the trial plays it).
@@ -222,20 +222,16 @@ class PiecewiseLookahead:
         wild = self._wild
         if wild < 0:
             return False
+        beside = self._beside_wild.get(pos)  # the neighbours' sides: the same for every rotation here
+        if beside is None:
+            beside = self._beside_wild[pos] = self._wild_facing(pos)
+        if beside:
+            return True
         game = self.game
         tile = game.tile
         assert tile is not None, "a look-ahead needs a tile to place"
         codes = game.tiles[tile].orientations[rotation].side_codes
-        if wild not in codes:  # only a neighbour's side can be wild: the same for every rotation here
-            beside = self._beside_wild.get(pos)
-            if beside is None:
-                beside = self._beside_wild[pos] = self._wild_facing(pos)
-            return beside
-        for side in range(4):
-            neighbour = game.board.get(pos + SIDE_STEP[side])
-            if neighbour is not None and wild in (codes[side], neighbour[0].side_codes[(side + 2) % 4]):
-                return True
-        return False
+        return any(codes[side] == wild and pos + SIDE_STEP[side] in game.board for side in range(4))
 
     def _wild_facing(self, pos: int) -> bool:
         """Whether a neighbour of the cell ``pos`` turns a wild side to it."""
