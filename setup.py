@@ -35,6 +35,7 @@ COMPILED = [
     "engine/core/completion.py",
     "engine/core/constrained.py",
     "engine/core/deck.py",
+    "engine/core/deployment.py",
     "engine/core/extra_turns.py",
     "engine/core/followers.py",
     "engine/core/game.py",

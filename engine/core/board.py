@@ -71,6 +71,10 @@ class Board:
         #: Every seat's counts of the ``keeps_out`` types (the barn): ``packed & kept_out`` is truthy
         #: when nothing more may be deployed on a feature.
         self.kept_out = types_mask([t.index for t in ruleset.follower_types if t.keeps_out], seats)
+        #: Per feature kind, the follower types that go on a segment of it (``spot: segment``), in type order.
+        self.segment_types: tuple[tuple[int, ...], ...] = tuple(
+            tuple(t.index for t in ruleset.follower_types if t.spot == "segment" and kind.index in t.kinds)
+            for kind in ruleset.kinds)
         #: Per type, what one follower counts for in a majority (None: every type counts 1, one type).
         self.weights: tuple[int, ...] | None = tuple(t.strength for t in ruleset.follower_types) \
             if len(ruleset.follower_types) > 1 else None
@@ -111,7 +115,7 @@ class Board:
         other.on_board = self.on_board.copy()
         other.supply = self.supply.copy()
         other.reserve = [counts.copy() for counts in self.reserve]
-        other.weights, other.kept_out = self.weights, self.kept_out
+        other.weights, other.kept_out, other.segment_types = self.weights, self.kept_out, self.segment_types
         other.edge_pow = self.edge_pow
         other.frontiers = [frontier.copy() for frontier in self.frontiers]
         other.map = self.map

@@ -16,7 +16,7 @@ from mypy_extensions import mypyc_attr
 from ..geometry import map_local, map_origin
 from ..rules.ruleset import Ruleset
 from ..rules.seats import categories_at_start, points_at_start
-from . import choices, completion
+from . import choices, completion, deployment
 from .board import Board
 from .deck import Pins, Stack, build_stacks, drawn, put_back, take
 from .followers import others_mask, strengths
@@ -188,11 +188,11 @@ class Game(Board):
 
     def deploy_options(self, pos: int, rotation: int) -> list[int]:
         """Segments of the current tile a follower may go on, placed at ``pos``, ``rotation``."""
-        return choices.deploy_options(self, pos, rotation)
+        return deployment.deploy_options(self, pos, rotation)
 
     def deploy_choices(self, pos: int, rotation: int) -> list[tuple[int, int]]:
-        """``(spot, follower type)`` pairs the current player may deploy there (:func:`~engine.core.choices.deploy_choices`)."""
-        return choices.deploy_choices(self, pos, rotation)
+        """``(spot, follower type)`` pairs the current player may deploy there (:func:`~engine.core.deployment.deploy_choices`)."""
+        return deployment.deploy_choices(self, pos, rotation)
 
     def decision(self) -> Decision | None:
         """What :attr:`player` decides now (:class:`~engine.core.mechanism.Decision`: its kind's name,

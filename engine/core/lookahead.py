@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from ..geometry import FACING, RING8, SIDE_STEP
 from ..errors import UserError
 from ..rules.kinds import ScoreRangeError
+from .deployment import choices_given, current_tile
 from .after_move import Group, add_to, complete_after, local_root, subtract_from
 from .pooled import pool_total
 from .followers import one_follower, pieces_by_player
@@ -37,6 +38,7 @@ from .totals import adjacent_of, totals
 
 if TYPE_CHECKING:
     from ..rules.kinds import FeatureKind
+    from ..rules.tiles import TileType
     from .game import Game
 
 
@@ -101,6 +103,8 @@ class Lookahead(Majorities):
         #: Follower types this look-ahead does not weigh: an option deploying one has an empty
         #: vector (:class:`~engine.core.trial.PiecewiseLookahead` weighs it by trial).
         self.skipped: frozenset[int] = frozenset()
+        #: True when the caller weighs a placement meeting a wild side elsewhere (PiecewiseLookahead).
+        self.wild_checked = False
 
     def potentials(self, pos: int, rotation: int) -> list[tuple[int | None, int, list[int]]]:
         """``(follower segment or None, follower type, potential per seat)`` for each legal
@@ -113,7 +117,7 @@ class Lookahead(Majorities):
 
     def _potentials(self, pos: int, rotation: int) -> list[tuple[int | None, int, list[int]]]:
         game, kinds = self.game, self.kinds
-        tile = game.tiles[_tile(game)]
+        tile = game.tiles[current_tile(game)]
         segments = tile.segments
         orientation = tile.orientations[rotation]
         board, fol, open_ = game.board, game.fol, game.open
@@ -258,7 +262,7 @@ class Lookahead(Majorities):
                         self.deployed.append((group, bit))
             return options
         skipped = self.skipped
-        for j, t in game.deploy_choices(pos, rotation):  # each type where the rules let it go
+        for j, t in self._choices(tile, pos, rotation, groups, reps):  # each type where the rules let it go
             if t in skipped:
                 options.append((j, t, []))
                 if track:
@@ -284,7 +288,7 @@ class Lookahead(Majorities):
         placement (:meth:`_potentials`)."""
         me, weights = self.game.player, self.weights
         up = self._marker >= 0 and (weights is None or weights[type_index] > 0) \
-            and self._marker in self.game.tiles[_tile(self.game)].kinds  # a follower on a hill tile
+            and self._marker in self.game.tiles[current_tile(self.game)].kinds  # a follower on a hill tile
         value = self._group_value(group, group.fol + bit, groups, reps, root_group, gained, pos, neighbours_here,
                                   me if up else -1)
         vector = list(base)
@@ -304,6 +308,14 @@ class Lookahead(Majorities):
                 for j, t, vector in self.potentials(pos, rotation)]
 
     # -- internals -------------------------------------------------------------
+
+    def _choices(self, tile: "TileType", pos: int, rotation: int, groups: list, reps: list[int]) -> list[tuple[int, int]]:
+        """The game's deploy choices for the placement weighed, from the groups it forms where they
+        are the game's: no wild side met (or :attr:`wild_checked`) and no feature complete by formula."""
+        game = self.game
+        if game.done or not (self.wild_checked or game.ruleset.edge_wild < 0):
+            return game.deploy_choices(pos, rotation)
+        return choices_given(game, tile, pos, rotation, [groups[reps[j]].fol for j in range(len(tile.segments))])
 
     def _group_value(self, group: "Group", packed: int, groups, reps, root_group, gained, pos,
                      neighbours_here, deployer: int = -1) -> list[int] | None:
@@ -339,7 +351,7 @@ class Lookahead(Majorities):
     def _group_inputs(self, kind: "FeatureKind", group: "Group", groups, reps, root_group, gained, pos,
                       neighbours_here) -> dict:
         game = self.game
-        tile = game.tiles[_tile(game)]
+        tile = game.tiles[current_tile(game)]
         segments = len(group.locals)
         attrs = [0] * len(kind.attributes)
         for j in group.locals:
@@ -381,12 +393,6 @@ class Lookahead(Majorities):
         if found is None:
             found = self._adjacent[root] = adjacent_of(self.game, root)
         return found
-
-
-def _tile(game: "Game") -> int:
-    tile = game.tile
-    assert tile is not None, "a look-ahead needs a tile to place"
-    return tile
 
 
 def _looking_ahead(error: ScoreRangeError, game: "Game") -> UserError:

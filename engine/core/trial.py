@@ -182,6 +182,7 @@ class PiecewiseLookahead:
         self.features.skipped = frozenset([*ruleset.corner_types,
                                            *(trigger.follower for trigger in ruleset.scorers
                                              if trigger.when == "deployed")])
+        self.features.wild_checked = True  # :meth:`potentials` plays a placement meeting a wild side on a copy
         self.features.watched = frozenset()  # so that it notes each placement's groups (``placed``, ``deployed``)
         self._trial: TrialLookahead | None = None  # made when a candidate must be played on a copy
         self._wild = ruleset.edge_wild

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.bots.random_player import RandomPlayer
-from engine.core.choices import corner_meets
+from engine.core.deployment import corner_meets
 from engine.core.followers import count_of
 from engine.core.game import Game
 from engine.files.notation import format_follower, parse_deployment, place_name

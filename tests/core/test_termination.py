@@ -282,7 +282,7 @@ READS: dict[str, tuple[str, ...] | None] = {
     "kinds": None,  # deployable kinds and kind names in refusals
     "ref": None,  # the error message for a wrong player count
 }
-DRAWING_AND_PLACING = ["core/game.py", "core/choices.py", "core/deck.py", "core/hands.py", "core/burial.py",
+DRAWING_AND_PLACING = ["core/game.py", "core/choices.py", "core/deployment.py", "core/deck.py", "core/hands.py", "core/burial.py",
                        "rules/constraints.py"]
 PLAY_OPTIONS = {name for name, data in OPTIONS.items() if draw_part(data.get("patch", {}))}
 #: The most options that change drawing or placing taken together, besides the largest sets: with 15

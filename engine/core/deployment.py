@@ -1,0 +1,245 @@
+"""Where the player may deploy a follower with the current tile: the spots and types, and why not.
+
+:func:`deploy_choices` answers for one placement of the current tile (the bots ask it for every
+placement they weigh); :func:`choices_given` is its core, for a caller that already knows which
+features each of the tile's segments would join (the look-ahead's groups);
+:func:`raise_refused_spot` says why a move's follower may not go where it names.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..geometry import FACING, SIDE_STEP
+from .followers import count_of, types_mask
+from .moves import IllegalMove, Move
+
+if TYPE_CHECKING:
+    from ..rules.follower_types import FollowerType
+    from ..rules.tiles import TileType
+    from .game import Game
+
+
+def deploy_options(game: Game, pos: int, rotation: int) -> list[int]:
+    """Segments of the current tile a follower may go on if it is placed at ``pos``, ``rotation``.
+
+    A segment qualifies when its kind is deployable and the feature it
+    would belong to after the placement holds no follower (with the
+    ruleset's ``own-or-empty`` policy: none of another player's), and the
+    player has a follower in supply (RULES.md §3.1, "Deploy restriction").
+    With several follower types: the segments some type may go on
+    (:func:`deploy_choices`).
+    """
+    if not game.supply[game.player]:
+        return []
+    if len(game.ruleset.follower_types) > 1:
+        return list(dict.fromkeys(j for j, _ in deploy_choices(game, pos, rotation)))
+    tile = game.tiles[current_tile(game)]
+    kinds = game.ruleset.kinds
+    group, packed, done = _joined(game, tile, pos, rotation)
+    mask = game.deploy_masks[game.player]
+    found = [j for j, seg in enumerate(tile.segments)
+             if kinds[seg.kind].deployable and not packed[_local_find(group, j)] & mask]
+    return _not_done(group, done, found) if done else found
+
+
+def deploy_choices(game: Game, pos: int, rotation: int) -> list[tuple[int, int]]:
+    """``(spot, follower type)`` pairs the player may deploy if the current tile is placed
+    at ``pos``, ``rotation``: the player has one of the type left, the type may go on the
+    segment's kind, and either the type ``needs`` one of the player's followers of the named
+    types already on the feature, or (no ``needs``) the feature is free under the ruleset's
+    deploy rule, as for :func:`deploy_options`, or the type may ``join`` it; never a feature
+    holding a ``keeps_out`` piece (docs/rulesets.md, "Follower types").  A spot is a segment
+    index, or for a ``spot: corner`` type ``len(segments) + c`` for corner ``c`` where four
+    tiles meet (:func:`corner_meets`)."""
+    types = game.ruleset.follower_types
+    if len(types) == 1:
+        return [(j, 0) for j in deploy_options(game, pos, rotation)]
+    player = game.player
+    if not game.supply[player]:
+        return []
+    tile = game.tiles[current_tile(game)]
+    group, packed, done = _joined(game, tile, pos, rotation)
+    found = choices_given(game, tile, pos, rotation, [packed[_local_find(group, j)] for j in range(len(tile.segments))])
+    if done:
+        spots = _not_done(group, done, [tile.spot_segment(spot) for spot, _ in found])
+        found = [(spot, t) for spot, t in found if tile.spot_segment(spot) in spots]
+    return found
+
+
+def choices_given(game: Game, tile: TileType, pos: int, rotation: int, here_of: list[int]) -> list[tuple[int, int]]:
+    """:func:`deploy_choices` of ``tile`` placed at ``pos``, ``rotation``, given per segment the
+    packed followers its feature holds after the placement (``here_of``, as :func:`_joined` or the
+    look-ahead's groups find them), before features completed by a formula are left out; a player
+    with a follower left.  Types are tried in ``ruleset.follower_types`` order per spot."""
+    player = game.player
+    types = game.ruleset.follower_types
+    reserve, mask, kept_out, by_kind = game.reserve[player], game.deploy_masks[player], game.kept_out, game.segment_types
+    found: list[tuple[int, int]] = []
+    for j, seg in enumerate(tile.segments):
+        here = here_of[j]
+        if not here & kept_out:
+            for t in by_kind[seg.kind]:  # the segment types that go on its kind, in type order
+                if reserve[t] and _allowed(game, types[t], seg.kind, here, mask):
+                    found.append((j, t))
+    if any(reserve[t] for t in game.ruleset.corner_types):  # none left (a barn each): no junction to look for
+        n = len(tile.segments)
+        for c, j in enumerate(tile.corners):
+            if j < 0 or here_of[j] & kept_out or not corner_meets(game, tile, pos, rotation, c):
+                continue
+            found.extend((n + c, t) for t in game.ruleset.corner_types
+                         if _may_go(game, types[t], tile.segments[j].kind, here_of[j], mask))
+    return found
+
+
+def _may_go(game: Game, piece: FollowerType, kind: int, here: int, mask: int) -> bool:
+    """Whether the player may put a piece of type ``piece`` on a feature of kind ``kind`` whose
+    packed followers are ``here`` (after the placement): one left in supply, a kind it goes on,
+    and ``needs`` met, or else the kind deployable and the feature free under the deploy rule
+    (``mask``), or the type may ``join`` it anyway."""
+    return bool(game.reserve[game.player][piece.index]) and kind in piece.kinds and _allowed(game, piece, kind, here, mask)
+
+
+def _allowed(game: Game, piece: FollowerType, kind: int, here: int, mask: int) -> bool:
+    """:func:`_may_go` for a piece the player has and a kind it goes on: ``needs`` met, or else the
+    kind deployable and the feature free under the deploy rule (``mask``), or the type may ``join``."""
+    if piece.needs:
+        return any(count_of(here, game.player, need, game.players) for need in piece.needs)
+    return game.ruleset.kinds[kind].deployable and (piece.join or not here & mask)
+
+
+def corner_meets(game: Game, tile: TileType, pos: int, rotation: int, corner: int) -> bool:
+    """Whether corner ``corner`` (canonical, ``NE SE SW NW``) of ``tile`` placed at ``pos`` turned
+    ``rotation`` is a spot where four tiles meet, each with its corner there on a segment of the
+    same kind (Abbey & Mayor's barn: "a junction where 4 tiles connect to create an open field",
+    papageek.com car/Barn.htm): the other three cells hold tiles, and their corners are whole."""
+    board, tiles = game.board, game.tiles
+    kind = tile.segments[tile.corners[corner]].kind
+    b = (corner + rotation) % 4  # between board sides b and b + 1
+    across, beside = SIDE_STEP[b], SIDE_STEP[(b + 1) % 4]
+    for step, theirs in ((across, (b + 1) % 4), (beside, (b + 3) % 4), (across + beside, (b + 2) % 4)):
+        placed = board.get(pos + step)
+        if placed is None:
+            return False
+        n_orientation, _, n_tile = placed
+        other = tiles[n_tile]
+        j = other.corners[(theirs - n_orientation.rotation) % 4]
+        if j < 0 or other.segments[j].kind != kind:
+            return False
+    return True
+
+
+def _joined(game: Game, tile: TileType, pos: int,
+            rotation: int) -> tuple[list[int], list[int], list[int]]:
+    """For ``tile`` placed at ``pos``, ``rotation``: a small union-find over its segments (those
+    joined through one neighbouring feature are one), per local root the packed followers of the
+    features it would join, and the segments that would join a feature completed by its kind's
+    formula (:attr:`~engine.core.board.Board.done`; empty when there is none)."""
+    orientation = tile.orientations[rotation]
+    n = len(tile.segments)
+    group = list(range(n))
+    packed = [0] * n
+    seen: dict[int, int] = {}
+    done: list[int] = []
+    judged = bool(game.done)
+    fol, board, wild = game.fol, game.board, game.ruleset.edge_wild
+    for side in range(4):
+        neighbour = board.get(pos + SIDE_STEP[side])
+        if neighbour is None:
+            continue
+        n_orientation, n_base, _ = neighbour
+        if wild >= 0 and wild in (orientation.side_codes[side], n_orientation.side_codes[(side + 2) % 4]):
+            continue  # a wild side joins nothing
+        n_ports = n_orientation.port_segment
+        for j, port, _ in orientation.joins[side]:
+            root = game.find(n_base + n_ports[FACING[port]])
+            if judged and game.is_done(root):
+                done.append(j)
+            g = _local_find(group, j)
+            other = seen.get(root)
+            if other is None:
+                seen[root] = g
+                packed[g] += fol[root]
+            else:
+                other = _local_find(group, other)
+                if other != g:
+                    group[other] = g
+                    packed[g] += packed[other]
+    return group, packed, done
+
+
+def _not_done(group: list[int], done: list[int], segments: list[int]) -> list[int]:
+    """``segments`` whose feature would not join one completed by its kind's formula, given the local
+    union-find ``group`` and the ``done`` segments :func:`_joined` gives: a complete feature takes no
+    follower (engine/rules/completes.py)."""
+    done_groups = {_local_find(group, j) for j in done}
+    return [j for j in segments if _local_find(group, j) not in done_groups]
+
+
+def raise_refused_spot(game: Game, move: Move) -> None:
+    """Raise :class:`IllegalMove` (``follower``) saying why the follower of ``move`` may not go
+    where it names, unless it may."""
+    tile = game.tiles[current_tile(game)]
+    types = game.ruleset.follower_types
+    assert move.follower is not None, "a move that deploys names its spot"
+    spots = len(tile.segments) + (4 if game.ruleset.corner_types else 0)
+    if not 0 <= move.follower < spots or tile.spot_segment(move.follower) < 0:
+        raise IllegalMove("follower", "the tile has no such segment" if move.follower < len(tile.segments)
+                          or not game.ruleset.corner_types else "no feature holds that corner of the tile whole")
+    if not 0 <= move.type < len(types):
+        raise IllegalMove("follower", "the ruleset has no such follower type")
+    if (move.follower, move.type) in deploy_choices(game, move.pos, move.rotation):
+        return
+    refused = game.ruleset.kinds[tile.segments[tile.spot_segment(move.follower)].kind]
+    wanted = types[move.type]
+    a = "a follower" if len(types) == 1 else f"a {wanted.name} follower"
+    at_corner = move.follower >= len(tile.segments)
+    if not refused.deployable or refused.index not in wanted.kinds:
+        why = f"no {a[2:]} may go on a {refused.name}"
+    elif at_corner != (wanted.spot == "corner"):
+        why = f"{a} goes {'on a corner where four tiles meet' if wanted.spot == 'corner' else 'on a segment'}, " \
+              f"not {'on a corner' if at_corner else 'on a segment'}"
+    elif not game.reserve[game.player][move.type]:
+        why = f"the player has no {a[2:]} left in supply"
+    elif at_corner and not corner_meets(game, tile, move.pos, move.rotation, move.follower - len(tile.segments)):
+        why = f"a {wanted.name} goes only where four tiles meet, each with its corner there on the {refused.name}"
+    elif game.done and not _spot_free_of_done(game, tile, move):
+        why = f"the {refused.name} is complete (its completion formula held), so no follower goes on it"
+    elif wanted.needs:
+        needed = " or ".join(types[n].name for n in wanted.needs)
+        why = f"{a} goes only on a {refused.name} that already holds the player's {needed} follower"
+    else:
+        keeper = next((t.name for t in types if t.keeps_out and _holds(game, move, t.index)), None)
+        why = f"the {refused.name} holds a {keeper}, so nothing more is deployed there" if keeper else \
+            f"the {refused.name} already holds a follower"
+    raise IllegalMove("follower", why)
+
+
+def _spot_free_of_done(game: Game, tile: TileType, move: Move) -> bool:
+    """Whether ``move``'s spot would not join a feature completed by its kind's formula."""
+    group, _, done = _joined(game, tile, move.pos, move.rotation)
+    assert move.follower is not None, "a move that deploys names its spot"
+    return bool(_not_done(group, done, [tile.spot_segment(move.follower)]))
+
+
+def _holds(game: Game, move: Move, kind: int) -> bool:
+    """Whether the feature ``move``'s spot would join (after its placement) holds a piece of type ``kind``."""
+    tile = game.tiles[current_tile(game)]
+    group, packed, _ = _joined(game, tile, move.pos, move.rotation)
+    assert move.follower is not None, "a move that deploys names its spot"
+    here = packed[_local_find(group, tile.spot_segment(move.follower))]
+    return bool(here & types_mask([kind], game.players))
+
+
+def current_tile(game: Game) -> int:
+    """The tile type index of the tile to place; :class:`IllegalMove` when none is left."""
+    tile = game.tile
+    if tile is None:
+        raise IllegalMove("placement", "the game has no tile left to place")
+    return tile
+
+
+def _local_find(group: list[int], j: int) -> int:
+    while group[j] != j:
+        j = group[j]
+    return j
