@@ -33,7 +33,7 @@ from .followers import one_follower, pieces_by_player
 from .majorities import Majorities
 from .supply_value import kept_points, turns_ahead
 from .moves import Move
-from .scoring import feature_inputs, kind_of, make_inputs
+from .scoring import kind_of, make_inputs
 from .totals import adjacent_of, totals
 
 if TYPE_CHECKING:
@@ -72,8 +72,7 @@ class Lookahead(Majorities):
         potential = list(game.scores)
         for root in game.occupied_roots():
             kind = self.kinds[kind_of(game, root)]
-            env = self.envs[root] = feature_inputs(game, root, kind)
-            vector = self._paid(kind, env, game.fol[root], False, self._up_of((root,)))
+            self.envs[root], vector = self.standing(game, root, kind)
             self.contrib[root] = vector
             for p in range(self.players):
                 potential[p] += vector[p]

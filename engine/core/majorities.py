@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 
 from .after_move import add_to
 from .followers import count_of, strengths, types_mask, unpack_followers
-from .scoring import end_points
+from .scoring import end_points, feature_facts, inputs_from
 from .strength import weights_on
+from .totals import totals
 
 if TYPE_CHECKING:
     from ..rules.kinds import FeatureKind
@@ -66,6 +67,22 @@ class Majorities:
         for root in roots:
             up |= self._up.get(root, set())
         return up
+
+    def standing(self, game: "Game", root: int, kind: "FeatureKind") -> tuple[dict[str, int | bool], list[int]]:
+        """The inputs of the feature at ``root`` (of ``kind``) and what it pays per seat as it stands
+        (its end points; :meth:`_paid`), kept on its :class:`~engine.core.totals.Totals` for the next
+        position while its members, facts (:func:`~engine.core.scoring.feature_facts`) and followers
+        are the same: a turn changes few of the features the look-ahead starts from.  Not kept under
+        a tie-break, which reads where the followers stand."""
+        found, facts, packed = totals(game, root), feature_facts(game, root, kind), game.fol[root]
+        kept = found.standing
+        if kept is not None and kept[1] == packed and kept[0] == facts:
+            return kept[2], kept[3]
+        env = inputs_from(kind, found, facts)
+        vector = self._paid(kind, env, packed, False, self._up_of((root,)))
+        if self._marker < 0:
+            found.standing = (facts, packed, env, vector)
+        return env, vector
 
     def _own_end(self, kind: "FeatureKind", env: dict) -> int:
         """A feature's end points on its own: ``end_points`` without a pooled final score."""

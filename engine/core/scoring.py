@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from ..rules.kinds import FeatureKind, Score
     from ..rules.tiles import SegmentType
     from .game import Game
+    from .totals import Totals
 
 
 @dataclass(frozen=True)
@@ -198,18 +199,29 @@ def feature_inputs(game: "Game", root: int, kind: "FeatureKind") -> dict[str, in
     for surrounded kinds, each adjacency input (completed adjacent features of its kind) and
     each ``around`` input (:func:`around_counts`)."""
     assert game.members[root], "feature_inputs needs a root"
-    found = totals(game, root)
-    return make_inputs(
-        kind,
-        tiles=len(found.positions),
-        segments=len(found.members),
-        complete=is_complete(game, root),
-        attrs=found.attrs,
-        neighbours=_neighbours(game, root) if kind.neighbourly else 0,
-        adjacent=count_by_kind(game, kind, [t for t in adjacent_of(game, root) if is_complete(game, t)])
-        if kind.adjacency else None,
-        around=around_counts(game, root, kind) if kind.around else None,
-    )
+    return inputs_from(kind, totals(game, root), feature_facts(game, root, kind))
+
+
+#: What a feature's inputs read beyond its member list (:func:`feature_facts`).
+Facts = tuple[bool, int, Union[list[int], None], Union[list[int], None]]
+
+
+def feature_facts(game: "Game", root: int, kind: "FeatureKind") -> Facts:
+    """What the inputs of the feature at ``root`` read beyond its members (its
+    :class:`~engine.core.totals.Totals`): whether it is complete, its neighbours (0 but for a
+    surrounded kind), the completed adjacent features per adjacency kind and the ``around``
+    counts (None where the kind has none)."""
+    return (is_complete(game, root), _neighbours(game, root) if kind.neighbourly else 0,
+            count_by_kind(game, kind, [t for t in adjacent_of(game, root) if is_complete(game, t)])
+            if kind.adjacency else None,
+            around_counts(game, root, kind) if kind.around else None)
+
+
+def inputs_from(kind: "FeatureKind", found: "Totals", facts: Facts) -> dict[str, int | bool]:
+    """:func:`feature_inputs` from a feature's totals and facts."""
+    complete, neighbours, adjacent, around = facts
+    return make_inputs(kind, tiles=len(found.positions), segments=len(found.members), complete=complete,
+                       attrs=found.attrs, neighbours=neighbours, adjacent=adjacent, around=around)
 
 
 def around_counts(game: "Game", root: int, kind: "FeatureKind") -> list[int]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .board import Board
+    from .scoring import Facts
 
 
 class Totals:
@@ -24,13 +25,16 @@ class Totals:
     in declaration order) and ``touching`` (the segments of its kind's adjacency kinds that its
     segments touch, by global id: their roots are the adjacent features)."""
 
-    __slots__ = ("members", "positions", "attrs", "touching")
+    __slots__ = ("members", "positions", "attrs", "touching", "standing")
 
     def __init__(self, members: list[int], positions: set[int], attrs: list[int], touching: set[int]) -> None:
         self.members = members
         self.positions = positions
         self.attrs = attrs
         self.touching = touching
+        #: What the look-ahead last found the feature pays as it stands (:meth:`~engine.core.majorities.Majorities.standing`):
+        #: ``(facts, followers packed, inputs, points per seat)``, good while the facts and followers are the same.
+        self.standing: tuple[Facts, int, dict[str, int | bool], list[int]] | None = None
 
 
 def totals(board: "Board", root: int) -> Totals:
