@@ -48,10 +48,14 @@ def strengths(packed: int, players: int, weights: tuple[int, ...]) -> list[int]:
     """Each seat's strength in a majority: its followers of each type times the type's weight
     (``weights`` per type, the normal type first)."""
     found = [0] * players
-    for kind, weight in enumerate(weights):
+    step = PLAYER_BITS * players
+    for weight in weights:  # type by type, each type's slots shifted down in turn
+        if not packed:  # no piece of this type or a later one: most features hold the normal type only
+            break
         if weight:
             for p in range(players):
-                found[p] += weight * count_of(packed, p, kind, players)
+                found[p] += weight * ((packed >> (PLAYER_BITS * p)) & PLAYER_MASK)
+        packed >>= step
     return found
 
 
@@ -66,7 +70,11 @@ def pieces_by_player(packed: int, players: int, types: int) -> list[int]:
     if types == 1:
         return unpack_followers(packed, players)
     found = [0] * players
-    for kind in range(types):
+    step = PLAYER_BITS * players
+    for _ in range(types):
+        if not packed:
+            break
         for p in range(players):
-            found[p] += count_of(packed, p, kind, players)
+            found[p] += (packed >> (PLAYER_BITS * p)) & PLAYER_MASK
+        packed >>= step
     return found
