@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 class Group:
     """A feature as it would be after the placement: new segments plus the features they join."""
 
-    __slots__ = ("kind", "locals", "roots", "open", "fol", "complete", "value")
+    __slots__ = ("kind", "locals", "roots", "open", "fol", "complete", "value", "inputs", "points")
 
     def __init__(self, kind: int) -> None:
         self.kind = kind
@@ -24,6 +24,10 @@ class Group:
         self.fol = 0
         self.complete = False
         self.value: list[int] | None = None
+        #: The look-ahead's formula inputs of the group and what its majority is paid (None: not
+        #: yet worked out): neither depends on the followers, so each option of a placement reads them.
+        self.inputs: dict[str, int | bool] | None = None
+        self.points: int | None = None
 
 
 def local_root(parent: list[int], j: int) -> int:

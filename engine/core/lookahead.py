@@ -34,7 +34,7 @@ from .majorities import Majorities
 from .supply_value import kept_points, turns_ahead
 from .moves import Move
 from .scoring import kind_of, make_inputs
-from .totals import adjacent_of, totals
+from .totals import totals
 
 if TYPE_CHECKING:
     from ..rules.kinds import FeatureKind
@@ -65,7 +65,6 @@ class Lookahead(Majorities):
         self._special = self._reading | self._owning  # pieces the written-out majority below does not weigh
         self.contrib: dict[int, list[int]] = {}
         self.envs: dict[int, dict] = {}
-        self._adjacent: dict[int, set[int]] = {}
         self._target_envs: dict[tuple[int, int], dict] = {}
         self._complete_now: dict[int, bool] = {}
         self._pool: list[tuple[int, "FeatureKind", list[int], set[int]]] = []
@@ -89,18 +88,15 @@ class Lookahead(Majorities):
                 self._watch.append((root, kind, self._adjacent_of(root)))
         self._targets = {a for k in self.kinds for a in k.adjacency}
         self._completion = [k.completion for k in self.kinds]
-        #: Kinds whose occupied features something beyond the features reads (a bonus's
-        #: ``largest_K``), or None: :meth:`potentials` then notes in :attr:`local`, per option, whether
-        #: the move completes nothing and leaves every occupied feature of those kinds as it was.
+        #: Kinds whose occupied features a bonus reads (``largest_K``), or None: :meth:`potentials` then notes in
+        #: :attr:`local`, per option, whether the move completes nothing and leaves those kinds' features as they were.
         self.watched: frozenset[int] | None = None
         self.local: list[bool] = []
-        #: With :attr:`watched` set, the last placement weighed, as :class:`~engine.core.bonus_part.BonusPart`
-        #: reads it: its groups, the surrounded features around it (complete or not) and its position;
-        #: and per option the group a follower joins (None: none) and the follower, packed.
+        #: With :attr:`watched` set, the last placement weighed (for BonusPart): its groups, the surrounded features
+        #: around it (complete or not), its position; per option the group a follower joins (or None), packed follower.
         self.placed: tuple[list[Group], dict[int, bool], int] = ([], {}, 0)
         self.deployed: list[tuple[Group | None, int]] = []
-        #: Follower types this look-ahead does not weigh: an option deploying one has an empty
-        #: vector (:class:`~engine.core.trial.PiecewiseLookahead` weighs it by trial).
+        #: Follower types not weighed here: an option deploying one has an empty vector (PiecewiseLookahead's trial).
         self.skipped: frozenset[int] = frozenset()
         #: True when the caller weighs a placement meeting a wild side elsewhere (PiecewiseLookahead).
         self.wild_checked = False
@@ -308,9 +304,8 @@ class Lookahead(Majorities):
 
     # -- internals -------------------------------------------------------------
 
-    def _choices(self, tile: "TileType", pos: int, rotation: int, groups: list, reps: list[int]) -> list[tuple[int, int]]:
-        """The game's deploy choices for the placement weighed, from the groups it forms where they
-        are the game's: no wild side met (or :attr:`wild_checked`) and no feature complete by formula."""
+    def _choices(self, tile: TileType, pos: int, rotation: int, groups: list, reps: list[int]) -> list[tuple[int, int]]:
+        """The deploy choices of the placement weighed, from its groups where they are the game's (no wild side)."""
         game = self.game
         if game.done or not (self.wild_checked or game.ruleset.edge_wild < 0):
             return game.deploy_choices(pos, rotation)
@@ -323,14 +318,19 @@ class Lookahead(Majorities):
         if not packed:
             return None
         kind = self.kinds[group.kind]
-        env = self._group_inputs(kind, group, groups, reps, root_group, gained, pos, neighbours_here)
+        env = group.inputs  # the same for every follower option of the placement: worked out once
+        if env is None:
+            env = group.inputs = self._group_inputs(kind, group, groups, reps, root_group, gained, pos, neighbours_here)
         up = self._up_of(group.roots, deployer) if self._marker >= 0 else None
         if kind.own or up is not None or packed & self._special:
             return self._paid(kind, env, packed, group.complete, up)
-        if group.complete:  # the common case written out: this runs for every option weighed
-            points = kind.complete.points(env) if kind.complete is not None else 0
-        else:
-            points = self._own_end(kind, env)
+        points = group.points  # the common case written out: this runs for every option weighed
+        if points is None:
+            if group.complete:
+                points = kind.complete.points(env) if kind.complete is not None else 0
+            else:
+                points = self._own_end(kind, env)
+            group.points = points
         return self._vector(points, packed, None, self.weights)
 
     def _done(self, target, gained) -> bool:
@@ -386,12 +386,6 @@ class Lookahead(Majorities):
             around = [sum(kinds.count(k) for kinds in ring) for _, k in kind.around]
         return make_inputs(kind, tiles=tiles, segments=segments, complete=group.complete,
                            attrs=attrs, neighbours=neighbours_here, adjacent=adjacent, around=around)
-
-    def _adjacent_of(self, root: int) -> set[int]:
-        found = self._adjacent.get(root)
-        if found is None:
-            found = self._adjacent[root] = adjacent_of(self.game, root)
-        return found
 
 
 def _looking_ahead(error: ScoreRangeError, game: "Game") -> UserError:

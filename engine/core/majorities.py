@@ -18,7 +18,7 @@ from .after_move import add_to
 from .followers import count_of, strengths, types_mask, unpack_followers
 from .scoring import end_points, feature_facts, inputs_from
 from .strength import weights_on
-from .totals import totals
+from .totals import adjacent_of, totals
 
 if TYPE_CHECKING:
     from ..rules.kinds import FeatureKind
@@ -43,6 +43,7 @@ class Majorities:
         #: Followers of the types that pay their owner (the barn), packed as a mask; and those types.
         self._owning = types_mask(ruleset.owner_types, self.players)
         self._owners = [ruleset.follower_types[index] for index in ruleset.owner_types]
+        self._adjacent: dict[int, set[int]] = {}  # per root, the adjacent features' roots: asked once a position
         self._tied_up(game)
 
     def _tied_up(self, game: "Game") -> None:
@@ -74,7 +75,8 @@ class Majorities:
         position while its members, facts (:func:`~engine.core.scoring.feature_facts`) and followers
         are the same: a turn changes few of the features the look-ahead starts from.  Not kept under
         a tie-break, which reads where the followers stand."""
-        found, facts, packed = totals(game, root), feature_facts(game, root, kind), game.fol[root]
+        adjacent = self._adjacent_of(root) if kind.adjacency else None
+        found, facts, packed = totals(game, root), feature_facts(game, root, kind, adjacent), game.fol[root]
         kept = found.standing
         if kept is not None and kept[1] == packed and kept[0] == facts:
             return kept[2], kept[3]
@@ -83,6 +85,13 @@ class Majorities:
         if self._marker < 0:
             found.standing = (facts, packed, env, vector)
         return env, vector
+
+    def _adjacent_of(self, root: int) -> set[int]:
+        """The roots of the features of the adjacency kinds that the feature at ``root`` touches."""
+        found = self._adjacent.get(root)
+        if found is None:
+            found = self._adjacent[root] = adjacent_of(self.game, root)
+        return found
 
     def _own_end(self, kind: "FeatureKind", env: dict) -> int:
         """A feature's end points on its own: ``end_points`` without a pooled final score."""

@@ -206,14 +206,17 @@ def feature_inputs(game: "Game", root: int, kind: "FeatureKind") -> dict[str, in
 Facts = tuple[bool, int, Union[list[int], None], Union[list[int], None]]
 
 
-def feature_facts(game: "Game", root: int, kind: "FeatureKind") -> Facts:
+def feature_facts(game: "Game", root: int, kind: "FeatureKind", adjacent: set[int] | None = None) -> Facts:
     """What the inputs of the feature at ``root`` read beyond its members (its
     :class:`~engine.core.totals.Totals`): whether it is complete, its neighbours (0 but for a
     surrounded kind), the completed adjacent features per adjacency kind and the ``around``
-    counts (None where the kind has none)."""
+    counts (None where the kind has none).  ``adjacent``: the adjacent features' roots, if known
+    (:func:`~engine.core.totals.adjacent_of`)."""
+    if kind.adjacency and adjacent is None:
+        adjacent = adjacent_of(game, root)
     return (is_complete(game, root), _neighbours(game, root) if kind.neighbourly else 0,
-            count_by_kind(game, kind, [t for t in adjacent_of(game, root) if is_complete(game, t)])
-            if kind.adjacency else None,
+            count_by_kind(game, kind, [t for t in adjacent if is_complete(game, t)])
+            if adjacent is not None else None,
             around_counts(game, root, kind) if kind.around else None)
 
 
