@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from ..rules.bonuses import read_by
 from .game_end import bonus_scores
 from .scoring import is_complete, kind_of, majority_in
-from .tallies import Tallies, kinds_read
+from .tallies import Tallies, kinds_read, wanted_aggregates
 from .titles import passing
 from .totals import totals
 
@@ -38,7 +38,8 @@ class BonusPart:
     def __init__(self, game: "Game", look: "Lookahead") -> None:
         self.game, self.look = game, look
         ruleset = game.ruleset
-        reads = read_by(ruleset.bonuses)
+        reads = self._reads = read_by(ruleset.bonuses)
+        self._wanted = wanted_aggregates(ruleset, reads)  # the aggregates read, named once
         self.usable = ruleset.tie_kind < 0 and not any(name.startswith("points_") for name in reads)
         self.index = {name: i for i, name in enumerate(ruleset.tokens)}
         self.largest = kinds_read(ruleset, "largest_", reads)
@@ -81,7 +82,7 @@ class BonusPart:
                 self._complete(tallies, kind_of(game, s), len(found.positions), found.attrs,
                                tuple(look.majority(packed, None)) if packed else ())
         inputs = tallies.inputs(game.ruleset, self._occupied_after(live, pos, joined, bit, absorbed),
-                                [{} for _ in range(game.players)], read_by(game.ruleset.bonuses))
+                                [{} for _ in range(game.players)], self._reads, self._wanted)
         paid = bonuses_paid(game, inputs)
         self._last = (live, paid)  # the groups' list, made anew for each placement (a tuple is not kept whole)
         return paid

@@ -100,6 +100,13 @@ def occupied_held(game: "Game", read: frozenset[str] | None) -> list[list[tuple[
     return found
 
 
+def wanted_aggregates(ruleset: "Ruleset", read: frozenset[str] | None) -> list[tuple[str, "FeatureKind", str]]:
+    """``(name, kind, prefix)`` of each kind aggregate among the inputs ``read`` (None: every one),
+    kind by kind in ``ruleset.kinds`` order, then in ``KIND_AGGREGATES`` order."""
+    return [(prefix + kind.name, kind, prefix) for kind in ruleset.kinds for prefix in KIND_AGGREGATES
+            if read is None or prefix + kind.name in read]
+
+
 class Tallies:
     """What the bonuses' aggregates are made of, per seat: ``held`` and ``closed`` (``(kind
     index, tiles)`` of each feature held when completed, and completed by the seat's tile),
@@ -111,23 +118,24 @@ class Tallies:
         self.held, self.closed, self.tokens, self.kind_points = held, closed, tokens, kind_points
 
     def inputs(self, ruleset: "Ruleset", occupied: list[list[tuple[int, int]]],
-               final_points: list[dict[str, int]], read: frozenset[str] | None) -> list[dict[str, int]]:
+               final_points: list[dict[str, int]], read: frozenset[str] | None,
+               wanted: "list[tuple[str, FeatureKind, str]] | None" = None) -> list[dict[str, int]]:
         """The per-seat aggregates (:func:`aggregates`), ``occupied`` being each seat's incomplete
-        features held (:func:`occupied_held`)."""
+        features held (:func:`occupied_held`); ``wanted``: :func:`wanted_aggregates` of ``read``,
+        if the caller keeps it."""
         kinds = ruleset.kinds
         board = [0] * len(kinds)
         for notes in self.closed:
             for k, _ in notes:
                 board[k] += 1
-        wanted = [(kind, [prefix for prefix in KIND_AGGREGATES if read is None or prefix + kind.name in read])
-                  for kind in kinds]
+        if wanted is None:
+            wanted = wanted_aggregates(ruleset, read)
         constants = kinds[0].constants if kinds else {}
         found = []
         for p in range(len(self.tokens)):
             mine = {"seat": p + 1, **dict(zip(ruleset.tokens, self.tokens[p]))}
-            for kind, prefixes in wanted:
-                for prefix in prefixes:
-                    mine[prefix + kind.name] = self._aggregate(prefix, kind, p, occupied[p], final_points[p], board)
+            for name, kind, prefix in wanted:
+                mine[name] = self._aggregate(prefix, kind, p, occupied[p], final_points[p], board)
             mine.update(constants)
             found.append(mine)
         return found
