@@ -77,13 +77,15 @@ class Majorities:
         a tie-break, which reads where the followers stand."""
         adjacent = self._adjacent_of(root) if kind.adjacency else None
         found, facts, packed = totals(game, root), feature_facts(game, root, kind, adjacent), game.fol[root]
+        if self._marker >= 0:  # a tie-break reads where the followers stand: nothing kept
+            env = inputs_from(kind, found, facts)
+            return env, self._paid(kind, env, packed, False, self._up_of((root,)))
         kept = found.standing
         if kept is not None and kept[1] == packed and kept[0] == facts:
             return kept[2], kept[3]
         env = inputs_from(kind, found, facts)
-        vector = self._paid(kind, env, packed, False, self._up_of((root,)))
-        if self._marker < 0:
-            found.standing = (facts, packed, env, vector)
+        vector = self._paid(kind, env, packed, False, None)
+        found.standing = (facts, packed, env, vector)
         return env, vector
 
     def _adjacent_of(self, root: int) -> set[int]:

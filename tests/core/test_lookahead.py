@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.bots.random_player import RandomPlayer
+from engine.core.choices import PLACE_DECISION, decision_kind
 from engine.core.game import Game
 from engine.core.lookahead import Lookahead
 from engine.core.trial import BonusLookahead, PiecewiseLookahead, TrialLookahead, look_ahead
@@ -87,3 +88,26 @@ def test_a_ruleset_with_bonuses_looks_ahead_by_features_and_by_trial() -> None:
     values = [vector[0] for move, vector in moves.items()
               if move.follower is not None and game.tiles[game.tile].segments[move.follower].kind == road]
     assert max(values) == 7
+
+
+ORDERED = [load_ruleset("basic+inns-and-cathedrals+traders-and-builders"), load_ruleset("basic+abbey-and-mayor")]
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), stop=st.integers(1, 70), which=st.integers(0, len(ORDERED) - 1))
+def test_the_look_ahead_lists_each_placements_options_in_the_games_order(seed: int, stop: int, which: int) -> None:
+    """The look-ahead takes its deploy choices from the groups it forms (deployment.choices_given),
+    not from the game: per placement, no follower first, then exactly the game's deploy choices in
+    the game's order, with several follower types (the large one, builder, pig; the mayor, wagon,
+    barn on a corner) and wild sides (the abbey, whose placements the piecewise look-ahead plays
+    on a copy)."""
+    game = Game(ORDERED[which], 2, seed)
+    bots = [RandomPlayer(f"{seed}:{p}") for p in range(2)]
+    while game.tile is not None and game.turn < stop:
+        game.play(bots[game.player].choose(game))
+    if game.tile is None or decision_kind(game) is not PLACE_DECISION:  # the game over, or a wagon to move on
+        return
+    look = look_ahead(game)
+    for pos, rotation in game.placements():
+        listed = [(j, t) for j, t, _ in look.potentials(pos, rotation)]
+        assert listed == [(None, 0), *game.deploy_choices(pos, rotation)], (pos, rotation)
