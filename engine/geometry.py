@@ -37,7 +37,7 @@ _HALF = STRIDE // 2
 LIMIT = _HALF - 1
 
 #: Position offset of the neighbour across side N, E, S, W.
-SIDE_STEP: tuple[int, int, int, int] = (-1, STRIDE, 1, -STRIDE)
+SIDE_STEP: tuple[int, ...] = (-1, STRIDE, 1, -STRIDE)
 #: Offsets of the eight cells around a position (diagonals included).
 RING8: tuple[int, ...] = tuple(dx * STRIDE + dy for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
 #: Maps of a multi-map game lie this many columns apart on one plane (far beyond any tile count).

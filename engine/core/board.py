@@ -32,6 +32,7 @@ from .followers import one_follower, strengths, types_mask, unpack_followers
 
 if TYPE_CHECKING:
     from ..rules.tiles import Orientation
+    from .constrained import Spots
     from .totals import Totals
 
 #: ``members`` of a segment that is no longer a root (shared: member lists are never mutated).
@@ -79,7 +80,7 @@ class Board:
         self.weights: tuple[int, ...] | None = tuple(t.strength for t in ruleset.follower_types) \
             if len(ruleset.follower_types) > 1 else None
         base = ruleset.edge_base
-        self.edge_pow: tuple[int, int, int, int] = (1, base, base * base, base ** 3)
+        self.edge_pow: tuple[int, ...] = (1, base, base * base, base ** 3)
         self.frontiers: list[dict[int, int]] = [{} for _ in range(ruleset.maps)]
         self.map = 0
         self.frontier: dict[int, int] = self.frontiers[0]
@@ -99,6 +100,9 @@ class Board:
         #: Per root, its feature's :class:`~engine.core.totals.Totals`, kept while its member list is
         #: the same object (shared with copies: a member list found there is the one they came from).
         self.totals: dict[int, Totals] = {}
+        #: Per tile type whose constraints read the cell alone, where it fits
+        #: (:func:`~engine.core.constrained.spots`); each value is never mutated, only replaced.
+        self.spots: dict[int, Spots] = {}
 
     def copy_board_into(self, other: Board) -> None:
         """Give ``other`` (a new, empty instance) an independent copy of this board."""
@@ -122,6 +126,7 @@ class Board:
         other.frontier = other.frontiers[self.map]
         other.placement_cache = self.placement_cache  # never mutated, only replaced
         other.totals = self.totals
+        other.spots = self.spots.copy()
         other.closed_at_wild = []
         other.done = set(self.done)
         other.judging, other.judge_around = self.judging, self.judge_around

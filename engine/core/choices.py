@@ -14,7 +14,7 @@ from bisect import bisect_right
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
-from .constrained import walk
+from .constrained import by_cell_only, spots, walk
 from .deployment import current_tile, deploy_choices, raise_refused_spot
 from .mechanism import DecisionKind
 from .moves import PLACE, IllegalMove, Move, kind_name
@@ -64,10 +64,15 @@ def placement(game: Game, n: int) -> tuple[int, int]:
 
 
 def fits_somewhere(game: Game, tile: int) -> bool:
-    """Whether ``tile`` has a legal placement now (the current tile's from its table)."""
+    """Whether ``tile`` has a legal placement now: from the current tile's table, or for a tile
+    whose constraints read the cell alone from where it is kept to fit (the abbey offered each
+    turn: :func:`~engine.core.constrained.spots`)."""
+    if tile == game.tile and game.placement_cache is not None:
+        return placement_count(game) > 0
+    if by_cell_only(game, tile):
+        return bool(spots(game, tile))
     if tile == game.tile:
-        ends = placement_table(game)[2]
-        return bool(ends) and ends[-1] > 0
+        return placement_count(game) > 0
     if game.ruleset.constraints[tile]:
         return bool(walk(game, tile))
     fits = game.ruleset.fits
@@ -76,6 +81,8 @@ def fits_somewhere(game: Game, tile: int) -> bool:
 
 def _table(game: Game, tile: int) -> PlacementTable:
     frontier = game.frontier
+    if by_cell_only(game, tile):
+        return _table_at(game, tile, spots(game, tile))
     if game.ruleset.constraints[tile]:
         by_cell: dict[int, tuple[int, ...]] = {}
         for pos, r in walk(game, tile):  # frontier order, then rotation order
@@ -94,6 +101,14 @@ def _table(game: Game, tile: int) -> PlacementTable:
         total += len(found)
         ends.append(total)
     return list(frontier), rotations, ends
+
+
+def _table_at(game: Game, tile: int, cells: frozenset[int]) -> PlacementTable:
+    """The table of a tile that fits at ``cells`` alone (its constraints read the cell alone)."""
+    frontier, fits = game.frontier, game.ruleset.fits
+    at = [pos for pos in frontier if pos in cells]  # frontier order
+    rotations = [fits(tile, frontier[pos]) for pos in at]
+    return at, rotations, list(accumulate(map(len, rotations)))
 
 
 def decision_kind(game: Game) -> DecisionKind:

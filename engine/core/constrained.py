@@ -1,12 +1,33 @@
 """Placements of a tile held to placement constraints (engine/rules/constraints.py): the
-river's tiles, the abbey, any tile a ruleset's ``constraints`` name."""
+river's tiles, the abbey, any tile a ruleset's ``constraints`` name.
+
+A tile whose constraints all read the cell alone (``hole``) fits at a frontier cell or not by
+the cell's edge constraint only, and a cell's edge constraint changes only when a tile is
+placed beside it: where such a tile fits is kept on the board (:class:`Spots`) and brought
+up to date from the tiles placed since, so the abbey offered at the start of every turn
+(Abbey & Mayor) does not walk the frontier to learn that no hole is left.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..geometry import SIDE_STEP
+
 if TYPE_CHECKING:
     from .game import Game
+
+
+class Spots:
+    """Frontier cells where one tile type fits, as of the board's first ``seen`` tiles
+    (``cells``: positions, unordered).  Never mutated: a later board gets a new one, so
+    copies of a game share it."""
+
+    __slots__ = ("seen", "cells")
+
+    def __init__(self, seen: int, cells: frozenset[int]) -> None:
+        self.seen = seen
+        self.cells = cells
 
 
 def walk(game: "Game", tile: int) -> list[tuple[int, int]]:
@@ -27,3 +48,49 @@ def walk(game: "Game", tile: int) -> list[tuple[int, int]]:
             if all(c.allows(game, tile, pos, r) for c in by_rotation):
                 found.append((pos, r))
     return found
+
+
+def by_cell_only(game: "Game", tile: int) -> bool:
+    """Whether where ``tile`` fits is kept as :class:`Spots`: it has constraints, they all read
+    the cell alone, and the game has one map (a cell's spots are its map's)."""
+    constraints = game.ruleset.constraints[tile]
+    return bool(constraints) and game.ruleset.maps == 1 and all(c.per_cell for c in constraints)
+
+
+def spots(game: "Game", tile: int) -> frozenset[int]:
+    """The frontier cells where ``tile`` (:func:`by_cell_only`) has a legal placement now:
+    the cells of its kept :class:`Spots`, with the cells beside each tile placed since looked at
+    again (the newest tiles are the board's last entries)."""
+    board = game.board
+    kept = game.spots.get(tile)
+    if kept is not None and kept.seen == len(board):
+        return kept.cells
+    if kept is None or len(board) - kept.seen > 4:
+        found = frozenset(pos for pos, key in game.frontier.items() if _fits_at(game, tile, key))
+    else:
+        found = kept.cells
+        frontier, placed = game.frontier, reversed(board)
+        for _ in range(len(board) - kept.seen):
+            pos = next(placed)
+            added: list[int] = []
+            dropped = [pos] if pos in found else []
+            for step in SIDE_STEP:  # the cells beside it: the only ones whose edge constraint changed
+                q = pos + step
+                key = frontier.get(q)
+                if key is None:
+                    continue
+                fits, was = _fits_at(game, tile, key), q in found
+                if fits and not was:
+                    added.append(q)
+                elif was and not fits:
+                    dropped.append(q)
+            if added or dropped:  # most turns open no hole and fill none
+                found = found.difference(dropped).union(added)
+    game.spots[tile] = Spots(len(board), found)
+    return found
+
+
+def _fits_at(game: "Game", tile: int, key: int) -> bool:
+    """Whether ``tile`` (:func:`by_cell_only`) fits a frontier cell of edge constraint ``key``."""
+    base = game.ruleset.edge_base
+    return all(c.allows_cell(key, base) for c in game.ruleset.constraints[tile]) and bool(game.ruleset.fits(tile, key))

@@ -16,7 +16,7 @@ from .moves import IllegalMove, Move
 
 if TYPE_CHECKING:
     from ..rules.follower_types import FollowerType
-    from ..rules.tiles import TileType
+    from ..rules.tiles import Orientation, TileType
     from .game import Game
 
 
@@ -83,12 +83,25 @@ def choices_given(game: Game, tile: TileType, pos: int, rotation: int, here_of: 
                 if reserve[t] and _allowed(game, types[t], seg.kind, here, mask):
                     found.append((j, t))
     if any(reserve[t] for t in game.ruleset.corner_types):  # none left (a barn each): no junction to look for
-        n = len(tile.segments)
+        n, beside = len(tile.segments), _sides_beside(game, pos)
         for c, j in enumerate(tile.corners):
-            if j < 0 or here_of[j] & kept_out or not corner_meets(game, tile, pos, rotation, c):
+            b = (c + rotation) % 4  # the corner is between board sides b and b + 1: both need a tile
+            if j < 0 or not (beside >> b) & (beside >> (b + 1) % 4) & 1 or here_of[j] & kept_out \
+                    or not corner_meets(game, tile, pos, rotation, c):
                 continue
             found.extend((n + c, t) for t in game.ruleset.corner_types
                          if _may_go(game, types[t], tile.segments[j].kind, here_of[j], mask))
+    return found
+
+
+def _sides_beside(game: Game, pos: int) -> int:
+    """A bit per board side (N E S W: 1, 2, 4, 8) of frontier cell ``pos`` that has a tile beside it,
+    read from the cell's edge constraint (a side code of 0: no tile)."""
+    key, base, found = game.frontier.get(pos, 0), game.ruleset.edge_base, 0
+    for side in range(4):
+        if key % base:
+            found |= 1 << side
+        key //= base
     return found
 
 
@@ -113,20 +126,24 @@ def corner_meets(game: Game, tile: TileType, pos: int, rotation: int, corner: in
     ``rotation`` is a spot where four tiles meet, each with its corner there on a segment of the
     same kind (Abbey & Mayor's barn: "a junction where 4 tiles connect to create an open field",
     papageek.com car/Barn.htm): the other three cells hold tiles, and their corners are whole."""
-    board, tiles = game.board, game.tiles
-    kind = tile.segments[tile.corners[corner]].kind
+    board = game.board
     b = (corner + rotation) % 4  # between board sides b and b + 1
     across, beside = SIDE_STEP[b], SIDE_STEP[(b + 1) % 4]
-    for step, theirs in ((across, (b + 1) % 4), (beside, (b + 3) % 4), (across + beside, (b + 2) % 4)):
-        placed = board.get(pos + step)
-        if placed is None:
-            return False
-        n_orientation, _, n_tile = placed
-        other = tiles[n_tile]
-        j = other.corners[(theirs - n_orientation.rotation) % 4]
-        if j < 0 or other.segments[j].kind != kind:
-            return False
-    return True
+    a, s, d = board.get(pos + across), board.get(pos + beside), board.get(pos + across + beside)
+    if a is None or s is None or d is None:  # most corners: not four tiles yet
+        return False
+    kind = tile.segments[tile.corners[corner]].kind
+    return (_corner_kind(game, a, (b + 1) % 4) == kind and _corner_kind(game, s, (b + 3) % 4) == kind
+            and _corner_kind(game, d, (b + 2) % 4) == kind)
+
+
+def _corner_kind(game: Game, placed: tuple[Orientation, int, int], corner: int) -> int:
+    """The kind of the segment a placed tile (a board entry) has whole at board corner ``corner``;
+    -1 where no segment holds that corner whole."""
+    orientation, _, index = placed
+    tile = game.tiles[index]
+    j = tile.corners[(corner - orientation.rotation) % 4]
+    return tile.segments[j].kind if j >= 0 else -1
 
 
 def _joined(game: Game, tile: TileType, pos: int,
@@ -137,22 +154,23 @@ def _joined(game: Game, tile: TileType, pos: int,
     formula (:attr:`~engine.core.board.Board.done`; empty when there is none)."""
     orientation = tile.orientations[rotation]
     n = len(tile.segments)
-    group = list(range(n))
+    group = [j for j in range(n)]  # a comprehension, not list(range(n)): native when compiled
     packed = [0] * n
     seen: dict[int, int] = {}
     done: list[int] = []
     judged = bool(game.done)
     fol, board, wild = game.fol, game.board, game.ruleset.edge_wild
+    steps, facing = SIDE_STEP, FACING  # module globals, looked up once a call
     for side in range(4):
-        neighbour = board.get(pos + SIDE_STEP[side])
+        neighbour = board.get(pos + steps[side])
         if neighbour is None:
             continue
         n_orientation, n_base, _ = neighbour
-        if wild >= 0 and wild in (orientation.side_codes[side], n_orientation.side_codes[(side + 2) % 4]):
+        if wild >= 0 and (orientation.side_codes[side] == wild or n_orientation.side_codes[(side + 2) % 4] == wild):
             continue  # a wild side joins nothing
         n_ports = n_orientation.port_segment
         for j, port, _ in orientation.joins[side]:
-            root = game.find(n_base + n_ports[FACING[port]])
+            root = game.find(n_base + n_ports[facing[port]])
             if judged and game.is_done(root):
                 done.append(j)
             g = _local_find(group, j)

@@ -23,7 +23,6 @@ from .scoring import ScoreEvent, Scored, check_totals, explained, feature_inputs
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
-    from ..rules.triggers import ScoreTrigger
     from .game import Game
 
 
@@ -31,9 +30,9 @@ def on_deployed(game: "Game", segment: int, kind: int) -> list[Scored]:
     """Set off the ``when: deployed`` triggers of follower type ``kind``, just deployed on placed
     segment ``segment``; returns the score events (applied)."""
     found: list[Scored] = []
-    for trigger in game.ruleset.scorers:
+    for i, trigger in enumerate(game.ruleset.scorers):
         if trigger.when == "deployed" and trigger.follower == kind:
-            found.extend(score_others(game, game.find(segment), trigger))
+            found.extend(score_others(game, game.find(segment), i))
     return found
 
 
@@ -41,29 +40,54 @@ def on_placed(game: "Game", tile_index: int, base: int) -> list[Scored]:
     """Set off the ``when: placed`` triggers on each feature of the tile just placed (tile type
     ``tile_index``, segments from ``base``), in segment order; returns the score events (applied)."""
     found: list[Scored] = []
-    roots = dict.fromkeys(game.find(base + j) for j in range(len(game.tiles[tile_index].segments)))
-    for trigger in game.ruleset.scorers:
+    fol, roots = game.fol, []
+    for j in range(len(game.tiles[tile_index].segments)):
+        root = game.find(base + j)
+        if fol[root] and root not in roots:  # a feature holding nobody sets off nothing
+            roots.append(root)
+    for i, trigger in enumerate(game.ruleset.scorers):
         if trigger.when == "placed":
             for root in roots:  # still roots: a trigger merges nothing
-                found.extend(score_others(game, root, trigger))
+                found.extend(score_others(game, root, i))
     return found
 
 
-def score_others(game: "Game", root: int, trigger: "ScoreTrigger") -> list[Scored]:
-    """If the feature at ``root`` holds a piece of ``trigger``'s type and pieces of other types
+class Pieces:
+    """The score triggers' settings in one game (``game.states["score triggers"]``), per trigger
+    in ``ruleset.scorers`` order: the packed-followers mask of its own type and of the other
+    types it scores (owner-paid types aside), and the strengths it counts them at (its own type
+    at 0).  Worked out once a game, as the masks depend on the seat count; never changed."""
+
+    __slots__ = ("own", "others", "weights")
+
+    def __init__(self, game: "Game") -> None:
+        ruleset = game.ruleset
+        self.own = [types_mask([trigger.follower], game.players) for trigger in ruleset.scorers]
+        self.others = [types_mask([t.index for t in ruleset.follower_types
+                                   if t.index != trigger.follower and not t.pays_owner], game.players)
+                       for trigger in ruleset.scorers]
+        self.weights = [tuple(0 if t.index == trigger.follower else t.strength for t in ruleset.follower_types)
+                        for trigger in ruleset.scorers]
+
+    def copy(self) -> "Pieces":
+        return self  # never changed
+
+
+def score_others(game: "Game", root: int, i: int) -> list[Scored]:
+    """If the feature at ``root`` holds a piece of the type of trigger ``i`` (``ruleset.scorers``) and pieces of other types
     (those that pay their owner aside: another barn-like piece is not a farmer): score it for
     the majority of the others with the trigger's ``score`` (rule: the trigger's name), pay it,
     and send the others home.  Returns the events (none when it does not apply)."""
     packed, ruleset = game.fol[root], game.ruleset
     if not packed:  # most features a tile is part of hold nobody
         return []
-    others = types_mask([t.index for t in ruleset.follower_types
-                         if t.index != trigger.follower and not t.pays_owner], game.players)
-    if not packed & types_mask([trigger.follower], game.players) or not packed & others:
+    pieces = game.states[MECHANISM.name]
+    assert isinstance(pieces, Pieces)
+    trigger = ruleset.scorers[i]
+    if not packed & pieces.own[i] or not packed & pieces.others[i]:
         return []
     kind = ruleset.kinds[game.seg_kind[root]]
-    weights = tuple(0 if t.index == trigger.follower else t.strength for t in ruleset.follower_types)
-    followers = game.weighed(root, weights)
+    followers = game.weighed(root, pieces.weights[i])
     make = explained if game.explain else paid_only
     event = make(game, kind, trigger.name, trigger.score, feature_inputs(game, root, kind), followers,
                  majority_in(game, [root], followers), root, "in_game")
@@ -79,4 +103,4 @@ def _uses(ruleset: "Ruleset") -> bool:
     return bool(ruleset.scorers)
 
 
-MECHANISM: Mechanism = Mechanism("score triggers", _uses, deployed=on_deployed, scored=on_placed)
+MECHANISM: Mechanism = Mechanism("score triggers", _uses, deployed=on_deployed, scored=on_placed, state=Pieces)

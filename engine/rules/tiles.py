@@ -61,7 +61,7 @@ class Orientation:
     """
 
     rotation: int
-    side_codes: tuple[int, int, int, int]
+    side_codes: tuple[int, ...]
     port_segment: tuple[int, ...]
     joins: tuple[tuple[tuple[int, int, int], ...], ...]
     segment_ports: tuple[tuple[int, ...], ...]
@@ -91,7 +91,7 @@ class TileType:
     judged: tuple[int, ...] = ()
     #: Per corner (``NE SE SW NW``, canonical orientation), the segment holding both half-sides
     #: that meet there, or -1: where a ``spot: corner`` piece may stand (the barn, on a field).
-    corners: tuple[int, int, int, int] = (-1, -1, -1, -1)
+    corners: tuple[int, ...] = (-1, -1, -1, -1)
 
     def spot_segment(self, spot: int) -> int:
         """The segment a piece at ``spot`` stands on: a segment index is its own; spot
