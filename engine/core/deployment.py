@@ -156,12 +156,18 @@ def _joined(game: Game, tile: TileType, pos: int,
     n = len(tile.segments)
     group = [j for j in range(n)]  # a comprehension, not list(range(n)): native when compiled
     packed = [0] * n
-    seen: dict[int, int] = {}
+    met: list[int] = []  # the neighbouring features' roots met so far, and the local segment of each
+    met_at: list[int] = []
     done: list[int] = []
     judged = bool(game.done)
-    fol, board, wild = game.fol, game.board, game.ruleset.edge_wild
+    fol, board, wild, base = game.fol, game.board, game.ruleset.edge_wild, game.ruleset.edge_base
     steps, facing = SIDE_STEP, FACING  # module globals, looked up once a call
+    codes = game.frontier.get(pos, -1)  # the cell's edge constraint: a side code of 0, no tile there
     for side in range(4):
+        if codes >= 0:
+            beside, codes = codes % base, codes // base
+            if not beside:
+                continue
         neighbour = board.get(pos + steps[side])
         if neighbour is None:
             continue
@@ -174,16 +180,25 @@ def _joined(game: Game, tile: TileType, pos: int,
             if judged and game.is_done(root):
                 done.append(j)
             g = _local_find(group, j)
-            other = seen.get(root)
-            if other is None:
-                seen[root] = g
+            k = _position(met, root)
+            if k < 0:
+                met.append(root)
+                met_at.append(g)
                 packed[g] += fol[root]
             else:
-                other = _local_find(group, other)
+                other = _local_find(group, met_at[k])
                 if other != g:
                     group[other] = g
                     packed[g] += packed[other]
     return group, packed, done
+
+
+def _position(items: list[int], item: int) -> int:
+    """The index of ``item`` in the short list ``items``, -1 if absent (a loop: no boxing, no hashing)."""
+    for k in range(len(items)):
+        if items[k] == item:
+            return k
+    return -1
 
 
 def _not_done(group: list[int], done: list[int], segments: list[int]) -> list[int]:

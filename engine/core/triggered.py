@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..rules.seats import pieces_at_start
 from .completion import pay
 from .followers import types_mask
 from .mechanism import Mechanism
@@ -38,17 +39,21 @@ def on_deployed(game: "Game", segment: int, kind: int) -> list[Scored]:
 
 def on_placed(game: "Game", tile_index: int, base: int) -> list[Scored]:
     """Set off the ``when: placed`` triggers on each feature of the tile just placed (tile type
-    ``tile_index``, segments from ``base``), in segment order; returns the score events (applied)."""
+    ``tile_index``, segments from ``base``), in segment order; returns the score events (applied).
+    A trigger none of whose pieces is on the board is not looked for (most turns of a game)."""
+    pieces = _pieces(game)
+    live = [i for i, trigger in enumerate(game.ruleset.scorers) if trigger.when == "placed" and pieces.deployed(game, i)]
+    if not live:
+        return []
     found: list[Scored] = []
     fol, roots = game.fol, []
     for j in range(len(game.tiles[tile_index].segments)):
         root = game.find(base + j)
         if fol[root] and root not in roots:  # a feature holding nobody sets off nothing
             roots.append(root)
-    for i, trigger in enumerate(game.ruleset.scorers):
-        if trigger.when == "placed":
-            for root in roots:  # still roots: a trigger merges nothing
-                found.extend(score_others(game, root, i))
+    for i in live:
+        for root in roots:  # still roots: a trigger merges nothing
+            found.extend(score_others(game, root, i))
     return found
 
 
@@ -58,10 +63,13 @@ class Pieces:
     types it scores (owner-paid types aside), and the strengths it counts them at (its own type
     at 0).  Worked out once a game, as the masks depend on the seat count; never changed."""
 
-    __slots__ = ("own", "others", "weights")
+    __slots__ = ("own", "others", "weights", "start")
 
     def __init__(self, game: "Game") -> None:
         ruleset = game.ruleset
+        #: Per trigger, each seat's count of its type at the start (the seats may differ).
+        self.start = [[pieces_at_start(ruleset, p)[trigger.follower] for p in range(game.players)]
+                      for trigger in ruleset.scorers]
         self.own = [types_mask([trigger.follower], game.players) for trigger in ruleset.scorers]
         self.others = [types_mask([t.index for t in ruleset.follower_types
                                    if t.index != trigger.follower and not t.pays_owner], game.players)
@@ -72,6 +80,12 @@ class Pieces:
     def copy(self) -> "Pieces":
         return self  # never changed
 
+    def deployed(self, game: "Game", i: int) -> bool:
+        """Whether a piece of trigger ``i``'s type is on the board: some seat has fewer left than
+        it started with (pieces leave the supply only to be deployed)."""
+        start, t = self.start[i], game.ruleset.scorers[i].follower
+        return any(game.reserve[p][t] < start[p] for p in range(game.players))
+
 
 def score_others(game: "Game", root: int, i: int) -> list[Scored]:
     """If the feature at ``root`` holds a piece of the type of trigger ``i`` (``ruleset.scorers``) and pieces of other types
@@ -81,8 +95,7 @@ def score_others(game: "Game", root: int, i: int) -> list[Scored]:
     packed, ruleset = game.fol[root], game.ruleset
     if not packed:  # most features a tile is part of hold nobody
         return []
-    pieces = game.states[MECHANISM.name]
-    assert isinstance(pieces, Pieces)
+    pieces = _pieces(game)
     trigger = ruleset.scorers[i]
     if not packed & pieces.own[i] or not packed & pieces.others[i]:
         return []
@@ -97,6 +110,12 @@ def score_others(game: "Game", root: int, i: int) -> list[Scored]:
         game.events.append(event)
     game.return_others(root, [trigger.follower, *ruleset.owner_types])
     return [event]
+
+
+def _pieces(game: "Game") -> Pieces:
+    pieces = game.states[MECHANISM.name]
+    assert isinstance(pieces, Pieces)
+    return pieces
 
 
 def _uses(ruleset: "Ruleset") -> bool:
