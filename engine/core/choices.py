@@ -67,13 +67,12 @@ def fits_somewhere(game: Game, tile: int) -> bool:
     """Whether ``tile`` has a legal placement now: from the current tile's table, or for a tile
     whose constraints read the cell alone from where it is kept to fit (the abbey offered each
     turn: :func:`~engine.core.constrained.spots`)."""
-    if tile == game.tile and game.placement_cache is not None:
-        return placement_count(game) > 0
-    if by_cell_only(game, tile):
+    current, constrained = tile == game.tile, bool(game.ruleset.constraints[tile])
+    if constrained and not (current and game.placement_cache is not None) and by_cell_only(game, tile):
         return bool(spots(game, tile))
-    if tile == game.tile:
+    if current:
         return placement_count(game) > 0
-    if game.ruleset.constraints[tile]:
+    if constrained:
         return bool(walk(game, tile))
     fits = game.ruleset.fits
     return any(fits(tile, key) for key in game.frontier.values())
@@ -81,9 +80,9 @@ def fits_somewhere(game: Game, tile: int) -> bool:
 
 def _table(game: Game, tile: int) -> PlacementTable:
     frontier = game.frontier
-    if by_cell_only(game, tile):
-        return _table_at(game, tile, spots(game, tile))
     if game.ruleset.constraints[tile]:
+        if by_cell_only(game, tile):
+            return _table_at(game, tile, spots(game, tile))
         by_cell: dict[int, tuple[int, ...]] = {}
         for pos, r in walk(game, tile):  # frontier order, then rotation order
             by_cell[pos] = by_cell.get(pos, ()) + (r,)
