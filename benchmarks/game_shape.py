@@ -21,13 +21,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from instructions import RANDOM_GAMES, RICHER  # noqa: E402
-from provenance import command_line, provenance  # noqa: E402
-from workloads import BOTS  # noqa: E402
+from instructions import RANDOM_GAMES, RICHER
+from provenance import command_line, provenance
+from workloads import BOTS
 
-from engine.core.choices import PLACE_DECISION, decision_kind  # noqa: E402
-from engine.core.game import Game  # noqa: E402
-from engine.rules.ruleset import load_ruleset  # noqa: E402
+from engine.core.choices import PLACE_DECISION, decision_kind
+from engine.core.game import Game
+from engine.rules.ruleset import load_ruleset
 
 
 def shape(ref: str) -> dict[str, int]:

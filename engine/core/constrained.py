@@ -23,7 +23,7 @@ class Spots:
     (``cells``: positions, unordered).  Never mutated: a later board gets a new one, so
     copies of a game share it."""
 
-    __slots__ = ("seen", "cells")
+    __slots__ = ("cells", "seen")
 
     def __init__(self, seen: int, cells: frozenset[int]) -> None:
         self.seen = seen

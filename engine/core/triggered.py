@@ -20,7 +20,7 @@ from ..rules.seats import pieces_at_start
 from .completion import pay
 from .followers import types_mask
 from .mechanism import Mechanism
-from .scoring import ScoreEvent, Scored, check_totals, explained, feature_inputs, majority_in, paid_only
+from .scoring import Scored, ScoreEvent, check_totals, explained, feature_inputs, majority_in, paid_only
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
@@ -63,7 +63,7 @@ class Pieces:
     types it scores (owner-paid types aside), and the strengths it counts them at (its own type
     at 0).  Worked out once a game, as the masks depend on the seat count; never changed."""
 
-    __slots__ = ("own", "others", "weights", "start")
+    __slots__ = ("others", "own", "start", "weights")
 
     def __init__(self, game: "Game") -> None:
         ruleset = game.ruleset

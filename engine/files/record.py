@@ -179,6 +179,21 @@ def _too_deep(text: str, file: str) -> UserError:
     return UserError("not valid JSON: nested too deeply", file=file, code="json-syntax")
 
 
+def check_finished(game: Game, doc: Document, supply: TileSupply) -> None:
+    """For a record that says it finished (``finished`` true or absent), played up to its last
+    turn as ``game``, drawing from ``supply``: raise :class:`UserError` (code ``replay``, at
+    ``finished`` or the last turn) unless every tile was drawn and no seat still holds one (a
+    game with hands ends once none does); a game ends only then."""
+    turns = doc.data["turns"]
+    where = ("finished",) if "finished" in doc.data else ("turns", len(turns) - 1) if turns else ("turns",)
+    supply.check_used_up(len(turns), where)
+    held = [(seat, tile) for seat, tiles in enumerate(game.hands.held) for tile, _, _ in tiles] if game.hands else []
+    if held:
+        seat, tile = held[0]
+        raise UserError(f"the record says the game finished, but seat {seat} still holds "
+                        f"{game.ruleset.tiles[tile].id} (kept from its last turn)", code="replay", **doc.where(where))
+
+
 def replay(doc: Document) -> tuple[Game, list[str]]:
     """Re-play a record's turns under its ruleset; return the game and every mismatch found.
 
@@ -228,14 +243,7 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
     if game.scores != data["scores"]["in_game"]:
         problems.append(f"in-game scores {game.scores} ≠ recorded {data['scores']['in_game']}")
     if data.get("finished", True):
-        turns = data["turns"]
-        where = ("finished",) if "finished" in data else ("turns", len(turns) - 1) if turns else ("turns",)
-        supply.check_used_up(len(turns), where)
-        held = [(seat, tile) for seat, tiles in enumerate(game.hands.held) for tile, _, _ in tiles] if game.hands else []
-        if held:  # a game with hands ends once no seat holds a tile
-            seat, tile = held[0]
-            raise UserError(f"the record says the game finished, but seat {seat} still holds {ruleset.tiles[tile].id} "
-                            "(kept from its last turn)", code="replay", **doc.where(where))
+        check_finished(game, doc, supply)
         game.finish()
     if game.scores != data["scores"]["final"]:
         problems.append(f"final scores {game.scores} ≠ recorded {data['scores']['final']}")

@@ -14,10 +14,10 @@ from pathlib import Path
 from ..core.game import Game
 from ..core.scoring import points_by_kind
 from ..errors import UserError
-from ..files.record import replay_start
-from ..files.turn_entries import play_turn
+from ..files.record import check_finished, replay_start
 from ..files.supply import TileSupply
-from ..rules.ruleset import load_ruleset
+from ..files.turn_entries import play_turn
+from ..rules.ruleset import load_ruleset, load_ruleset_for
 from ..rules.source import Document
 
 
@@ -38,8 +38,9 @@ def rescore(doc: Document, refs: list[str]) -> list[Column]:
     own ruleset is not repeated).
 
     Raises :class:`UserError` for an unknown ruleset, a record whose moves its
-    own ruleset refuses (a corrupt record), or a record whose players or start
-    tile a ruleset cannot take at all.
+    own ruleset refuses (a corrupt record) or that says it finished with tiles left to
+    draw (:func:`~engine.files.record.check_finished`, as a replay does), or a record
+    whose players or start tile a ruleset cannot take at all.
     """
     data = doc.data
     own = _column(doc, data["ruleset"], strict=True)
@@ -48,7 +49,8 @@ def rescore(doc: Document, refs: list[str]) -> list[Column]:
 
 def _column(doc: Document, ref: str, *, strict: bool = False) -> Column:
     data = doc.data
-    ruleset = load_ruleset(ref, Path(doc.file).parent)
+    # The record's own ruleset is named in the record: an error in it is reported there.
+    ruleset = load_ruleset_for(doc, ("ruleset",)) if strict else load_ruleset(ref, Path(doc.file).parent)
     players = len(data["players"])
     if not ruleset.min_players <= players <= ruleset.max_players:
         raise UserError(f"{ref} is for {ruleset.min_players}–{ruleset.max_players} players; the record has {players}",
@@ -73,6 +75,8 @@ def _column(doc: Document, ref: str, *, strict: bool = False) -> Column:
             stopped = (i + 1, error.diagnostics[0].message)
             break
     if stopped is None:
+        if strict and data.get("finished", True):
+            check_finished(game, doc, supply)  # as replay does: a stub that claims an end is broken
         game.finish()
     kinds = list(ruleset.categories)
     return Column(ref, list(game.scores), points_by_kind(game), [e.to_json() for e in game.events], stopped, kinds)

@@ -119,6 +119,36 @@ def test_rescore_refuses_a_record_its_own_ruleset_refuses(tmp_path: Path) -> Non
     assert result.stderr.startswith(f"{record}:") and "tile 'ZZ'" in result.stderr
 
 
+def test_rescore_refuses_a_record_that_says_it_finished_but_stops_early(tmp_path: Path) -> None:
+    """Found by a newcomer's try: cut to 40 turns, the finished scores kept, ``replay`` refused the
+    record but ``rescore`` scored the stub with exit 0.  Both now refuse it the same way."""
+    record = tmp_path / "g.json"
+    assert run("play", "-r", "basic+abbey-and-mayor", "-p", "random,greedy", "-s", "1", "-q",
+               "--record", str(record)).returncode == 0
+    data = json.loads(record.read_text())
+    data["turns"] = data["turns"][:40]
+    record.write_text(json.dumps(data, indent=1))
+    for args in (("replay", str(record)), ("rescore", str(record), "--ruleset", "basic")):
+        result = run(*args)
+        assert result.returncode == 2, (args, result.stdout, result.stderr)
+        assert result.stderr.startswith(f"{record}:") and "says the game finished, but it stops after turn 40" \
+            in result.stderr, (args, result.stderr)
+    data["finished"] = False  # a game cut short on purpose: rescored as far as it went
+    record.write_text(json.dumps(data, indent=1))
+    assert run("rescore", str(record), "--ruleset", "basic").returncode == 0
+
+
+def test_rescore_says_where_the_record_names_an_unknown_option(tmp_path: Path) -> None:
+    record = tmp_path / "g.json"
+    assert run("play", "-p", "random,random", "-s", "4", "-q", "--record", str(record)).returncode == 0
+    data = json.loads(record.read_text())
+    data["ruleset"] = "basic+nope"
+    record.write_text(json.dumps(data, indent=1))
+    result = run("rescore", str(record), "--ruleset", "first-edition")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"{record}:") and "unknown option 'nope'" in result.stderr, result.stderr
+
+
 def test_game_seeds_are_drawn_chunk_by_chunk_and_are_the_same_as_before() -> None:
     import itertools
     import random
