@@ -158,7 +158,7 @@ def rescore(
     columns = rescore_columns(doc, rulesets)
     names = [p["name"] for p in doc.data["players"]]
     console = output.console
-    table = output.table(f"{record}: the same moves under {len(columns)} rulesets")
+    table = output.table(f"{record}: the same moves under {len(columns)} ruleset{'s' * (len(columns) != 1)}")
     table.add_column("player")
     for column in columns:
         table.add_column(column.ref, justify="right")
