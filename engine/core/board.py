@@ -100,6 +100,10 @@ class Board:
         #: Per root, its feature's :class:`~engine.core.totals.Totals`, kept while its member list is
         #: the same object (shared with copies: a member list found there is the one they came from).
         self.totals: dict[int, Totals] = {}
+        #: What the game-end bonuses pay per seat, by the aggregates, titles and seat playing they
+        #: were worked out on (:func:`~engine.core.bonus_part.bonuses_paid`): shared with copies,
+        #: as an entry is a function of its key alone.
+        self.bonuses_memo: dict[tuple, tuple[int, ...]] = {}
         #: Per tile type whose constraints read the cell alone, where it fits
         #: (:func:`~engine.core.constrained.spots`); each value is never mutated, only replaced.
         self.spots: dict[int, Spots] = {}
@@ -127,6 +131,7 @@ class Board:
         other.placement_cache = self.placement_cache  # never mutated, only replaced
         other.totals = self.totals
         other.spots = self.spots.copy()
+        other.bonuses_memo = self.bonuses_memo
         other.closed_at_wild = []
         other.done = set(self.done)
         other.judging, other.judge_around = self.judging, self.judge_around

@@ -136,14 +136,26 @@ class BonusPart:
         return found
 
 
+#: The most entries :attr:`~engine.core.board.Board.bonuses_memo` keeps before it is emptied.
+MEMO_LIMIT = 4096
+
+
 def bonuses_paid(game: "Game", inputs: list[dict[str, int]]) -> list[int]:
     """Per seat, what the bonuses pay at the game end on the aggregates ``inputs``, the titles first
     passed as a placement by the seat playing would pass them on those values (a title's value may be
     above its record before the first placement)."""
-    titles = [after for _, _, after in passing(game.ruleset.titles, inputs, game.titles, game.player)]
-    vector = [0] * game.players
-    for bonus in game.ruleset.bonuses:
-        for event in bonus_scores(game, bonus, inputs, False, titles):
-            for p in event.players:
-                vector[p] += event.points
-    return vector
+    # Each position and each move weighed asks again, but a game meets few distinct aggregates: kept.
+    key = (tuple([tuple(env.items()) for env in inputs]), tuple(game.titles), game.player)
+    memo = game.bonuses_memo
+    found = memo.get(key)
+    if found is None:
+        titles = [after for _, _, after in passing(game.ruleset.titles, inputs, game.titles, game.player)]
+        vector = [0] * game.players
+        for bonus in game.ruleset.bonuses:
+            for event in bonus_scores(game, bonus, inputs, False, titles):
+                for p in event.players:
+                    vector[p] += event.points
+        if len(memo) >= MEMO_LIMIT:  # a long search meets more: start afresh rather than grow
+            memo.clear()
+        found = memo[key] = tuple(vector)
+    return list(found)

@@ -31,6 +31,7 @@ SHARED = {
     "kept_out": "an int",
     "placement_cache": "never changed in place, only replaced",
     "totals": "a cache whose entries are checked against the feature's member list, itself never changed in place",
+    "bonuses_memo": "a cache whose entries are a function of their key alone (the aggregates, titles, seat)",
     "rng": "shared until either side draws, then that side takes its own (engine.core.snapshot.own_rng)",
 }
 #: Not state: methods kept on the class.
