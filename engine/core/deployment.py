@@ -95,11 +95,13 @@ def choices_given(game: Game, tile: TileType, pos: int, rotation: int, here_of: 
 
 
 def _sides_beside(game: Game, pos: int) -> int:
-    """A bit per board side (N E S W: 1, 2, 4, 8) of frontier cell ``pos`` that has a tile beside it,
-    read from the cell's edge constraint (a side code of 0: no tile)."""
-    key, base, found = game.frontier.get(pos, 0), game.ruleset.edge_base, 0
+    """A bit per board side (N E S W: 1, 2, 4, 8) of cell ``pos`` that has a tile beside it, read from
+    the cell's edge constraint (a side code of 0: no tile), or from the board for a cell not on the
+    frontier (no caller asks about one today: a placement is checked first)."""
+    key, base, found = game.frontier.get(pos, -1), game.ruleset.edge_base, 0
     for side in range(4):
-        if key % base:
+        beside = key % base != 0 if key >= 0 else pos + SIDE_STEP[side] in game.board
+        if beside:
             found |= 1 << side
         key //= base
     return found

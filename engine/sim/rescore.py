@@ -39,7 +39,7 @@ def rescore(doc: Document, refs: list[str]) -> list[Column]:
 
     Raises :class:`UserError` for an unknown ruleset, a record whose moves its
     own ruleset refuses (a corrupt record) or that says it finished with tiles left to
-    draw (:func:`~engine.files.record.check_finished`, as a replay does), or a record
+    draw or held (:func:`~engine.files.record.check_finished`, as a replay does), or a record
     whose players or start tile a ruleset cannot take at all.
     """
     data = doc.data

@@ -157,3 +157,19 @@ def test_score_events_in_words() -> None:
     assert [e.words(["A", "B"]) for e in game.events] == [
         "A +3: field, barn-scores-farmers (4 tiles, 1 completed city)",
         "B +4: field at the end, barn (4 tiles, 1 completed city)"]
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_sides_holding_a_tile_read_from_the_edge_constraint_are_the_boards(seed: int) -> None:
+    """Which sides of a cell hold a tile (the barn's corner check reads it from the cell's edge
+    constraint): the board's answer at every frontier cell, and at cells off the frontier."""
+    from engine.core.deployment import _sides_beside
+
+    game = Game(load_ruleset("basic+abbey-and-mayor"), 2, seed)
+    bots = [RandomPlayer(f"{seed}:{p}") for p in range(2)]
+    while game.tile is not None:
+        for pos in [*game.frontier, *list(game.board)[:3], 10**6]:
+            expected = sum(1 << side for side in range(4) if pos + SIDE_STEP[side] in game.board)
+            assert _sides_beside(game, pos) == expected, (game.turn, pos)
+        game.play(bots[game.player].choose(game))
