@@ -162,18 +162,13 @@ def _joined(game: Game, tile: TileType, pos: int,
     met_at: list[int] = []
     done: list[int] = []
     judged = bool(game.done)
-    fol, board, wild, base = game.fol, game.board, game.ruleset.edge_wild, game.ruleset.edge_base
+    fol, board, wild = game.fol, game.board, game.ruleset.edge_wild
     steps, facing = SIDE_STEP, FACING  # module globals, looked up once a call
-    codes = game.frontier.get(pos, -1)  # the cell's edge constraint: a side code of 0, no tile there
+    beside = _sides_beside(game, pos)
     for side in range(4):
-        if codes >= 0:
-            beside, codes = codes % base, codes // base
-            if not beside:
-                continue
-        neighbour = board.get(pos + steps[side])
-        if neighbour is None:
+        if not (beside >> side) & 1:
             continue
-        n_orientation, n_base, _ = neighbour
+        n_orientation, n_base, _ = board[pos + steps[side]]
         if wild >= 0 and (orientation.side_codes[side] == wild or n_orientation.side_codes[(side + 2) % 4] == wild):
             continue  # a wild side joins nothing
         n_ports = n_orientation.port_segment

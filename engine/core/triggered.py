@@ -60,14 +60,14 @@ def on_placed(game: "Game", tile_index: int, base: int) -> list[Scored]:
 class Pieces:
     """The score triggers' settings in one game (``game.states["score triggers"]``), per trigger
     in ``ruleset.scorers`` order: the packed-followers mask of its own type and of the other
-    types it scores (owner-paid types aside), and the strengths it counts them at (its own type
-    at 0).  Worked out once a game, as the masks depend on the seat count; never changed."""
+    types it scores (owner-paid types aside), the strengths it counts them at (its own type at 0),
+    and each seat's count of its type at the start (:meth:`deployed`).  Worked out once a game, as
+    they depend on the seats; never changed."""
 
     __slots__ = ("others", "own", "start", "weights")
 
     def __init__(self, game: "Game") -> None:
         ruleset = game.ruleset
-        #: Per trigger, each seat's count of its type at the start (the seats may differ).
         self.start = [[pieces_at_start(ruleset, p)[trigger.follower] for p in range(game.players)]
                       for trigger in ruleset.scorers]
         self.own = [types_mask([trigger.follower], game.players) for trigger in ruleset.scorers]
