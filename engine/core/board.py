@@ -76,6 +76,11 @@ class Board:
         self.segment_types: tuple[tuple[int, ...], ...] = tuple(
             tuple(t.index for t in ruleset.follower_types if t.spot == "segment" and kind.index in t.kinds)
             for kind in ruleset.kinds)
+        #: Per feature kind, beside each type of :attr:`segment_types`, what lets it go on a feature of
+        #: that kind (:meth:`~engine.rules.follower_types.FollowerType.rule_on`): worked out once, not per spot.
+        self.segment_rules: tuple[tuple[int, ...], ...] = tuple(
+            tuple(ruleset.follower_types[t].rule_on(kind) for t in on_kind)
+            for kind, on_kind in zip(ruleset.kinds, self.segment_types))
         #: Per type, what one follower counts for in a majority (None: every type counts 1, one type).
         self.weights: tuple[int, ...] | None = tuple(t.strength for t in ruleset.follower_types) \
             if len(ruleset.follower_types) > 1 else None
@@ -124,6 +129,7 @@ class Board:
         other.supply = self.supply.copy()
         other.reserve = [counts.copy() for counts in self.reserve]
         other.weights, other.kept_out, other.segment_types = self.weights, self.kept_out, self.segment_types
+        other.segment_rules = self.segment_rules
         other.edge_pow = self.edge_pow
         other.frontiers = [frontier.copy() for frontier in self.frontiers]
         other.map = self.map

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..geometry import FACING, SIDE_STEP
+from ..rules.follower_types import FREE, JOINS, NEEDS
 from .followers import count_of, types_mask
 from .moves import IllegalMove, Move
 
@@ -36,7 +37,7 @@ def deploy_options(game: Game, pos: int, rotation: int) -> list[int]:
         return list(dict.fromkeys(j for j, _ in deploy_choices(game, pos, rotation)))
     tile = game.tiles[current_tile(game)]
     kinds = game.ruleset.kinds
-    group, packed, done = _joined(game, tile, pos, rotation)
+    group, packed, done = _joined(game, tile, pos, rotation, _sides_beside(game, pos))
     mask = game.deploy_masks[game.player]
     found = [j for j, seg in enumerate(tile.segments)
              if kinds[seg.kind].deployable and not packed[_local_find(group, j)] & mask]
@@ -59,31 +60,43 @@ def deploy_choices(game: Game, pos: int, rotation: int) -> list[tuple[int, int]]
     if not game.supply[player]:
         return []
     tile = game.tiles[current_tile(game)]
-    group, packed, done = _joined(game, tile, pos, rotation)
-    found = choices_given(game, tile, pos, rotation, [packed[_local_find(group, j)] for j in range(len(tile.segments))])
+    beside = _sides_beside(game, pos)
+    group, packed, done = _joined(game, tile, pos, rotation, beside)
+    found = choices_given(game, tile, pos, rotation, [packed[_local_find(group, j)] for j in range(len(tile.segments))],
+                          beside)
     if done:
         spots = _not_done(group, done, [tile.spot_segment(spot) for spot, _ in found])
         found = [(spot, t) for spot, t in found if tile.spot_segment(spot) in spots]
     return found
 
 
-def choices_given(game: Game, tile: TileType, pos: int, rotation: int, here_of: list[int]) -> list[tuple[int, int]]:
+def choices_given(game: Game, tile: TileType, pos: int, rotation: int, here_of: list[int],
+                  beside: int = -1) -> list[tuple[int, int]]:
     """:func:`deploy_choices` of ``tile`` placed at ``pos``, ``rotation``, given per segment the
     packed followers its feature holds after the placement (``here_of``, as :func:`_joined` or the
     look-ahead's groups find them), before features completed by a formula are left out; a player
-    with a follower left.  Types are tried in ``ruleset.follower_types`` order per spot."""
+    with a follower left.  Types are tried in ``ruleset.follower_types`` order per spot.
+    ``beside``: the cell's :func:`_sides_beside` when the caller has it (-1: worked out here)."""
     player = game.player
     types = game.ruleset.follower_types
     reserve, mask, kept_out, by_kind = game.reserve[player], game.deploy_masks[player], game.kept_out, game.segment_types
+    rules_by_kind = game.segment_rules
     found: list[tuple[int, int]] = []
     for j, seg in enumerate(tile.segments):
         here = here_of[j]
-        if not here & kept_out:
-            for t in by_kind[seg.kind]:  # the segment types that go on its kind, in type order
-                if reserve[t] and _allowed(game, types[t], seg.kind, here, mask):
-                    found.append((j, t))
+        if here & kept_out:
+            continue
+        kind = seg.kind
+        on_kind, rules = by_kind[kind], rules_by_kind[kind]  # the segment types that go on its kind, in type order
+        for k in range(len(on_kind)):
+            t, rule = on_kind[k], rules[k]
+            if reserve[t] and (rule == JOINS or rule == FREE and not here & mask
+                               or rule == NEEDS and _allowed(game, types[t], kind, here, mask)):
+                found.append((j, t))
     if any(reserve[t] for t in game.ruleset.corner_types):  # none left (a barn each): no junction to look for
-        n, beside = len(tile.segments), _sides_beside(game, pos)
+        n = len(tile.segments)
+        if beside < 0:
+            beside = _sides_beside(game, pos)
         for c, j in enumerate(tile.corners):
             b = (c + rotation) % 4  # the corner is between board sides b and b + 1: both need a tile
             if j < 0 or not (beside >> b) & (beside >> (b + 1) % 4) & 1 or here_of[j] & kept_out \
@@ -148,12 +161,13 @@ def _corner_kind(game: Game, placed: tuple[Orientation, int, int], corner: int) 
     return tile.segments[j].kind if j >= 0 else -1
 
 
-def _joined(game: Game, tile: TileType, pos: int,
-            rotation: int) -> tuple[list[int], list[int], list[int]]:
-    """For ``tile`` placed at ``pos``, ``rotation``: a small union-find over its segments (those
-    joined through one neighbouring feature are one), per local root the packed followers of the
-    features it would join, and the segments that would join a feature completed by its kind's
-    formula (:attr:`~engine.core.board.Board.done`; empty when there is none)."""
+def _joined(game: Game, tile: TileType, pos: int, rotation: int,
+            beside: int) -> tuple[list[int], list[int], list[int]]:
+    """For ``tile`` placed at ``pos``, ``rotation`` (``beside``: the cell's :func:`_sides_beside`):
+    a small union-find over its segments (those joined through one neighbouring feature are one),
+    per local root the packed followers of the features it would join, and the segments that would
+    join a feature completed by its kind's formula (:attr:`~engine.core.board.Board.done`; empty
+    when there is none)."""
     orientation = tile.orientations[rotation]
     n = len(tile.segments)
     group = [j for j in range(n)]  # a comprehension, not list(range(n)): native when compiled
@@ -164,7 +178,6 @@ def _joined(game: Game, tile: TileType, pos: int,
     judged = bool(game.done)
     fol, board, wild = game.fol, game.board, game.ruleset.edge_wild
     steps, facing = SIDE_STEP, FACING  # module globals, looked up once a call
-    beside = _sides_beside(game, pos)
     for side in range(4):
         if not (beside >> side) & 1:
             continue
@@ -247,7 +260,7 @@ def raise_refused_spot(game: Game, move: Move) -> None:
 
 def _spot_free_of_done(game: Game, tile: TileType, move: Move) -> bool:
     """Whether ``move``'s spot would not join a feature completed by its kind's formula."""
-    group, _, done = _joined(game, tile, move.pos, move.rotation)
+    group, _, done = _joined(game, tile, move.pos, move.rotation, _sides_beside(game, move.pos))
     assert move.follower is not None, "a move that deploys names its spot"
     return bool(_not_done(group, done, [tile.spot_segment(move.follower)]))
 
@@ -255,7 +268,7 @@ def _spot_free_of_done(game: Game, tile: TileType, move: Move) -> bool:
 def _holds(game: Game, move: Move, kind: int) -> bool:
     """Whether the feature ``move``'s spot would join (after its placement) holds a piece of type ``kind``."""
     tile = game.tiles[current_tile(game)]
-    group, packed, _ = _joined(game, tile, move.pos, move.rotation)
+    group, packed, _ = _joined(game, tile, move.pos, move.rotation, _sides_beside(game, move.pos))
     assert move.follower is not None, "a move that deploys names its spot"
     here = packed[_local_find(group, tile.spot_segment(move.follower))]
     return bool(here & types_mask([kind], game.players))

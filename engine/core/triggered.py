@@ -31,9 +31,8 @@ def on_deployed(game: "Game", segment: int, kind: int) -> list[Scored]:
     """Set off the ``when: deployed`` triggers of follower type ``kind``, just deployed on placed
     segment ``segment``; returns the score events (applied)."""
     found: list[Scored] = []
-    for i, trigger in enumerate(game.ruleset.scorers):
-        if trigger.when == "deployed" and trigger.follower == kind:
-            found.extend(score_others(game, game.find(segment), i))
+    for i in _pieces(game).on_deploy[kind]:
+        found.extend(score_others(game, game.find(segment), i))
     return found
 
 
@@ -42,7 +41,7 @@ def on_placed(game: "Game", tile_index: int, base: int) -> list[Scored]:
     ``tile_index``, segments from ``base``), in segment order; returns the score events (applied).
     A trigger none of whose pieces is on the board is not looked for (most turns of a game)."""
     pieces = _pieces(game)
-    live = [i for i, trigger in enumerate(game.ruleset.scorers) if trigger.when == "placed" and pieces.deployed(game, i)]
+    live = [i for i in pieces.on_place if pieces.deployed(game, i)]
     if not live:
         return []
     found: list[Scored] = []
@@ -61,13 +60,18 @@ class Pieces:
     """The score triggers' settings in one game (``game.states["score triggers"]``), per trigger
     in ``ruleset.scorers`` order: the packed-followers mask of its own type and of the other
     types it scores (owner-paid types aside), the strengths it counts them at (its own type at 0),
-    and each seat's count of its type at the start (:meth:`deployed`).  Worked out once a game, as
+    and each seat's count of its type at the start (:meth:`deployed`); the ``when: placed``
+    triggers, and per follower type its ``when: deployed`` ones.  Worked out once a game, as
     they depend on the seats; never changed."""
 
-    __slots__ = ("others", "own", "start", "weights")
+    __slots__ = ("on_deploy", "on_place", "others", "own", "start", "types", "weights")
 
     def __init__(self, game: "Game") -> None:
         ruleset = game.ruleset
+        self.on_place = [i for i, trigger in enumerate(ruleset.scorers) if trigger.when == "placed"]
+        self.on_deploy = [[i for i, trigger in enumerate(ruleset.scorers) if trigger.when == "deployed"
+                           and trigger.follower == t.index] for t in ruleset.follower_types]
+        self.types = [trigger.follower for trigger in ruleset.scorers]
         self.start = [[pieces_at_start(ruleset, p)[trigger.follower] for p in range(game.players)]
                       for trigger in ruleset.scorers]
         self.own = [types_mask([trigger.follower], game.players) for trigger in ruleset.scorers]
@@ -83,8 +87,11 @@ class Pieces:
     def deployed(self, game: "Game", i: int) -> bool:
         """Whether a piece of trigger ``i``'s type is on the board: some seat has fewer left than
         it started with (pieces leave the supply only to be deployed)."""
-        start, t = self.start[i], game.ruleset.scorers[i].follower
-        return any(game.reserve[p][t] < start[p] for p in range(game.players))
+        start, t, reserve = self.start[i], self.types[i], game.reserve
+        for p in range(game.players):
+            if reserve[p][t] < start[p]:
+                return True
+        return False
 
 
 def score_others(game: "Game", root: int, i: int) -> list[Scored]:

@@ -19,6 +19,7 @@ default the kind's own).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Final
 
 from .kind_inputs import shared_inputs
 from .kinds import FeatureKind, Score, compile_score
@@ -31,6 +32,12 @@ NORMAL = "normal"
 ANY = "any"
 #: The most one follower counts for in a majority, as a number or worked out on a feature.
 MAX_STRENGTH = 255
+#: What lets a type go on a feature of a kind it goes on (:meth:`FollowerType.rule_on`): ``needs``
+#: met (asked each time), always (``join``), the feature free under ``rules.deploy``, or never.
+NEEDS: Final = 0
+JOINS: Final = 1
+FREE: Final = 2
+NEVER: Final = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +71,16 @@ class FollowerType:
     #: How pictures draw it (:data:`engine.view.figures.FIGURES`): ``meeple`` (default), ``barn``
     #: (default on a corner), ``builder``, ``pig``, ``mayor`` or ``wagon``.
     figure: str = "meeple"
+
+    def rule_on(self, kind: FeatureKind) -> int:
+        """What lets one go on a feature of ``kind`` (one of :attr:`kinds`): :data:`NEEDS` when it
+        has ``needs``; else :data:`NEVER` on a kind that takes no followers, :data:`JOINS` with
+        ``join``, :data:`FREE` (the feature free under ``rules.deploy``) otherwise."""
+        if self.needs:
+            return NEEDS
+        if not kind.deployable:
+            return NEVER
+        return JOINS if self.join else FREE
 
 
 def compile_follower_types(doc: Document, kinds: list[FeatureKind], problems: Problems) -> tuple[FollowerType, ...]:
