@@ -179,7 +179,8 @@ def _chain(path: Path, seen: list[Path], files: list[Path]) -> Document:
             raise UserError(first.message, code=first.code, **doc.where(("extends",))) from None
         raise
     child = {k: v for k, v in doc.data.items() if k != "extends"}
-    return merge(parent, Document(child, doc.file, doc.marks, doc.key_marks, doc.files, doc.deleted, doc.earlier), ())
+    return merge(parent, Document(child, doc.file, doc.marks, doc.key_marks, doc.files, doc.paths, doc.deleted,
+                                  doc.earlier), ())
 
 
 def merge(target: Document, patch: Document, at: JsonPath, changed: list[JsonPath] | None = None) -> Document:
@@ -193,7 +194,7 @@ def merge(target: Document, patch: Document, at: JsonPath, changed: list[JsonPat
     """
     data = copy.deepcopy(target.data)
     result = Document(data, target.file, dict(target.marks), dict(target.key_marks), dict(target.files),
-                      dict(target.deleted), dict(target.earlier))
+                      dict(target.paths), dict(target.deleted), dict(target.earlier))
     source: Any = patch.data
     for key in at:
         source = source[key]
@@ -237,11 +238,19 @@ def _take_mark(doc: Document, source: Document, source_at: JsonPath, at: JsonPat
         if source_at in source_table:
             table[at] = source_table[source_at]
     doc.files[at] = source.files.get(source_at, source.file)
+    _note_path(doc, source, source_at, at)
+
+
+def _note_path(doc: Document, source: Document, source_at: JsonPath, at: JsonPath) -> None:
+    """Note where ``at`` sits in ``source``'s file (under ``patch:`` for an option); noted even where
+    it is ``at`` itself, so that a mapping an option patched does not lend its path to a value
+    inside it that a later file set."""
+    doc.paths[at] = source.path_in_file(source_at)
 
 
 def _drop(doc: Document, path: JsonPath) -> None:
     n = len(path)
-    for table in (doc.marks, doc.key_marks, doc.files, doc.earlier):
+    for table in (doc.marks, doc.key_marks, doc.files, doc.paths, doc.earlier):
         for key in [k for k in table if k[:n] == path]:
             del table[key]
 
@@ -255,3 +264,4 @@ def _copy_marks(doc: Document, source: Document, source_at: JsonPath, at: JsonPa
     for key in source.marks:
         if key[:n] == source_at:
             doc.files[(*at, *key[n:])] = source.files.get(key, source.file)
+    _note_path(doc, source, source_at, at)

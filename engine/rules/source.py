@@ -80,6 +80,9 @@ class Document:
     #: For a document merged from several files: the file that set each path
     #: whose mark came from another file than ``file`` (see engine/rules/compose.py).
     files: dict[JsonPath, str] = field(default_factory=dict)
+    #: For a document merged from several files: each path whose value came from a file where it
+    #: sits at another path (an option's ``patch:``), with that path there: what errors name.
+    paths: dict[JsonPath, JsonPath] = field(default_factory=dict)
     #: Paths a merge deleted (``key: null``), with ``(file, line, col)`` of the deletion,
     #: so "missing" errors can point at the line that removed the value.
     deleted: dict[JsonPath, tuple[str, int | None, int | None]] = field(default_factory=dict)
@@ -152,11 +155,20 @@ class Document:
         path = tuple(path)
         if path in self.deleted and path not in self.marks:
             file, line, col = self.deleted[path]
-            return {"file": file, "line": line, "col": col, "path": json_path(path)}
+            return {"file": file, "line": line, "col": col, "path": json_path(self.path_in_file(path))}
         file, line, col = self.origin(path)
         if key and path in self.key_marks:
             line, col = self.key_marks[path]
-        return {"file": file, "line": line, "col": col, "path": json_path(path)}
+        return {"file": file, "line": line, "col": col, "path": json_path(self.path_in_file(path))}
+
+    def path_in_file(self, path: JsonPath) -> JsonPath:
+        """Where ``path`` sits in the file that set it (nearest ancestor in :attr:`paths`, the rest
+        appended): ``("patch", "frobnicate")`` for ``("frobnicate",)`` set by an option's patch."""
+        for n in range(len(path), -1, -1):
+            found = self.paths.get(path[:n])
+            if found is not None:
+                return (*found, *path[n:])
+        return path
 
 
 def value_at(data: Any, path: JsonPath, default: Any = None) -> Any:

@@ -79,6 +79,57 @@ patch:
     assert d.col == 23 and "did you mean 'tiles'" in d.message
 
 
+def test_an_error_in_an_option_names_the_path_in_the_option_file(tmp_path: Path) -> None:
+    """Located in the option and named as it is written there: under ``patch:``."""
+    option = write(tmp_path, "frob.yaml", """\
+name: frob
+description: unknown keys on purpose
+source: a test
+patch:
+  frobnicate: 3
+  features:
+    road:
+      colour: red
+      scoring:
+        complete: 2 * tils
+""")
+    with pytest.raises(UserError) as caught:
+        load_ruleset(f"basic+{option}")
+    found = {(d.line, d.col, d.path) for d in caught.value.diagnostics}
+    assert (5, 3, "$.patch.frobnicate") in found
+    assert (8, 7, "$.patch.features.road.colour") in found
+
+
+def test_a_later_file_names_its_own_path_inside_a_mapping_an_option_patched(tmp_path: Path) -> None:
+    """Two options: the second replaces a value inside a mapping the first patched; an error at
+    that value names the second file's path, not the first's."""
+    first = write(tmp_path, "first.yaml", """\
+name: first
+description: patches the road
+source: a test
+patch:
+  features:
+    road:
+      scoring:
+        complete: 3 * tiles
+""")
+    second = write(tmp_path, "second.yaml", """\
+name: second
+description: breaks the road
+source: a test
+after: [first]
+patch:
+  features:
+    road:
+      scoring:
+        complete: 2 * tils
+""")
+    with pytest.raises(UserError) as caught:
+        load_ruleset(f"basic+{first}+{second}")
+    (d,) = caught.value.diagnostics
+    assert (d.file, d.line, d.path) == (str(second), 9, "$.patch.features.road.scoring.complete")
+
+
 def test_options_apply_in_one_order_after_the_chain(tmp_path: Path) -> None:
     one = write(tmp_path, "one.yaml", "name: one\ndescription: d\nsource: s\npatch: {followers: 5}\n")
     two = write(tmp_path, "two.yaml", "name: two\ndescription: d\nsource: s\noverrides: [one]\n"
