@@ -49,6 +49,7 @@ COMPILED = [
     "engine/core/moving.py",
     "engine/core/personal.py",
     "engine/core/pooled.py",
+    "engine/core/score_event.py",
     "engine/core/scoring.py",
     "engine/core/snapshot.py",
     "engine/core/strength.py",
