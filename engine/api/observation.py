@@ -51,7 +51,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ..core import chance
+from ..core import chance, personal
 from ..core.moves import PLACE
 from ..files.notation import format_follower
 from ..geometry import map_local
@@ -157,7 +157,7 @@ class Layout:
         if game.hands is not None:
             _fill_hands(view, game.hands, seat)
         if "personal" in view:
-            view["personal"][:] = game.personal
+            view["personal"][:] = personal.of(game).held
         for i, (holder, record) in enumerate(game.titles):
             if holder >= 0:
                 view["titles"][i, holder] = record
@@ -225,7 +225,7 @@ def text(state: "ChanceGame", seat: int) -> str:
     if ruleset.tokens:
         parts.append(f"tokens {game.tokens}")
     if ruleset.personal_tile >= 0:
-        parts.append(f"personal {game.personal}")
+        parts.append(f"personal {personal.of(game).held}")
     if ruleset.titles:
         parts.append(f"titles {game.titles}")
     if game.hands is not None:

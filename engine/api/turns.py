@@ -17,9 +17,9 @@ swap: every draw is the outcome given, so nothing hidden is kept.
 
 from __future__ import annotations
 
-from ..core import chance
-from ..core.game import Game
+from ..core import chance, personal
 from ..core.choices import offered
+from ..core.game import Game
 from ..core.moves import DECLINE, DRAW, GO_HOME, HOME, MOVE_ON, PLACE, Move
 from ..files.notation import format_follower
 from ..geometry import map_local
@@ -311,7 +311,7 @@ class ChanceGame:
         if block == "pick":
             return f"pick {tiles[action - codec.pick_from].id}"
         if block == "decline":
-            return f"keep {name} and pass" if game.last_round is not None else f"keep {name} and draw"
+            return f"keep {name} and pass" if personal.of(game).last_round is not None else f"keep {name} and draw"
         if block == "move on":
             if not game.movers:
                 return f"move-on action {action} (no follower moves on now)"

@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..core import personal
 from .app import Failed, app, check_pictures, epilog, exit_check, scenario_app, write_picture
 from .completion import complete_player_list, complete_ref
 from .output import JsonOption, Output, ref_inputs
@@ -125,7 +126,7 @@ def play(
         "ruleset": ruleset, "seed": seed,
         "players": [{"name": name, "kind": kind} for name, kind in zip(names, kinds)],
         "finished": not played.quit, "turns": game.turn, "extra_turns": list(game.extra_turns),
-        "personal_turns": list(game.personal_turns),
+        "personal_turns": list(personal.of(game).turns),
         "scores": {"in_game": played.in_game, "final": list(game.scores)},
         "points_by_kind": points_by_kind(game),
         "tokens": [dict(zip(game.ruleset.tokens, held)) for held in game.tokens], "titles": holders(game),

@@ -26,6 +26,7 @@ from typing import Callable
 from rich.console import Console
 from rich.text import Text
 
+from ..core import personal
 from ..core.game import Game
 from ..core.moves import HOME, Move
 from ..core.titles import held_by
@@ -188,7 +189,7 @@ class HumanPlayer:
         ruleset, tile = game.ruleset, game.tile
         c = self.console
         where = f" · map {game.map} (maps 0–{ruleset.maps - 1})" if ruleset.maps > 1 else ""
-        own = " (your own)" if game.personal_turn else ""
+        own = " (your own)" if personal.of(game).offered else ""
         c.rule(Text(f"Turn {game.turn + 1} · P{game.player + 1} {self.name} · tile {ruleset.tiles[tile].id}{own}"
                     f" · {game.remaining} left to draw{where}", style="bold"))
         self.show_news(game)
@@ -201,8 +202,8 @@ class HumanPlayer:
         if game.hands is not None:
             c.print(hand_note(game))
         c.print(self._move_list(game, choices, limit=self.max_listed))
-        if game.personal_turn:
-            instead = ("pass: the stacks are used up, and this is the last round" if game.last_round is not None
+        if personal.of(game).offered:
+            instead = ("pass: the stacks are used up, and this is the last round" if personal.of(game).last_round is not None
                        else "draw a tile from the stack instead")
             c.print(Text(f"{ruleset.tiles[tile].id} is your own tile, placed instead of drawing: place it, or "
                          f"type d to keep it and {instead}.", style="bold yellow"))
@@ -295,7 +296,7 @@ class HumanPlayer:
             goods = "".join([*(f", {n} {name}" for name, n in zip(game.ruleset.tokens, game.tokens[seat])),
                              *(f", holds the {title}" for title in held_by(game, seat))])
             if game.ruleset.personal_tile >= 0:
-                goods += f", {game.personal[seat]} {game.ruleset.tiles[game.ruleset.personal_tile].id} held"
+                goods += f", {personal.of(game).held[seat]} {game.ruleset.tiles[game.ruleset.personal_tile].id} held"
             if game.hands is not None:  # how many, not which: the others' hands are hidden
                 goods += f", {len(game.hands.held[seat])} tile{'s' * (len(game.hands.held[seat]) != 1)} in hand"
             out.append(f" {game.scores[seat]} pts, {pieces_left(game, seat)} left{goods}   ")
@@ -314,7 +315,7 @@ class HumanPlayer:
                 lines.append(f"tile {tile_id} fitted nowhere: discarded")
             else:
                 placements += 1
-                own = " (their own tile)" if placements in game.personal_turns else ""
+                own = " (their own tile)" if placements in personal.of(game).turns else ""
                 lines.append(f"{names[seat]} placed {tile_id}{own} at {move_notation(game, move, tile)}")
                 if any(turn == placements for turn, _ in game.buried):  # deck.bury: never which tile
                     lines.append("  a tile from the stack went under it, unseen")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from ..core import personal
 from ..core.game import Game
 from ..core.moves import DECLINE, DRAW, IllegalMove, Move
 from ..files.notation import format_follower, parse_follower
@@ -43,7 +44,7 @@ def move_notation(game: Game, move: Move, tile: int | None = None) -> str:
 
 def decline_word(game: Game) -> str:
     """What declining a personal tile is called now: ``draw``, or ``pass`` in the last round."""
-    return "pass" if game.last_round is not None else "draw"
+    return "pass" if personal.of(game).last_round is not None else "draw"
 
 
 _POSITION = re.compile(r"^\(?\s*([+-]?\d+)\s*[,;\s]\s*([+-]?\d+)\s*\)?\s*(.*)$")
@@ -57,7 +58,7 @@ def parse_move(game: Game, text: str) -> Move:
     only one rotation fits; ``draw`` (or ``pass``, ``keep``) declines a personal tile offered.
     Raises :class:`MoveInputError` saying what is wrong."""
     if text.strip().lower() in ("d", "draw", "p", "pass", "keep"):
-        if not game.personal_turn:
+        if not personal.of(game).offered:
             raise MoveInputError("the tile to place was drawn: only your own tile (a personal one) may be "
                                  "kept instead")
         return DRAW

@@ -5,6 +5,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
+from ..core import personal
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -53,7 +55,7 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
             where = f"map {m} " if ruleset.maps > 1 else ""
             line = (f"{game.turn:3d} {names[seat]:<10} {tile_id:<{width}} {where}({x:3d},{y:3d}) "
                     f"{entry.rotation * 90:3d}°  {follower}")
-            own = "  (their own tile, instead of a draw)" if game.turn in game.personal_turns[-1:] else ""
+            own = "  (their own tile, instead of a draw)" if game.turn in personal.of(game).turns[-1:] else ""
             console.print(line.rstrip() + own)
             if game.buried and game.buried[-1][0] == game.turn:  # which tile, nobody sees
                 console.print(f"      ↳ a tile from the stack goes under the {ruleset.kinds[ruleset.bury_kind].name}, "
@@ -62,7 +64,7 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
                 console.print(f"      ↳ {event.explain(names)}")
         if game.extra_turn and game.tile is not None:  # earned by this placement (no chaining)
             console.print(f"      ↳ {names[game.player]} places another tile at once: {earned}")
-        if game.last_round is not None and game.personal_turn and not last_round_told:
+        if personal.of(game).last_round is not None and personal.of(game).offered and not last_round_told:
             last_round_told = True
             console.print("      ↳ the stacks are used up: each player may still place their own tile, in turn order")
         seen = len(game.history)

@@ -20,12 +20,12 @@ from . import choices, completion, deployment
 from .board import Board
 from .deck import Pins, Stack, build_stacks, drawn, put_back, take
 from .followers import others_mask, strengths
+from .game_end import end_totals, final_scores
 from .hands import Hands
 from .mechanism import Decision, Mechanism, MechanismState
 from .mechanisms import moments_for
 from .moves import PLACE, Move
-from .game_end import end_totals, final_scores
-from .scoring import ScoreEvent, Scored
+from .scoring import Scored, ScoreEvent
 from .snapshot import copy_game_into
 from .strength import feature_weights
 
@@ -97,13 +97,6 @@ class Game(Board):
         self.buried: tuple[tuple[int, int], ...] = ()
         self.finished = False
         self.tile: int | None = None
-        #: ``deck.personal`` (engine/core/personal.py): per seat, the personal tiles still held; whether
-        #: :attr:`tile` is one offered instead of a draw; the turns that placed one (what records
-        #: mark); once the stacks are used up, the seats still to be offered theirs (else None).
-        self.personal = [ruleset.personal_count] * players
-        self.personal_turn = False
-        self.personal_turns: tuple[int, ...] = ()
-        self.last_round: list[int] | None = None
         #: ``deck.hand`` (engine/core/hands.py): what each seat holds and knows; None for the single draw.
         self.hands = Hands(players, len(ruleset.phases) or 1, ruleset.maps) if ruleset.hand else None
         #: Followers that may move on after their feature scored (engine/core/moving.py), as
@@ -345,8 +338,11 @@ class Game(Board):
         return other
 
     def force_tile(self, tile: int) -> None:
-        """Make ``tile`` the tile to place now (replays choose the draw and the map); a personal tile offered is declined."""
-        self.tile, self.personal_turn, self.placement_cache = tile, False, None
+        """Make ``tile`` the tile to place now (replays choose the draw and the map); the mechanisms
+        hear of it (``forced``: a personal tile offered is declined)."""
+        self.tile, self.placement_cache = tile, None
+        for forced in self.moments.forced:
+            forced(self)
 
     @property
     def remaining(self) -> int:

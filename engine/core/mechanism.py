@@ -15,6 +15,8 @@ turn start                ``turn_start(game, draw)``                        True
 the draw                  ``draw(game, draw)`` replaces the stack's draw;   —
                           ``draw_one(game)`` a chance step's draw           True: a tile to place
 tile drawn                ``drawn(game)``                                   —
+tile set from outside     ``forced(game)``: a replay names the turn's tile  —
+                          (:meth:`~engine.core.game.Game.force_tile`)
 tile placed               ``placed(game, tile type, first segment)``        —
 piece deployed            ``deployed(game, placed segment, follower type)`` score events
 feature scored            ``feature_scored(game, root)`` before its         —
@@ -110,12 +112,13 @@ class Mechanism:
     ``refusals`` maps each move kind it owns to ``(reason, message)``: why that kind of move is
     refused when the mechanism is not asking for it (a decline with no personal tile offered)."""
 
-    __slots__ = ("name", "uses", "state", "turn_start", "draw", "draw_one", "drawn", "placed", "deployed", "feature_scored",
-                 "scored", "holds", "turn_end", "decisions", "plays", "options", "refusals")
+    __slots__ = ("name", "uses", "state", "turn_start", "draw", "draw_one", "drawn", "forced", "placed", "deployed",
+                 "feature_scored", "scored", "holds", "turn_end", "decisions", "plays", "options", "refusals")
 
     def __init__(self, name: str, uses: "Callable[[Ruleset], bool]", *, state: Optional[State] = None,
                  turn_start: Optional[TurnStart] = None,
                  draw: Optional[Draw] = None, draw_one: Optional[DrawOne] = None, drawn: Optional[Step] = None,
+                 forced: Optional[Step] = None,
                  placed: Optional[Placed] = None, deployed: Optional[Deployed] = None,
                  feature_scored: Optional[FeatureScored] = None, scored: Optional[Scoring] = None,
                  holds: Optional[Holds] = None, turn_end: Optional[Step] = None,
@@ -128,6 +131,7 @@ class Mechanism:
         self.draw = draw
         self.draw_one = draw_one
         self.drawn = drawn
+        self.forced = forced
         self.placed = placed
         self.deployed = deployed
         self.feature_scored = feature_scored

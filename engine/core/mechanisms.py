@@ -12,8 +12,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import burial, extra_turns, hands, moving, personal, titles, triggered
-from .mechanism import (DecisionKind, Deployed, Draw, DrawOne, FeatureScored, Holds, Mechanism, Options, Placed,
-                        Play, Scoring, State, Step, TurnStart)
+from .mechanism import (
+    DecisionKind,
+    Deployed,
+    Draw,
+    DrawOne,
+    FeatureScored,
+    Holds,
+    Mechanism,
+    Options,
+    Placed,
+    Play,
+    Scoring,
+    State,
+    Step,
+    TurnStart,
+)
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
@@ -30,8 +44,8 @@ class Moments:
     placement to its handler; ``refusals`` each move kind of these mechanisms to ``(reason,
     message)``, for a move of that kind when nothing asks for it."""
 
-    __slots__ = ("mechanisms", "states", "turn_start", "draw", "draw_one", "drawn", "placed", "deployed", "feature_scored",
-                 "scored", "holds", "turn_end", "decisions", "plays", "options", "refusals")
+    __slots__ = ("mechanisms", "states", "turn_start", "draw", "draw_one", "drawn", "forced", "placed", "deployed",
+                 "feature_scored", "scored", "holds", "turn_end", "decisions", "plays", "options", "refusals")
 
     def __init__(self, mechanisms: tuple[Mechanism, ...]) -> None:
         self.mechanisms = mechanisms
@@ -43,6 +57,7 @@ class Moments:
         self.draw: Draw | None = draws[0].draw if draws else None
         self.draw_one: DrawOne | None = draws[0].draw_one if draws else None
         self.drawn: tuple[Step, ...] = tuple(m.drawn for m in mechanisms if m.drawn)
+        self.forced: tuple[Step, ...] = tuple(m.forced for m in mechanisms if m.forced)
         self.placed: tuple[Placed, ...] = tuple(m.placed for m in mechanisms if m.placed)
         self.deployed: tuple[Deployed, ...] = tuple(m.deployed for m in mechanisms if m.deployed)
         self.feature_scored: tuple[FeatureScored, ...] = tuple(m.feature_scored for m in mechanisms

@@ -9,10 +9,12 @@ with the player after the one who placed that last tile; then the game ends.
 
 The engine offers it as the turn's tile: when the player to move holds one
 that fits somewhere, :attr:`~engine.core.game.Game.tile` is that tile
-(:attr:`~engine.core.game.Game.personal_turn` is True) and the legal moves are
+(:attr:`PersonalTiles.offered` is True) and the legal moves are
 its placements plus :data:`~engine.core.moves.DRAW`, which declines it: the
 player then draws from the stacks (which is when the stacks' next tile is
 drawn, so nobody sees it before choosing) or, in that last round, passes.
+The mechanism's state (:class:`PersonalTiles`) is ``game.states["personal tiles"]``;
+:func:`of` reads it, an empty one under a ruleset without personal tiles.
 """
 
 from __future__ import annotations
@@ -28,11 +30,45 @@ if TYPE_CHECKING:
     from .scoring import Scored
 
 
+class PersonalTiles:
+    """The personal tiles of one game: per seat, how many it still holds (``held``); whether
+    :attr:`~engine.core.game.Game.tile` is one offered instead of a draw (``offered``); the turns
+    that placed one (``turns``: what records mark); once the stacks are used up, the seats still
+    to be offered theirs (``last_round``; None before)."""
+
+    __slots__ = ("held", "offered", "turns", "last_round")
+
+    def __init__(self, held: list[int], offered: bool = False, turns: tuple[int, ...] = (),
+                 last_round: list[int] | None = None) -> None:
+        self.held = held
+        self.offered = offered
+        self.turns = turns
+        self.last_round = last_round
+
+    def copy(self) -> "PersonalTiles":
+        return PersonalTiles(self.held.copy(), self.offered, self.turns,
+                             None if self.last_round is None else self.last_round.copy())
+
+
+def _start(game: "Game") -> PersonalTiles:
+    return PersonalTiles([game.ruleset.personal_count] * game.players)
+
+
+def of(game: "Game") -> PersonalTiles:
+    """The game's :class:`PersonalTiles`; under a ruleset without personal tiles, a new empty one
+    (nobody holds any, none offered: what a screen or a record reads there)."""
+    found = game.states.get(MECHANISM.name)
+    if found is None:
+        return PersonalTiles([0] * game.players)
+    assert isinstance(found, PersonalTiles)
+    return found
+
+
 def turn_start(game: "Game", draw: bool) -> bool:
     """Start the current player's turn: offer their personal tile if they hold one that fits (in
     the last round, the next seat's; ``draw`` unused: nothing is drawn here).  False when the
     turn's tile is to be drawn instead."""
-    if game.last_round is not None:
+    if of(game).last_round is not None:
         offer_last_round(game)
         return True
     if not game.forced and not game.remaining:
@@ -44,18 +80,20 @@ def turn_start(game: "Game", draw: bool) -> bool:
 def played(game: "Game", tile: int, base: int) -> None:
     """A tile was placed (type ``tile``, segments from ``base``: unused): if it was the personal
     tile offered, one fewer for the player, and the turn noted."""
-    if not game.personal_turn:
+    state = of(game)
+    if not state.offered:
         return
-    game.personal_turn = False
-    game.personal[game.player] -= 1
-    game.personal_turns += (game.turn,)
+    state.offered = False
+    state.held[game.player] -= 1
+    state.turns += (game.turn,)
 
 
 def decline(game: "Game", move: Move, draw: bool) -> "list[Scored]":
     """:data:`~engine.core.moves.DRAW` (``move``): the same player draws instead (``draw=False``: the
     draw is left due), or in the last round the next seat is offered theirs.  Scores nothing."""
-    game.personal_turn = False
-    if game.last_round is not None:
+    state = of(game)
+    state.offered = False
+    if state.last_round is not None:
         offer_last_round(game)
     else:
         game.draw_or_wait(draw)
@@ -65,7 +103,7 @@ def decline(game: "Game", move: Move, draw: bool) -> "list[Scored]":
 def declining(game: "Game") -> list[Move]:
     """What the placement decision offers beside the placements: :data:`~engine.core.moves.DRAW`
     while the tile is a personal one offered."""
-    return [DRAW] if game.personal_turn else []
+    return [DRAW] if of(game).offered else []
 
 
 def stacks_out(game: "Game") -> None:
@@ -78,13 +116,13 @@ def stacks_out(game: "Game") -> None:
 def offer(game: "Game") -> bool:
     """At the start of a turn: make the current player's personal tile the tile to place, if
     they hold one that fits now.  False (and nothing changed) otherwise."""
-    tile = game.ruleset.personal_tile
-    if tile < 0 or not game.personal[game.player]:
+    tile, state = game.ruleset.personal_tile, of(game)
+    if tile < 0 or not state.held[game.player]:
         return False
     previous = game.tile
     game.tile, game.placement_cache = tile, None
     if game.fits_somewhere(tile):
-        game.personal_turn = True
+        state.offered = True
         return True
     game.tile, game.placement_cache = previous, None
     return False
@@ -94,20 +132,22 @@ def start_last_round(game: "Game") -> None:
     """The stacks are used up: offer each seat its personal tile once, starting with the seat
     after the one that placed the last tile (the first seat if nobody placed one).  Nothing
     under a ruleset without personal tiles, or once the round has begun."""
-    if game.ruleset.personal_tile < 0 or game.last_round is not None:
+    state = of(game)
+    if game.ruleset.personal_tile < 0 or state.last_round is not None:
         return
     last = next((seat for (_, move), seat in zip(reversed(game.history), reversed(game.seats)) if move is not None),
                 game.players - 1)
-    game.last_round = [(last + i) % game.players for i in range(1, game.players + 1)]
+    state.last_round = [(last + i) % game.players for i in range(1, game.players + 1)]
     offer_last_round(game)
 
 
 def offer_last_round(game: "Game") -> None:
     """Offer the next seat of the last round that holds a personal tile that fits; when no seat
     is left, :attr:`~engine.core.game.Game.tile` is None: the game is over."""
-    seats = game.last_round
+    state = of(game)
+    seats = state.last_round
     assert seats is not None, "the last round has not begun"
-    game.personal_turn = False
+    state.offered = False
     while seats:
         game.player = seats.pop(0)
         if offer(game):
@@ -115,11 +155,18 @@ def offer_last_round(game: "Game") -> None:
     game.tile, game.placement_cache = None, None
 
 
+def forced(game: "Game") -> None:
+    """A replay set the turn's tile (:meth:`~engine.core.game.Game.force_tile`): a personal tile
+    offered was declined."""
+    of(game).offered = False
+
+
 def _uses(ruleset: "Ruleset") -> bool:
     return ruleset.personal_tile >= 0
 
 
-MECHANISM: Mechanism = Mechanism("personal tiles", _uses, turn_start=turn_start, drawn=stacks_out, placed=played,
+MECHANISM: Mechanism = Mechanism("personal tiles", _uses, state=_start, turn_start=turn_start, drawn=stacks_out,
+                      forced=forced, placed=played,
                       plays={DECLINE: decline}, options=declining,
                       refusals={DECLINE: ("placement", "only a personal tile may be declined (the tile to place "
                                                        "was drawn)")})

@@ -30,9 +30,6 @@ def copy_game_into(game: "Game", other: "Game") -> None:
     other.seats = game.seats.copy()
     other.extra_turn, other.earned_turn = game.extra_turn, game.earned_turn
     other.extra_turns, other.buried = game.extra_turns, game.buried
-    other.personal, other.personal_turn = game.personal.copy(), game.personal_turn
-    other.personal_turns = game.personal_turns
-    other.last_round = None if game.last_round is None else game.last_round.copy()
     other.hands = None if game.hands is None else game.hands.copy()
     other.movers, other.active, other.decisions = game.movers.copy(), game.active, game.decisions.copy()
     other.returned, other.went_back = game.returned, game.went_back

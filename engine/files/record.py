@@ -31,6 +31,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..core import personal
 from ..core.game import Game
 from ..core.moves import HOME, IllegalMove, Move
 from ..errors import UserError
@@ -57,7 +58,7 @@ def history_seats(game: Game) -> list[int]:
 def turn_entries(game: Game) -> list[dict[str, Any]]:
     """The game's turns in record/scenario shape, with the seat that played each."""
     ruleset, entries = game.ruleset, []
-    several, extra, own, turn = ruleset.maps > 1, set(game.extra_turns), set(game.personal_turns), 0
+    several, extra, own, turn = ruleset.maps > 1, set(game.extra_turns), set(personal.of(game).turns), 0
     decisions, buried = list(game.decisions), dict(game.buried)
     for (tile, move), seat in zip(game.history, history_seats(game)):
         tile_id = ruleset.tiles[tile].id

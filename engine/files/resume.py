@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core import personal
 from ..core.game import Game
 from ..core.moves import DRAW, HOME, IllegalMove, pick
 from ..errors import UserError
@@ -100,12 +101,12 @@ def _play(game: Game, turn: dict[str, Any], entries: int, doc: Document, path: t
         raise UserError(f"the seed's deal sets {game.ruleset.tiles[history[entries][0]].id} aside here, but the "
                         "record does not", code="resume", **doc.where(path))
     if turn.get("personal"):
-        while game.personal_turn and game.player != turn.get("player", game.player):
+        while personal.of(game).offered and game.player != turn.get("player", game.player):
             game.play(DRAW)  # the seats before it passed in the last round
-        if not game.personal_turn:
+        if not personal.of(game).offered:
             raise UserError(f"no personal tile is offered to seat {turn.get('player', game.player)} here",
                             code="resume", **doc.where(path))
-    elif game.personal_turn:
+    elif personal.of(game).offered:
         game.play(DRAW)  # the personal tile offered was declined
     if game.tile is None:
         raise UserError("the record goes on after every tile was drawn", code="resume", **doc.where(path))

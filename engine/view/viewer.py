@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..core import personal
 from ..core.game import Game
 from ..files.notation import follower_phrase
 from ..files.record import replay_start
@@ -19,8 +20,8 @@ from ..files.turn_entries import play_turn
 from ..geometry import CORNER_POINTS, PORTS
 from ..rules.ruleset import Ruleset, load_ruleset
 from ..rules.source import Document
-from .markup import script_json, xml_text
 from .figures import piece_svg
+from .markup import script_json, xml_text
 from .render import LAST_MARK, PLAYER_COLOURS
 from .tile_svg import tile_group
 
@@ -64,7 +65,7 @@ def replay_html(doc: Document) -> str:
                 title += ", " + follower_phrase(ruleset, game.history[-1][0], move.rotation, move.follower, move.type)
             if game.turn in game.extra_turns:
                 title += " (an extra turn)"
-            if game.turn in game.personal_turns:
+            if game.turn in personal.of(game).turns:
                 title += " (their own tile, instead of a draw)"
             if "buried" in turn:  # deck.bury: the record, read after the game, may show it
                 title += f" (with {turn['buried']} buried under it)"

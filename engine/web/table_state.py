@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..core import personal
 from ..core.moves import HOME
 from ..core.titles import held_by
 from ..files.notation import follower_name, format_follower, moved_on_phrase, place_name
@@ -42,7 +43,7 @@ def build_state(table: Table) -> dict[str, Any]:
                      "by_kind": dict(game.kind_points[i]),
                      "in_game": (table.in_game or game.scores)[i],
                      "tokens": dict(zip(ruleset.tokens, game.tokens[i])), "titles": held_by(game, i),
-                     **({"personal": game.personal[i]} if ruleset.personal_tile >= 0 else {}),
+                     **({"personal": personal.of(game).held[i]} if ruleset.personal_tile >= 0 else {}),
                      **({"holds": len(game.hands.held[i])} if game.hands is not None else {})}
                     for i, s in enumerate(table.seats)],
         "board": board_svg(game, table.names, size=TILE, coordinates=True, spots=spots,
@@ -64,8 +65,8 @@ def build_state(table: Table) -> dict[str, Any]:
         assert game.tile is not None, "a placement is asked for the tile drawn"
         tile = game.tile
         state["tile"] = {"id": ruleset.tiles[tile].id, "svg": [tile_group(ruleset, tile, r, TILE) for r in range(4)]}
-        if game.personal_turn:
-            state["tile"]["own"] = "pass" if game.last_round is not None else "draw"
+        if personal.of(game).offered:
+            state["tile"]["own"] = "pass" if personal.of(game).last_round is not None else "draw"
         state["options"] = options
     return state
 
@@ -162,7 +163,7 @@ def _log(table: Table) -> list[str]:
             lines.append(f"{tile_id} fits nowhere: set aside; {table.names[seat]} draws again")
             continue
         turn += 1
-        if turn in game.personal_turns:
+        if turn in personal.of(game).turns:
             tile_id += " (their own tile)"
         m, x, y = game.local(move.pos)
         where = f"map {m} " if ruleset.maps > 1 else ""

@@ -9,6 +9,7 @@ import pytest
 
 from engine.api.actions import DEFAULT_CROP, ActionCodec, CropTooSmall, windows
 from engine.api.turns import ChanceGame
+from engine.core import personal
 from engine.core.game import Game
 from engine.core.moves import DRAW, HOME, Move, move_on
 from engine.geometry import map_origin, pack
@@ -166,7 +167,7 @@ def test_declining_a_personal_tile_has_its_own_action_only_under_deck_personal()
     assert codec.block(codec.draw_action) == "decline"
     state = ChanceGame(ruleset, 2)
     rng = random.Random(3)
-    while not state.game.personal_turn or state.placing is not None:  # play on until an abbey is offered
+    while not personal.of(state.game).offered or state.placing is not None:  # play on until an abbey is offered
         if state.chance:
             state.apply(rng.choice([tile for tile, _ in state.outcomes()]))
         else:
@@ -179,7 +180,7 @@ def test_declining_a_personal_tile_has_its_own_action_only_under_deck_personal()
     state.apply(codec.draw_action)
     # Declining draws nothing yet: the draw is the next chance step, and the same seat then plays.
     assert state.chance and state.game.remaining == remaining and state.player == seat
-    assert state.game.personal[seat] == 1
+    assert personal.of(state.game).held[seat] == 1
 
 
 def test_a_follower_moving_on_is_counted_from_the_tile_it_stood_on_and_home_is_last():

@@ -8,10 +8,9 @@ with a traceback.
 
 from __future__ import annotations
 
-import re
-
 import io
 import random
+import re
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -22,6 +21,7 @@ from engine.bots.greedy import GreedyPlayer
 from engine.cli.human import HumanPlayer
 from engine.cli.move_input import MoveInputError, move_notation, parse_move
 from engine.cli.screen import board_text
+from engine.core import personal
 from engine.core.game import Game
 from engine.core.moves import MOVE_ON, Move
 from engine.geometry import pack
@@ -373,7 +373,7 @@ def offered_abbey() -> Game:
 
     game = Game(ABBEYS, 2, seed=4)
     rng = random.Random(4)
-    while not game.personal_turn:
+    while not personal.of(game).offered:
         game.play(rng.choice([m for m in game.legal_moves() if m != DRAW]))
     return game
 

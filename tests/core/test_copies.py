@@ -98,6 +98,23 @@ def test_a_copy_holds_every_piece_of_state_and_shares_nothing_that_changes(ref: 
         assert set(vars(other)) == set(vars(game))
 
 
+@pytest.mark.parametrize("ref", GAMES)
+def test_a_copy_of_each_mechanisms_state_shares_nothing_that_changes(ref: str) -> None:
+    """Inside ``game.states`` too (engine/core/mechanism.py): each state's copy is equal and holds
+    its own lists, dicts and sets, unless ``copy`` returns the state itself (a state never changed)."""
+    game = played_to(ref, 5, 12)
+    other = game.copy()
+    for name, mine in game.states.items():
+        theirs = other.states[name]
+        assert frozen(theirs) == frozen(mine), name
+        if theirs is mine:
+            continue
+        slots = getattr(type(mine), "__mypyc_attrs__", None) or getattr(type(mine), "__slots__", None) or vars(mine)
+        for attr in slots:
+            if isinstance(getattr(mine, attr), (list, dict, set)):
+                assert getattr(theirs, attr) is not getattr(mine, attr), f"{name}.{attr} is shared with the copy"
+
+
 @settings(max_examples=60, deadline=None)
 @given(which=st.integers(0, len(GAMES) - 1), seed=st.integers(0, 2**16), turns=st.integers(0, 60))
 def test_playing_copies_to_the_end_leaves_the_original_as_it_was(which: int, seed: int, turns: int) -> None:

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.core import personal
 from engine.core.tallies import aggregates
 from engine.files.record import record_from_text, replay
 from engine.geometry import SIDE_STEP
@@ -73,7 +74,7 @@ def check_game(ref: str, seed: int, kinds: list[str]) -> dict:
         for p in event.players:
             sums[p] += event.points
     assert sums == game.scores
-    placed = len(game.board) - len(game.personal_turns)  # a tile of a player's own is not in the stacks
+    placed = len(game.board) - len(personal.of(game).turns)  # a tile of a player's own is not in the stacks
     discarded = sum(1 for _, move in game.history if move is None) - game.returned
     boxed = sum(map(len, game.box))
     assert placed + discarded + boxed == sum(t.count for t in ruleset.tiles) - len(ruleset.set_aside)

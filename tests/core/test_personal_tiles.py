@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.bots.random_player import RandomPlayer
+from engine.core import personal
 from engine.core.game import Game
 from engine.core.moves import DRAW, IllegalMove, Move
 from engine.files.record import build_record, replay
@@ -34,7 +35,7 @@ class Hoarder:
         self.random = RandomPlayer(seed)
 
     def choose(self, game: Game) -> Move:
-        if game.personal_turn and game.last_round is None:
+        if personal.of(game).offered and personal.of(game).last_round is None:
             return DRAW
         move = self.random.choose(game)
         return self.random.choose(game) if move == DRAW else move  # place it, most times
@@ -47,7 +48,7 @@ def play(players: int, seed: int, hoarders: set[int]) -> Game:
         if game.tile is None:
             break
         move = bots[game.player].choose(game)
-        if move == DRAW and game.last_round is None:
+        if move == DRAW and personal.of(game).last_round is None:
             assert game.remaining, "keeping a personal tile draws: something must be left to draw"
         game.play(move)
     else:
@@ -57,7 +58,7 @@ def play(players: int, seed: int, hoarders: set[int]) -> Game:
 
 def test_the_abbey_is_offered_only_into_a_hole_and_declining_is_the_last_legal_move() -> None:
     game = Game(RULESET, 2, seed=1)
-    assert not game.personal_turn and game.tile != AB  # no hole beside the lone start tile
+    assert not personal.of(game).offered and game.tile != AB  # no hole beside the lone start tile
     with pytest.raises(IllegalMove, match="only a personal tile may be declined"):
         game.play(DRAW)
     game = play_until_offered(2, seed=1)
@@ -70,7 +71,7 @@ def test_the_abbey_is_offered_only_into_a_hole_and_declining_is_the_last_legal_m
 def play_until_offered(players: int, seed: int) -> Game:
     game = Game(RULESET, players, seed)
     bot = Hoarder(str(seed))
-    while not game.personal_turn:
+    while not personal.of(game).offered:
         move = bot.choose(game)
         game.play(move)
         assert game.tile is not None, "no abbey was offered in the whole game"
@@ -83,8 +84,8 @@ def test_declining_draws_then_and_the_same_player_places_the_drawn_tile() -> Non
     # The offer drew nothing: the top of the stack is still face down.
     assert game.remaining == remaining and game.tile == AB
     game.play(DRAW)
-    assert game.player == seat and game.turn == turn and not game.personal_turn
-    assert game.tile != AB and game.remaining < remaining and game.personal[seat] == 1
+    assert game.player == seat and game.turn == turn and not personal.of(game).offered
+    assert game.tile != AB and game.remaining < remaining and personal.of(game).held[seat] == 1
 
 
 def test_placing_it_spends_it_and_marks_the_turn() -> None:
@@ -92,7 +93,7 @@ def test_placing_it_spends_it_and_marks_the_turn() -> None:
     seat = game.player
     move = next(m for m in game.legal_moves() if not m == DRAW)
     game.play(move)
-    assert game.personal[seat] == 0 and game.personal_turns == (game.turn,)
+    assert personal.of(game).held[seat] == 0 and personal.of(game).turns == (game.turn,)
     assert game.history[-1] == (AB, move)
 
 
@@ -103,16 +104,16 @@ def test_the_last_round_starts_after_the_last_placer_and_offers_each_seat_once()
     last_placer = -1
     while game.tile is not None:
         seat = game.player
-        if game.last_round is not None:
+        if personal.of(game).last_round is not None:
             offered.append(seat)
         move = bots[seat].choose(game)
         game.play(move)
-        if game.last_round is None or (not offered and not move == DRAW):
+        if personal.of(game).last_round is None or (not offered and not move == DRAW):
             last_placer = seat  # the placement that used the stacks up opened the round
     assert offered, "nobody reached the last round with a hole on the board"
     order = [(last_placer + i) % 3 for i in range(1, 4)]
     assert offered == [seat for seat in order if seat in offered]  # in turn order, each at most once
-    assert game.remaining == 0 and sum(game.personal) + len(game.personal_turns) == 3
+    assert game.remaining == 0 and sum(personal.of(game).held) + len(personal.of(game).turns) == 3
 
 
 @settings(max_examples=40, deadline=None)
@@ -123,10 +124,10 @@ def test_whole_games_keep_the_invariants_and_replay_from_their_records(seed: int
     in_game = list(game.scores)
     game.finish()
     # Every abbey placed went into a hole; each seat placed at most its one.
-    for turn in game.personal_turns:
+    for turn in personal.of(game).turns:
         assert game.history[[i for i, (_, m) in enumerate(game.history) if m is not None][turn - 1]][0] == AB
-    assert all(0 <= held <= 1 for held in game.personal)
-    assert sum(game.personal) + len(game.personal_turns) == players
+    assert all(0 <= held <= 1 for held in personal.of(game).held)
+    assert sum(personal.of(game).held) + len(personal.of(game).turns) == players
     for p in range(players):
         on_board = sum(1 for _, owner, _, _ in game.on_board if owner == p)
         assert on_board + game.supply[p] == RULESET.followers

@@ -22,6 +22,7 @@ import pytest
 import yaml
 
 from engine.bots.random_player import RandomPlayer
+from engine.core import personal
 from engine.core.game import Game
 from engine.core.moves import Move
 from engine.errors import UserError
@@ -67,7 +68,7 @@ class Bounded(Game):
         # Draws so far, this one included, before its run of returns has ended in a
         # placement: at most N + (P + 1)·(K − 1).
         # A tile of a player's own (deck.personal) is neither drawn nor counted among the N.
-        own = len(self.personal_turns)
+        own = len(personal.of(self).turns)
         assert len(self.history) - own < self.n + (self.turn - own + 1) * max(self.k - 1, 0), "more draws than the bound"
         super().discard()
 
@@ -84,7 +85,7 @@ def play_out(ruleset: Ruleset, seed: int) -> Bounded:
 
 
 def assert_ended_within_bound(game: Bounded) -> None:
-    own = len(game.personal_turns)  # tiles of the players' own (deck.personal), not drawn
+    own = len(personal.of(game).turns)  # tiles of the players' own (deck.personal), not drawn
     placed = sum(1 for _, move in game.history if move is not None) - own
     drawn = len(game.history) - own
     discarded = drawn - placed - game.returned

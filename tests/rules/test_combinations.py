@@ -7,6 +7,7 @@ from itertools import combinations
 
 import pytest
 
+from engine.core import personal
 from engine.rules.compose import options_dir
 from engine.rules.inspect import shipped
 from engine.rules.ruleset import load_ruleset
@@ -81,7 +82,7 @@ def test_combination_loads_and_plays(ref: str) -> None:
     played = play_game(ruleset, ["random", "random"], 11)
     game = played.game
     # A tile of a player's own (deck.personal: the abbey) is not in the stacks.
-    placed = sum(1 for _, move in game.history if move is not None) + len(game.starts) - len(game.personal_turns)
+    placed = sum(1 for _, move in game.history if move is not None) + len(game.starts) - len(personal.of(game).turns)
     discarded = sum(1 for _, move in game.history if move is None) - game.returned
     boxed = sum(map(len, game.box))  # deck.size left these out of the game
     in_play = sum(t.count for t in game.ruleset.tiles) - len(game.ruleset.set_aside) - boxed

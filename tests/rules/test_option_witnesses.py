@@ -18,11 +18,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from engine.core import personal
+from engine.core.game import Game
 from engine.errors import UserError
 from engine.files.scenario import load_scenario, run_scenario
 from engine.rules.compose import split_ref
 from engine.rules.ruleset import Ruleset, load_ruleset
-from engine.core.game import Game
 from engine.rules.source import Document
 from engine.sim.play import play_game
 from tests.rules.test_combinations import OPTIONS, REFS
@@ -42,7 +43,7 @@ def dealt(game: Game) -> int:
     """The tiles ``game`` took from its stacks: placed (a fixed start tile and a tile of a player's own,
     deck.personal, are not dealt), discarded for good, and buried under a placed one (deck.bury)."""
     ruleset = game.ruleset
-    placed = sum(1 for _, move in game.history if move is not None) + len(game.starts) - len(game.personal_turns)
+    placed = sum(1 for _, move in game.history if move is not None) + len(game.starts) - len(personal.of(game).turns)
     discarded = sum(1 for _, move in game.history if move is None) - game.returned
     return placed + discarded + len(game.buried) - (0 if ruleset.start_drawn else ruleset.maps)
 
