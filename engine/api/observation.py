@@ -51,7 +51,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ..core import chance, personal
+from ..core import chance, moving, personal
 from ..core.moves import PLACE
 from ..files.notation import format_follower
 from ..geometry import map_local
@@ -182,8 +182,8 @@ class Layout:
                     cell(pos)[_FITS + rotation] = 1
         if state.placing is not None:
             cell(state.placing[0])[_PLACING + state.placing[1]] = 1
-        if game.movers:
-            cell(game.movers[0][2])[_MOVER] = 1 + game.movers[0][1]
+        if moving.of(game).movers:
+            cell(moving.of(game).movers[0][2])[_MOVER] = 1 + moving.of(game).movers[0][1]
 
 
 def shown_tile(state: "ChanceGame", seat: int) -> int | None:
@@ -191,7 +191,7 @@ def shown_tile(state: "ChanceGame", seat: int) -> int | None:
     turn (none at a draw or while a follower moves on); under ``deck.hand`` only to its holder,
     and none while a tile is to be picked."""
     game = state.game
-    if state.chance or game.movers:
+    if state.chance or moving.of(game).movers:
         return None
     if game.pending_starts:
         return game.start_tile
@@ -233,8 +233,8 @@ def text(state: "ChanceGame", seat: int) -> str:
         parts.append(f"hand {hand}, held {[len(held) for held in game.hands.held]}")
     if state.placing is not None:
         parts.append(f"placing{_where(state, state.placing[0])}r{state.placing[1]}")
-    if game.movers:
-        owner, kind, pos = game.movers[0]
+    if moving.of(game).movers:
+        owner, kind, pos = moving.of(game).movers[0]
         parts.append(f"moving {owner}:{ruleset.follower_types[kind].name} from{_where(state, pos)}")
     return " | ".join(parts)
 

@@ -17,7 +17,7 @@ swap: every draw is the outcome given, so nothing hidden is kept.
 
 from __future__ import annotations
 
-from ..core import chance, personal
+from ..core import chance, moving, personal
 from ..core.choices import offered
 from ..core.game import Game
 from ..core.moves import DECLINE, DRAW, GO_HOME, HOME, MOVE_ON, PLACE, Move
@@ -148,7 +148,7 @@ class ChanceGame:
         """The one action of ``move``, a move of a kind other than placing (a placement takes two)."""
         codec, game = self.codec, self.game
         if move.kind in (MOVE_ON, GO_HOME):
-            return codec.move_on_action(move, game.movers[0][2])
+            return codec.move_on_action(move, moving.of(game).movers[0][2])
         return codec.draw_action if move.kind == DECLINE else codec.pick_action(move.tile)
 
     def actions_for(self, move: Move) -> list[int]:
@@ -214,7 +214,7 @@ class ChanceGame:
             else:
                 self.placing = placement
         elif block == "move on":
-            game.play(codec.move_on(action, game.movers[0][2]), draw=False)
+            game.play(codec.move_on(action, moving.of(game).movers[0][2]), draw=False)
         elif block == "pick":
             game.play(codec.pick(action), draw=False)
         else:
@@ -223,7 +223,7 @@ class ChanceGame:
     def _decision_string(self, move: Move) -> str:
         """``"wagon to (1,0) road@E"`` or ``"wagon home"`` (the follower moving on now)."""
         game = self.game
-        kind = game.movers[0][1] if game.movers else move.type
+        kind = moving.of(game).movers[0][1] if moving.of(game).movers else move.type
         name = self.ruleset.follower_types[kind].name
         if move == HOME:
             return f"{name} home"
@@ -313,9 +313,9 @@ class ChanceGame:
         if block == "decline":
             return f"keep {name} and pass" if personal.of(game).last_round is not None else f"keep {name} and draw"
         if block == "move on":
-            if not game.movers:
+            if not moving.of(game).movers:
                 return f"move-on action {action} (no follower moves on now)"
-            return self._decision_string(codec.move_on(action, game.movers[0][2]))
+            return self._decision_string(codec.move_on(action, moving.of(game).movers[0][2]))
         if block == "follower":
             spot, kind = codec.follower(action)
             if spot is None:

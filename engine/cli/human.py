@@ -26,7 +26,7 @@ from typing import Callable
 from rich.console import Console
 from rich.text import Text
 
-from ..core import personal
+from ..core import moving, personal
 from ..core.game import Game
 from ..core.moves import HOME, Move
 from ..core.titles import held_by
@@ -112,7 +112,7 @@ class HumanPlayer:
         help, as at the tile prompt) to take it home (:mod:`engine.core.moving`); ``?`` lists them
         again, ``b`` redraws the board."""
         ruleset = game.ruleset
-        name = ruleset.follower_types[game.movers[0][1]].name
+        name = ruleset.follower_types[moving.of(game).movers[0][1]].name
         options = [move for move in game.legal_moves() if move != HOME]
         written = []
         for move in options:
@@ -320,7 +320,7 @@ class HumanPlayer:
                 if any(turn == placements for turn, _ in game.buried):  # deck.bury: never which tile
                     lines.append("  a tile from the stack went under it, unseen")
         lines += [f"scored: {event.explain(names)}" for event in game.events[self._seen_events:]]
-        for _, seat, kind, move in game.decisions[self._seen_decisions:]:
+        for _, seat, kind, move in moving.of(game).decisions[self._seen_decisions:]:
             follower = f"{names[seat]}'s {game.ruleset.follower_types[kind].name}"
             if move == HOME:
                 lines.append(f"{follower} went home")
@@ -330,7 +330,7 @@ class HumanPlayer:
                 lines.append(f"{follower} moved on to {x},{y} "
                              f"{format_follower(game.ruleset, tile, orientation.rotation, move.follower)}")
         self._seen_history, self._seen_events = len(game.history), len(game.events)
-        self._seen_decisions = len(game.decisions)
+        self._seen_decisions = len(moving.of(game).decisions)
         if lines:
             shown = lines[-8:]  # the latest, so a long gap cannot push the board off screen
             if len(lines) > len(shown):

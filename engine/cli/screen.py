@@ -15,6 +15,7 @@ import re
 
 from rich.text import Text
 
+from ..core import moving
 from ..core.game import Game
 from ..geometry import CORNERS, PORTS
 from ..rules.ruleset import Ruleset
@@ -181,7 +182,7 @@ def board_text(game: Game, *, max_width: int = 120) -> Text:
             mine[(x, y)] = pos
     frontier = {(x, y) for pos in game.frontier for _, x, y in [game.local(pos)]}
     fits = ({(x, y) for pos, _ in game.placements() for _, x, y in [game.local(pos)]}
-            if game.tile is not None and not game.movers else set())
+            if game.tile is not None and not moving.of(game).movers else set())
     cells = set(mine) | frontier or {(0, 0)}
     xs = [x for x, _ in cells]
     ys = [y for _, y in cells]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from ..core import personal
+from ..core import moving, personal
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -35,7 +35,7 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
         if move.kind == PICK:  # shown with the placement; which tiles were held stays hidden (deck.hand)
             return
         if move.kind in (MOVE_ON, GO_HOME):
-            console.print(f"      ↳ {names[seat]}'s {moved_on_phrase(game, game.decisions[-1][2], move)}")
+            console.print(f"      ↳ {names[seat]}'s {moved_on_phrase(game, moving.of(game).decisions[-1][2], move)}")
             return
         if not seen:
             for m, (start, rotation) in enumerate(game.starts):

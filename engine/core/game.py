@@ -99,13 +99,6 @@ class Game(Board):
         self.tile: int | None = None
         #: ``deck.hand`` (engine/core/hands.py): what each seat holds and knows; None for the single draw.
         self.hands = Hands(players, len(ruleset.phases) or 1, ruleset.maps) if ruleset.hand else None
-        #: Followers that may move on after their feature scored (engine/core/moving.py), as
-        #: ``(owner, type, tile it stood on)`` in the order their owners choose (the first is
-        #: :attr:`player`'s to decide); the seat whose placement scored them; and every choice made,
-        #: ``(turn, owner, type, move)`` (what records write).
-        self.movers: list[tuple[int, int, int]] = []
-        self.active = 0
-        self.decisions: list[tuple[int, int, int, Move]] = []
         self.rng = random.Random(seed)
         #: Whether :attr:`rng` is shared with a copy: the first to draw takes its own (engine/core/snapshot.py).
         self.rng_shared = False

@@ -31,7 +31,6 @@ def copy_game_into(game: "Game", other: "Game") -> None:
     other.extra_turn, other.earned_turn = game.extra_turn, game.earned_turn
     other.extra_turns, other.buried = game.extra_turns, game.buried
     other.hands = None if game.hands is None else game.hands.copy()
-    other.movers, other.active, other.decisions = game.movers.copy(), game.active, game.decisions.copy()
     other.returned, other.went_back = game.returned, game.went_back
     other.turn, other.player, other.finished, other.tile = game.turn, game.player, game.finished, game.tile
     # Shared until one of the two draws from it (own_rng): copying its state costs half a copy.

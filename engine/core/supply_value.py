@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import moving
+
 if TYPE_CHECKING:
     from .game import Game
 
@@ -23,7 +25,7 @@ def turns_ahead(game: "Game", after_move: bool, declined: bool = False) -> list[
     holds beyond the stack (``deck.hand``) are not foreseen; it limits what a follower in the
     supply is worth (:func:`kept_points`)."""
     seats = game.players
-    turn_of = game.active if game.movers else game.player
+    turn_of = moving.turn_of(game)
     if declined:
         tiles, first = game.remaining, turn_of
     elif after_move:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import personal
+from ..core import moving, personal
 from ..core.game import Game
 from ..core.moves import DRAW, HOME, IllegalMove, pick
 from ..errors import UserError
@@ -88,7 +88,7 @@ def _play(game: Game, turn: dict[str, Any], entries: int, doc: Document, path: t
     if "move" in turn:
         game.play(decision_move(game, turn, doc, path))
         return
-    while game.movers:  # a follower that could have moved on, and the record goes on: it went home
+    while moving.of(game).movers:  # a follower that could have moved on, and the record goes on: it went home
         game.play(HOME)
     history = game.history
     if turn.get("discarded"):

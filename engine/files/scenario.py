@@ -14,14 +14,24 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..core import moving
 from ..core.game import Game
 from ..core.moves import IllegalMove
 from ..errors import UserError
 from ..rules.ruleset import load_ruleset_for
 from ..rules.source import Document, Shape, load_yaml
 from ..rules.validate import check
-from .turn_entries import (decision_move, enter_turn_map, extra_turn_mismatch, force_burial, nothing_moving, take_tile,
-                           tile_index, titles_mismatch, turn_move)
+from .turn_entries import (
+    decision_move,
+    enter_turn_map,
+    extra_turn_mismatch,
+    force_burial,
+    nothing_moving,
+    take_tile,
+    tile_index,
+    titles_mismatch,
+    turn_move,
+)
 
 
 @dataclass
@@ -170,7 +180,7 @@ def _decide(doc: Document, game: Game, turn: dict, path: tuple, label: str, outc
     """Play the choice for a follower moving on that ``turn`` states, or note how the engine
     disagrees (a probe ``illegal: follower`` expects a refusal); False if the rest cannot follow."""
     probe = turn.get("illegal")
-    if not game.movers:
+    if not moving.of(game).movers:
         error = IllegalMove("follower", nothing_moving(game, turn["move"]))
         return _refusal_expected(outcome, label, probe, error)
     if turn.get("player", game.player) != game.player:

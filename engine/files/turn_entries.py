@@ -8,7 +8,7 @@ personal tile offered, and sending home a follower whose choice the entries leav
 
 from __future__ import annotations
 
-from ..core import burial, hands, personal
+from ..core import burial, hands, moving, personal
 from ..core.game import Game
 from ..core.moves import DRAW, HOME, IllegalMove, Move, move_on
 from ..errors import UserError
@@ -75,7 +75,7 @@ def take_tile(game: Game, turn: dict, doc: Document, path: tuple) -> None:
     tile the player may not place now."""
     if "move" in turn:
         return  # a follower moving on: no tile
-    while game.movers:  # a follower that could have moved on, and the record goes on: it went home
+    while moving.of(game).movers:  # a follower that could have moved on, and the record goes on: it went home
         game.play(HOME)
     tile = tile_index(game.ruleset, turn["tile"], doc, path + ("tile",))
     if game.hands is not None:
@@ -138,9 +138,9 @@ def decision_move(game: Game, turn: dict, doc: Document, path: tuple) -> Move:
     :class:`UserError` when no follower of that type is to move on now, or the entry names no
     segment of a placed tile; whether the rules allow it is :meth:`Game.check`'s."""
     ruleset = game.ruleset
-    if not game.movers:
+    if not moving.of(game).movers:
         raise UserError(nothing_moving(game, turn["move"]), code="replay", **doc.where(path))
-    kind = game.movers[0][1]
+    kind = moving.of(game).movers[0][1]
     name = ruleset.follower_types[kind].name
     if turn["move"] != name:
         raise UserError(f"the {name} that scored is to move on, not a {turn['move']}", code="replay",

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..core import moving
 from ..core.moves import DRAW, HOME, Move, move_on, pick
 from ..geometry import MAP_SPAN, pack
 
@@ -114,7 +115,7 @@ def _move_on(game: Game, move: dict[str, Any]) -> Move:
     _fields(move, "map", "x", "y", "segment")
     pos = _cell(game, move)
     segment = whole(move, "segment", low=0, high=10**4)
-    return move_on(pos, segment, game.movers[0][1] if game.movers else 0)  # the type of the follower to move
+    return move_on(pos, segment, moving.of(game).movers[0][1] if moving.of(game).movers else 0)  # the type of the follower to move
 
 
 def _home(game: Game, move: dict[str, Any]) -> Move:

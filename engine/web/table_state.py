@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core import personal
+from ..core import moving, personal
 from ..core.moves import HOME
 from ..core.titles import held_by
 from ..files.notation import follower_name, format_follower, moved_on_phrase, place_name
@@ -59,7 +59,7 @@ def build_state(table: Table) -> dict[str, Any]:
         state["start"] = {"tile": ruleset.tiles[tile].id,
                           "svg": [tile_group(ruleset, tile, r, TILE) for r in range(4)]}
     elif asked == "move-on":
-        state["moving"] = {"follower": ruleset.follower_types[game.movers[0][1]].name,
+        state["moving"] = {"follower": ruleset.follower_types[moving.of(game).movers[0][1]].name,
                            "options": _destinations(table)}
     elif asked == "place":
         assert game.tile is not None, "a placement is asked for the tile drawn"
@@ -195,7 +195,7 @@ def _since_last_turn(table: Table, seat: int | None) -> list[int]:
 def _moved_on(table: Table, turn: int) -> list[str]:
     """A line per follower that moved on (or went home) after turn ``turn``'s scoring."""
     return [f"{table.names[seat]}'s {moved_on_phrase(table.game, kind, move)}"
-            for when, seat, kind, move in table.game.decisions if when == turn]
+            for when, seat, kind, move in moving.of(table.game).decisions if when == turn]
 
 def _events(table: Table) -> list[dict[str, Any]]:
     return [{"text": e.explain(table.names), "words": e.words(table.names), "turn": e.turn, "phase": e.phase, "kind": e.kind, "points": e.points,

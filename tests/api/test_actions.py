@@ -9,7 +9,7 @@ import pytest
 
 from engine.api.actions import DEFAULT_CROP, ActionCodec, CropTooSmall, windows
 from engine.api.turns import ChanceGame
-from engine.core import personal
+from engine.core import moving, personal
 from engine.core.game import Game
 from engine.core.moves import DRAW, HOME, Move, move_on
 from engine.geometry import map_origin, pack
@@ -105,7 +105,7 @@ def _the_move(state: ChanceGame, action: int) -> Move:
         (move,) = state.options()[codec.placement(action, state.window)]
         return move
     if block == "move on":
-        return codec.move_on(action, game.movers[0][2])
+        return codec.move_on(action, moving.of(game).movers[0][2])
     if block == "pick":
         return codec.pick(action)
     assert block == "decline"
@@ -201,7 +201,7 @@ def test_a_follower_moving_on_is_counted_from_the_tile_it_stood_on_and_home_is_l
         if state.chance:
             state.apply(rng.choice([t for t, _ in state.outcomes()]))
             continue
-        if state.game.movers:
+        if moving.of(state.game).movers:
             legal = state.legal_actions()
             assert all(codec.block(a) == "move on" for a in legal) and legal[-1] == codec.home_action
             assert state.action_to_string(codec.home_action) == "wagon home"
@@ -232,7 +232,7 @@ def test_an_engine_bots_move_is_played_by_its_actions(ref):
             if through_actions.over:  # the last tile: the stepped game ran final scoring
                 direct.finish()
             assert through_actions.game.history == direct.history and through_actions.game.scores == direct.scores
-            assert through_actions.game.decisions == direct.decisions and through_actions.placing is None
+            assert moving.of(through_actions.game).decisions == moving.of(direct).decisions and through_actions.placing is None
         for action in state.actions_for(rng.choice(moves)):
             state.apply(action)
     with pytest.raises(ValueError, match="not legal now"):

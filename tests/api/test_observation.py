@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from engine.api import observation
 from engine.api.actions import CropTooSmall
 from engine.api.turns import ChanceGame
+from engine.core import moving
 from engine.geometry import pack
 from engine.rules.ruleset import load_ruleset
 
@@ -32,7 +33,7 @@ def _key(state: ChanceGame) -> tuple:
     game = state.game
     tiles = tuple(sorted((pos, tile, orientation.rotation) for pos, (orientation, _, tile) in game.board.items()))
     followers = tuple(sorted(game.on_board))
-    return tiles, followers, tuple(game.scores), state.placing, tuple(game.movers), \
+    return tiles, followers, tuple(game.scores), state.placing, tuple(moving.of(game).movers), \
         None if state.chance or state.over else state.player
 
 

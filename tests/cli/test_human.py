@@ -21,7 +21,7 @@ from engine.bots.greedy import GreedyPlayer
 from engine.cli.human import HumanPlayer
 from engine.cli.move_input import MoveInputError, move_notation, parse_move
 from engine.cli.screen import board_text
-from engine.core import personal
+from engine.core import moving, personal
 from engine.core.game import Game
 from engine.core.moves import MOVE_ON, Move
 from engine.geometry import pack
@@ -430,7 +430,7 @@ def test_a_wagon_moves_on_by_number_or_goes_home() -> None:
     from engine.core.moves import HOME
 
     game = wagon_to_move()
-    assert game.movers and game.player == 0
+    assert moving.of(game).movers and game.player == 0
     player, out, _ = human(["9", "x", "?", "h", "b", "2"])
     chosen = player.choose(game)
     screen = text(out)

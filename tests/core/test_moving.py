@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.bots.random_player import RandomPlayer
+from engine.core import moving
 from engine.core.game import Game
 from engine.core.moves import HOME, MOVE_ON, IllegalMove, Move
 from engine.core.moving import destinations
@@ -34,9 +35,9 @@ def test_whole_games_keep_followers_and_every_move_on_is_within_reach(seed: int,
     bots = [RandomPlayer(f"{seed}:{p}") for p in range(players)]
     asked = 0
     while game.tile is not None:
-        if game.movers:
+        if moving.of(game).movers:
             asked += 1
-            owner, kind, origin = game.movers[0]
+            owner, kind, origin = moving.of(game).movers[0]
             assert game.player == owner and kind == WAGON
             options = game.legal_moves()
             assert options[-1] == HOME and len(options) > 1  # one with nowhere to go is not asked
@@ -50,7 +51,7 @@ def test_whole_games_keep_followers_and_every_move_on_is_within_reach(seed: int,
             assert on_board.count(WAGON) + game.reserve[p][WAGON] == 1
     in_game = list(game.scores)
     game.finish()
-    assert len([d for d in game.decisions]) <= asked
+    assert len([d for d in moving.of(game).decisions]) <= asked
     record = build_record(game, str(WAGONS), [{"name": f"p{p}", "kind": "random"} for p in range(players)], in_game)
     replayed, problems = replay(load_yaml("game.json", text=json.dumps(record)))
     assert problems == [] and replayed.scores == game.scores
@@ -71,12 +72,12 @@ def scored_wagon() -> Game:
 
 def test_the_owner_chooses_before_the_turn_passes_and_home_keeps_it_in_supply() -> None:
     game = scored_wagon()
-    assert game.movers and game.player == 0 and game.scores == [3, 0] and game.reserve[0][WAGON] == 1
+    assert moving.of(game).movers and game.player == 0 and game.scores == [3, 0] and game.reserve[0][WAGON] == 1
     with pytest.raises(IllegalMove, match="is to move on or go home first"):
         game.check(Move(next(iter(game.frontier)), 0))
     game.play(HOME)
-    assert not game.movers and game.player == 1 and game.reserve[0][WAGON] == 1
-    assert game.decisions == [(3, 0, WAGON, HOME)]
+    assert not moving.of(game).movers and game.player == 1 and game.reserve[0][WAGON] == 1
+    assert moving.of(game).decisions == [(3, 0, WAGON, HOME)]
     with pytest.raises(IllegalMove, match="no follower is moving on now"):
         Game(RULESET, 2, seed=1).check(HOME)
 
@@ -87,7 +88,7 @@ def test_moving_on_deploys_it_and_a_copy_decides_alone() -> None:
     target = destinations(game)[0]
     game.play(target)
     assert game.reserve[0][WAGON] == 0 and (game.board[target.pos][1] + target.follower, 0, WAGON, -1) in game.on_board
-    assert copy.movers and copy.reserve[0][WAGON] == 1  # the copy still has the choice to make
+    assert moving.of(copy).movers and copy.reserve[0][WAGON] == 1  # the copy still has the choice to make
 
 
 def test_a_record_whose_follower_moves_where_none_is_moving_is_refused(tmp_path: Path) -> None:

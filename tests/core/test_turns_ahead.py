@@ -5,6 +5,7 @@ has left: one a tile still to draw, dealt round in seat order (engine/core/looka
 from __future__ import annotations
 
 from engine.bots.random_player import RandomPlayer
+from engine.core import moving
 from engine.core.game import Game
 from engine.core.supply_value import kept_points, turns_ahead
 from engine.rules.ruleset import load_ruleset
@@ -52,8 +53,8 @@ def test_while_a_follower_moves_on_the_turn_is_the_placers() -> None:
         game = Game(ruleset, 3, seed)
         bots = [RandomPlayer(f"{seed}:{p}") for p in range(3)]
         while game.tile is not None:
-            if game.movers and game.player != game.active:
-                assert turns_ahead(game, after_move=True) == _dealt(game.remaining, (game.active + 1) % 3, 3)
+            if moving.of(game).movers and game.player != moving.of(game).active:
+                assert turns_ahead(game, after_move=True) == _dealt(game.remaining, (moving.of(game).active + 1) % 3, 3)
                 checked += 1
             game.play(bots[game.player].choose(game))
         if checked:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.core import moving
 from engine.core.game import Game
 from engine.core.scoring import segment_type
 from engine.rules.inspect import validate_file
@@ -79,14 +80,14 @@ def wagons_move_within_reach(game) -> bool:
     from engine.geometry import unpack
 
     replay = Game(game.ruleset, game.players, draw_order=[t for t, _ in game.history])
-    decisions = list(game.decisions)
+    decisions = list(moving.of(game).decisions)
     for tile, move in game.history:
         if move is None:
             continue
         replay.play(move)
-        while replay.movers:
+        while moving.of(replay).movers:
             _, owner, _, chosen = decisions.pop(0)
-            seat, _, origin = replay.movers[0]
+            seat, _, origin = moving.of(replay).movers[0]
             (ox, oy) = unpack(origin)
             if seat != owner or (chosen != HOME and chosen not in destinations(replay)):
                 return False
