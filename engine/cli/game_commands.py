@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..core import personal
+from ..core import burial, personal
 from .app import Failed, app, check_pictures, epilog, exit_check, scenario_app, write_picture
 from .completion import complete_player_list, complete_ref
 from .output import JsonOption, Output, ref_inputs
@@ -115,8 +115,8 @@ def play(
             if game.returned else ""
         if game.hands is not None and game.hands.out:  # deck.hand return: box
             back += f", {len(game.hands.out)} returned to the box unplaced"
-        if game.buried:  # deck.bury
-            back += f", {len(game.buried)} buried under {game.ruleset.kinds[game.ruleset.bury_kind].name} tiles"
+        if burial.of(game).buried:  # deck.bury
+            back += f", {len(burial.of(game).buried)} buried under {game.ruleset.kinds[game.ruleset.bury_kind].name} tiles"
         starts = {0: "no start tile", 1: "start tile included"}.get(len(game.starts), "start tiles included")
         console.print(f"{placed} tiles placed ({starts}), {discarded} discarded{back}.")
         if record is not None:
@@ -131,7 +131,7 @@ def play(
         "points_by_kind": points_by_kind(game),
         "tokens": [dict(zip(game.ruleset.tokens, held)) for held in game.tokens], "titles": holders(game),
         "tiles_placed": placed, "tiles_discarded": discarded, "tiles_returned": game.returned,
-        "tiles_buried": len(game.buried),
+        "tiles_buried": len(burial.of(game).buried),
         "events": [event.to_json() for event in game.events],
         "record": None if saved is None else str(saved),
     })

@@ -26,7 +26,7 @@ from typing import Callable
 from rich.console import Console
 from rich.text import Text
 
-from ..core import moving, personal
+from ..core import burial, moving, personal
 from ..core.game import Game
 from ..core.moves import HOME, Move
 from ..core.titles import held_by
@@ -317,7 +317,7 @@ class HumanPlayer:
                 placements += 1
                 own = " (their own tile)" if placements in personal.of(game).turns else ""
                 lines.append(f"{names[seat]} placed {tile_id}{own} at {move_notation(game, move, tile)}")
-                if any(turn == placements for turn, _ in game.buried):  # deck.bury: never which tile
+                if any(turn == placements for turn, _ in burial.of(game).buried):  # deck.bury: never which tile
                     lines.append("  a tile from the stack went under it, unseen")
         lines += [f"scored: {event.explain(names)}" for event in game.events[self._seen_events:]]
         for _, seat, kind, move in moving.of(game).decisions[self._seen_decisions:]:

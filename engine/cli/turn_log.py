@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from ..core import moving, personal
+from ..core import burial, moving, personal
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -57,7 +57,7 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
                     f"{entry.rotation * 90:3d}°  {follower}")
             own = "  (their own tile, instead of a draw)" if game.turn in personal.of(game).turns[-1:] else ""
             console.print(line.rstrip() + own)
-            if game.buried and game.buried[-1][0] == game.turn:  # which tile, nobody sees
+            if burial.of(game).buried and burial.of(game).buried[-1][0] == game.turn:  # which tile, nobody sees
                 console.print(f"      ↳ a tile from the stack goes under the {ruleset.kinds[ruleset.bury_kind].name}, "
                               "unseen and out of the game")
             for event in events:

@@ -93,8 +93,6 @@ class Game(Board):
         #: sets it: engine/core/extra_turns.py), and the turns that were extra ones (what records mark).
         self.extra_turn, self.earned_turn = False, False
         self.extra_turns: tuple[int, ...] = ()
-        #: ``deck.bury`` (engine/core/burial.py): ``(turn, tile type)`` of each tile buried under a placed one.
-        self.buried: tuple[tuple[int, int], ...] = ()
         self.finished = False
         self.tile: int | None = None
         #: ``deck.hand`` (engine/core/hands.py): what each seat holds and knows; None for the single draw.

@@ -31,7 +31,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..core import moving, personal
+from ..core import burial, moving, personal
 from ..core.game import Game
 from ..core.moves import HOME, IllegalMove, Move
 from ..errors import UserError
@@ -59,7 +59,7 @@ def turn_entries(game: Game) -> list[dict[str, Any]]:
     """The game's turns in record/scenario shape, with the seat that played each."""
     ruleset, entries = game.ruleset, []
     several, extra, own, turn = ruleset.maps > 1, set(game.extra_turns), set(personal.of(game).turns), 0
-    decisions, buried = list(moving.of(game).decisions), dict(game.buried)
+    decisions, buried = list(moving.of(game).decisions), dict(burial.of(game).buried)
     for (tile, move), seat in zip(game.history, history_seats(game)):
         tile_id = ruleset.tiles[tile].id
         if move is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import moving, personal
+from ..core import burial, moving, personal
 from ..core.game import Game
 from ..core.moves import DRAW, HOME, IllegalMove, pick
 from ..errors import UserError
@@ -120,7 +120,7 @@ def _play(game: Game, turn: dict[str, Any], entries: int, doc: Document, path: t
             game.play(pick(recorded))  # the tile the player chose from the hand the seed dealt
     _same_tile(game, game.tile, recorded, doc, path + ("tile",))
     game.play(turn_move(game, turn, doc, path), checked=True)
-    buried = game.buried[-1][1] if game.buried and game.buried[-1][0] == game.turn else -1
+    buried = burial.of(game).buried[-1][1] if burial.of(game).buried and burial.of(game).buried[-1][0] == game.turn else -1
     if buried != game.ruleset.tile_ids.get(turn.get("buried", ""), -1):
         dealt = game.ruleset.tiles[buried].id if buried >= 0 else "nothing"
         raise UserError(f"the seed's deal buries {dealt} under this tile, the record {turn.get('buried', 'nothing')}: "

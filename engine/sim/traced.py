@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots.players import make_player
+from ..core import burial
 from ..core.game import Game
 from ..core.moves import PLACE
 from ..errors import UserError
@@ -128,7 +129,7 @@ def traced_game(ruleset: Ruleset, players: list[str], seed: int, replay: int = 0
         "margin": ranked[0] - ranked[1] if len(ranked) > 1 else ranked[0],
         "turns": game.turn,
         "discarded": sum(1 for _, move in game.history if move is None) - game.returned,
-        "buried": len(game.buried),
+        "buried": len(burial.of(game).buried),
         "by_kind": {k: sum(per.get(k, 0) for per in game.kind_points) for k in ruleset.categories},
         "lead_changes": lead_changes(trajectory),
         "decided": (decided_turn(trajectory) - 1) / max(len(trajectory) - 1, 1),

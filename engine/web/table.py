@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots.players import Player, check_seats, make_player
+from ..core import burial
 from ..core.game import Game
 from ..core.moves import PICK, IllegalMove, Move
 from ..errors import UserError
@@ -152,7 +153,7 @@ class Table:
             if going_on and self.game.hands is not None:
                 raise Refused("the record names the tiles each player held: it can be downloaded once the "
                               "game is over", 409)
-            if going_on and self.game.buried:
+            if going_on and burial.of(self.game).buried:
                 raise Refused("the record names the tiles buried unseen under placed ones: it can be downloaded "
                               "once the game is over", 409)
             return self._record()

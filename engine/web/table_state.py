@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core import moving, personal
+from ..core import burial, moving, personal
 from ..core.moves import HOME
 from ..core.titles import held_by
 from ..files.notation import follower_name, format_follower, moved_on_phrase, place_name
@@ -156,7 +156,7 @@ def _log(table: Table) -> list[str]:
     score list numbers turns: placements only), or an unnumbered discard; a line per tile buried
     under a placed one (``deck.bury``, never which) and per follower that moved on after its turn."""
     game, ruleset, lines, turn = table.game, table.ruleset, [], 0
-    buried = {when for when, _ in game.buried}
+    buried = {when for when, _ in burial.of(game).buried}
     for (tile, move), seat in zip(game.history, history_seats(game)):
         tile_id = ruleset.tiles[tile].id
         if move is None:

@@ -9,6 +9,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.core import burial
 from engine.core.chance import determinise, draw_outcomes, unseen
 from engine.core.game import Game
 from engine.core.moves import Move
@@ -38,7 +39,7 @@ def place_first(game: Game) -> None:
 def test_a_hill_tile_buries_the_next_tile_of_the_stack() -> None:
     game = stacked(["HS_RFR_h", "K", "E"])
     place_first(game)
-    assert game.buried == ((1, HILLS.tile_ids["K"]),)
+    assert burial.of(game).buried == ((1, HILLS.tile_ids["K"]),)
     assert game.box == [[HILLS.tile_ids["K"]]] and game.remaining == 1
     assert draw_outcomes(game) == [(HILLS.tile_ids["E"], 0.5), (HILLS.tile_ids["K"], 0.5)]  # K may be either
     game.draw_one()
@@ -48,19 +49,19 @@ def test_a_hill_tile_buries_the_next_tile_of_the_stack() -> None:
 def test_a_tile_without_a_hill_buries_nothing() -> None:
     game = stacked(["E", "K"])
     place_first(game)
-    assert game.buried == () and game.remaining == 1
+    assert burial.of(game).buried == () and game.remaining == 1
 
 
 def test_nothing_is_buried_once_the_stack_is_used_up() -> None:
     game = stacked(["HS_RFR_h"])
     place_first(game)
-    assert game.buried == () and game.remaining == 0
+    assert burial.of(game).buried == () and game.remaining == 0
 
 
 def test_a_tile_pinned_last_is_not_buried() -> None:
     game = stacked(["HS_RFR_h", "E"], pinned_last=True)
     place_first(game)
-    assert game.buried == () and game.remaining == 1
+    assert burial.of(game).buried == () and game.remaining == 1
     game.draw_one()
     assert game.tile == HILLS.tile_ids["E"]
 
@@ -74,14 +75,14 @@ def test_every_tile_is_placed_discarded_or_buried(seed: int) -> None:
     game = play_game(HILLS, ["random", "random"], seed).game
     placed = sum(1 for _, move in game.history if move is not None)
     discarded = sum(1 for _, move in game.history if move is None)
-    assert placed + discarded + len(game.buried) == 79
+    assert placed + discarded + len(burial.of(game).buried) == 79
     hill = HILLS.kind("hill").index
     hill_turns = [t + 1 for t, (tile, _) in enumerate(h for h in game.history if h[1] is not None)
                   if hill in HILLS.tiles[tile].kinds]
-    assert set(hill_turns) - {t for t, _ in game.buried} <= {game.turn}  # only the very last may bury none
-    assert len(game.buried) == sum(len(box) for box in game.box)  # the buried tiles lie in the box
+    assert set(hill_turns) - {t for t, _ in burial.of(game).buried} <= {game.turn}  # only the very last may bury none
+    assert len(burial.of(game).buried) == sum(len(box) for box in game.box)  # the buried tiles lie in the box
     again = play_game(HILLS, ["random", "random"], seed).game
-    assert again.buried == game.buried and again.history == game.history
+    assert burial.of(again).buried == burial.of(game).buried and again.history == game.history
 
 
 def test_a_search_never_learns_which_tiles_were_buried() -> None:
@@ -89,7 +90,7 @@ def test_a_search_never_learns_which_tiles_were_buried() -> None:
     unseen multiset is the real one, where each buried tile lies is not."""
     game = Game(HILLS, 2, seed=4)
     rng = random.Random(0)
-    while len(game.buried) < 3:
+    while len(burial.of(game).buried) < 3:
         moves = game.legal_moves()
         game.play(moves[rng.randrange(len(moves))])
     boxes = set()

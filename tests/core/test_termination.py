@@ -22,7 +22,7 @@ import pytest
 import yaml
 
 from engine.bots.random_player import RandomPlayer
-from engine.core import personal
+from engine.core import burial, personal
 from engine.core.game import Game
 from engine.core.moves import Move
 from engine.errors import UserError
@@ -91,7 +91,7 @@ def assert_ended_within_bound(game: Bounded) -> None:
     discarded = drawn - placed - game.returned
     assert game.tile is None and game.remaining == 0
     # Every tile placed, discarded or buried under a hill (deck.bury, never drawn), none lost or drawn twice.
-    assert placed + discarded + len(game.buried) == game.n
+    assert placed + discarded + len(burial.of(game).buried) == game.n
     assert drawn <= game.n + placed * max(game.k - 1, 0) <= game.n * max(game.k, 1)
 
 

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from engine.core import burial
 from engine.errors import UserError
 from engine.files.record import record_from_text, replay
 from engine.files.resume import resume
@@ -34,9 +35,9 @@ def test_a_record_names_each_buried_tile_and_replays() -> None:
     assert RECORD["version"] == 5
     assert sum("buried" in turn for turn in RECORD["turns"]) == 8  # one under each of the 8 hills
     game, problems = replay(doc_of(RECORD))
-    assert problems == [] and len(game.buried) == 8
+    assert problems == [] and len(burial.of(game).buried) == 8
     _, resumed, _ = resume(doc_of(RECORD))
-    assert resumed.buried == game.buried
+    assert burial.of(resumed).buried == burial.of(game).buried
 
 
 @pytest.mark.parametrize("finished", [True, False])

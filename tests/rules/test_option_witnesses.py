@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from engine.core import burial as core_burial
 from engine.core import personal
 from engine.core.game import Game
 from engine.errors import UserError
@@ -45,7 +46,7 @@ def dealt(game: Game) -> int:
     ruleset = game.ruleset
     placed = sum(1 for _, move in game.history if move is not None) + len(game.starts) - len(personal.of(game).turns)
     discarded = sum(1 for _, move in game.history if move is None) - game.returned
-    return placed + discarded + len(game.buried) - (0 if ruleset.start_drawn else ruleset.maps)
+    return placed + discarded + len(core_burial.of(game).buried) - (0 if ruleset.start_drawn else ruleset.maps)
 
 
 def deck_size(ruleset: Ruleset) -> str | None:
@@ -61,13 +62,13 @@ def burial(ruleset: Ruleset) -> str | None:
     kind = ruleset.bury_kind
     hills = [turn + 1 for turn, (tile, _) in enumerate(t for t in game.history if t[1] is not None)
              if kind in ruleset.tiles[tile].kinds]
-    unburied = sorted(set(hills) - {turn for turn, _ in game.buried})
+    unburied = sorted(set(hills) - {turn for turn, _ in core_burial.of(game).buried})
     if unburied and unburied != [game.turn]:  # only a hill placed when the stack was used up buries nothing
         return f"hill tiles placed on turns {unburied} buried nothing, with tiles left to draw"
     total = sum(t.count for t in ruleset.tiles) - len(ruleset.set_aside) - (0 if ruleset.start_drawn else ruleset.maps)
     want = min(total, ruleset.deck_size) if ruleset.deck_size else total
     n = dealt(game)
-    return None if n == want and game.buried else f"{n} tiles dealt of {want}, {len(game.buried)} buried"
+    return None if n == want and core_burial.of(game).buried else f"{n} tiles dealt of {want}, {len(core_burial.of(game).buried)} buried"
 
 
 CHECKS: dict[str, Callable[[Ruleset], str | None]] = {"start-tile-drawn": start_tile_drawn,

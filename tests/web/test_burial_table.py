@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.core import burial
 from engine.rules.ruleset import load_ruleset
 from engine.web.table import Refused, Table
 from engine.web.table_state import build_state
@@ -20,10 +21,10 @@ def test_the_log_tells_of_each_burial_but_not_the_tile(tmp_path: Path) -> None:
     assert table.settle(120), "the bots did not finish within two minutes"
     state = table.state()
     game = table.game
-    assert state["finished"] and len(game.buried) == 8
+    assert state["finished"] and len(burial.of(game).buried) == 8
     lines = [line for line in state["log"] if "went under the hill" in line]
     assert lines == ["a tile from the stack went under the hill, unseen"] * 8
-    for when, _ in game.buried:  # each follows the placement of its hill tile
+    for when, _ in burial.of(game).buried:  # each follows the placement of its hill tile
         placed = [i for i, line in enumerate(state["log"]) if line.startswith(f"turn {when}: ")]
         assert state["log"][placed[0] + 1] == lines[0]
     resumed = Table.resume(save)
@@ -34,7 +35,7 @@ def test_the_log_tells_of_each_burial_but_not_the_tile(tmp_path: Path) -> None:
 def test_the_record_is_offered_only_once_the_game_is_over() -> None:
     """While the game goes on the record would name the tiles under the hills: refused (409)."""
     table = Table(load_ruleset(REF), REF, ["human", "random"], 5)
-    while not table.game.buried:  # the human places the first legal move until a hill buries a tile
+    while not burial.of(table.game).buried:  # the human places the first legal move until a hill buries a tile
         state = _settled(table)
         cell = state["options"][0]
         table.play(state["turn"], {"kind": "place", "map": cell["map"], "x": cell["x"], "y": cell["y"],
