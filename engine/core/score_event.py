@@ -69,7 +69,9 @@ class ScoreEvent:
                 self.holder)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, ScoreEvent) and self.fields() == other.fields()
+        if not isinstance(other, ScoreEvent):
+            return NotImplemented  # as a dataclass does: the other side may answer (mock.ANY)
+        return self.fields() == other.fields()
 
     def __repr__(self) -> str:
         return "ScoreEvent(" + ", ".join(f"{name}={value!r}" for name, value in zip(FIELDS, self.fields())) + ")"

@@ -217,6 +217,7 @@ def _merge_into(result: Document, before: Document, target: dict, path: JsonPath
             target.pop(key, None)
             _drop(result, here)
             result.deleted[here] = source.where(there, key=True)["file"], *source.key_mark(there)
+            _note_path(result, source, there, here)
         else:
             target[key] = _strip_nulls(copy.deepcopy(value))
             _drop(result, here)
@@ -242,10 +243,11 @@ def _take_mark(doc: Document, source: Document, source_at: JsonPath, at: JsonPat
 
 
 def _note_path(doc: Document, source: Document, source_at: JsonPath, at: JsonPath) -> None:
-    """Note where ``at`` sits in ``source``'s file (under ``patch:`` for an option); noted even where
-    it is ``at`` itself, so that a mapping an option patched does not lend its path to a value
-    inside it that a later file set."""
-    doc.paths[at] = source.path_in_file(source_at)
+    """Note which file set ``at`` and where it sits there (under ``patch:`` for an option), even
+    where that is ``at`` itself: a later file's value inside a mapping an option patched then
+    names its own path, not the option's."""
+    file = source.origin(source_at)[0]
+    doc.paths[at] = (file, source.path_in_file(source_at, file))
 
 
 def _drop(doc: Document, path: JsonPath) -> None:

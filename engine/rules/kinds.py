@@ -347,5 +347,5 @@ def _blame_deletion(doc: Document, path: tuple, diagnostic: Diagnostic) -> Diagn
                                                ("features", kind, "adjacency")):
             return Diagnostic(f"'{deleted[-1]}' is deleted here, but the formula at {diagnostic.file}:"
                               f"{diagnostic.line} still reads '{name}'", file=file, line=line, col=col,
-                              path=json_path(deleted), code="formula-name")
+                              path=doc.where(deleted)["path"], code="formula-name")
     return diagnostic

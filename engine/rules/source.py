@@ -80,9 +80,9 @@ class Document:
     #: For a document merged from several files: the file that set each path
     #: whose mark came from another file than ``file`` (see engine/rules/compose.py).
     files: dict[JsonPath, str] = field(default_factory=dict)
-    #: For a document merged from several files: each path whose value came from a file where it
-    #: sits at another path (an option's ``patch:``), with that path there: what errors name.
-    paths: dict[JsonPath, JsonPath] = field(default_factory=dict)
+    #: For a document merged from several files: each path a merge set or deleted, with the file
+    #: that did and the path there (under ``patch:`` in an option): what errors name.
+    paths: dict[JsonPath, tuple[str, JsonPath]] = field(default_factory=dict)
     #: Paths a merge deleted (``key: null``), with ``(file, line, col)`` of the deletion,
     #: so "missing" errors can point at the line that removed the value.
     deleted: dict[JsonPath, tuple[str, int | None, int | None]] = field(default_factory=dict)
@@ -155,19 +155,24 @@ class Document:
         path = tuple(path)
         if path in self.deleted and path not in self.marks:
             file, line, col = self.deleted[path]
-            return {"file": file, "line": line, "col": col, "path": json_path(self.path_in_file(path))}
-        file, line, col = self.origin(path)
-        if key and path in self.key_marks:
-            line, col = self.key_marks[path]
-        return {"file": file, "line": line, "col": col, "path": json_path(self.path_in_file(path))}
+        else:
+            file, line, col = self.origin(path)
+            if key and path in self.key_marks:
+                line, col = self.key_marks[path]
+        return {"file": file, "line": line, "col": col, "path": json_path(self.path_in_file(path, file))}
 
-    def path_in_file(self, path: JsonPath) -> JsonPath:
-        """Where ``path`` sits in the file that set it (nearest ancestor in :attr:`paths`, the rest
-        appended): ``("patch", "frobnicate")`` for ``("frobnicate",)`` set by an option's patch."""
+    def path_in_file(self, path: JsonPath, file: str | None = None) -> JsonPath:
+        """Where ``path`` sits in ``file`` (default: the file that set it, :meth:`origin`): under its
+        nearest ancestor that ``file`` set (:attr:`paths`), the rest appended; ``("patch",
+        "frobnicate")`` for ``("frobnicate",)`` set by an option's patch.  A value an earlier file
+        set inside a mapping an option patched keeps its own path."""
+        path = tuple(path)
+        if file is None:
+            file = self.origin(path)[0]
         for n in range(len(path), -1, -1):
             found = self.paths.get(path[:n])
-            if found is not None:
-                return (*found, *path[n:])
+            if found is not None and found[0] == file:
+                return (*found[1], *path[n:])
         return path
 
 

@@ -100,6 +100,36 @@ patch:
     assert (8, 7, "$.patch.features.road.colour") in found
 
 
+def test_an_earlier_files_value_inside_a_mapping_an_option_patched_keeps_its_own_path(tmp_path: Path) -> None:
+    """The option makes basic's road ports wrong: the error is at basic.yaml, under basic's path
+    (found by a read-only review: it read ``$.patch.features.road.ports`` for a while)."""
+    option = write(tmp_path, "roadsurr.yaml", """\
+name: roadsurr
+description: roads complete when surrounded
+source: a test
+patch:
+  features:
+    road:
+      completion: surrounded
+""")
+    with pytest.raises(UserError) as caught:
+        load_ruleset(f"basic+{option}")
+    (d,) = caught.value.diagnostics
+    assert (Path(d.file).name, d.path, d.code) == ("basic.yaml", "$.features.road.ports", "kind-ports")
+
+
+@pytest.mark.parametrize("patch, path", [
+    ("  features: null\n", "$.patch.features"),
+    ("  constants:\n    farm_points: null\n", "$.patch.constants.farm_points"),
+])
+def test_a_deletion_in_an_option_is_named_by_its_path_there(tmp_path: Path, patch: str, path: str) -> None:
+    option = write(tmp_path, "del.yaml", "name: del\ndescription: deletes\nsource: a test\npatch:\n" + patch)
+    with pytest.raises(UserError) as caught:
+        load_ruleset(f"basic+{option}")
+    found = [(d.file, d.path) for d in caught.value.diagnostics]
+    assert (str(option), path) in found, found
+
+
 def test_a_later_file_names_its_own_path_inside_a_mapping_an_option_patched(tmp_path: Path) -> None:
     """Two options: the second replaces a value inside a mapping the first patched; an error at
     that value names the second file's path, not the first's."""
