@@ -182,8 +182,9 @@ class Layout:
                     cell(pos)[_FITS + rotation] = 1
         if state.placing is not None:
             cell(state.placing[0])[_PLACING + state.placing[1]] = 1
-        if moving.of(game).movers:
-            cell(moving.of(game).movers[0][2])[_MOVER] = 1 + moving.of(game).movers[0][1]
+        movers = moving.of(game).movers
+        if movers:
+            cell(movers[0][2])[_MOVER] = 1 + movers[0][1]
 
 
 def shown_tile(state: "ChanceGame", seat: int) -> int | None:
@@ -233,8 +234,9 @@ def text(state: "ChanceGame", seat: int) -> str:
         parts.append(f"hand {hand}, held {[len(held) for held in game.hands.held]}")
     if state.placing is not None:
         parts.append(f"placing{_where(state, state.placing[0])}r{state.placing[1]}")
-    if moving.of(game).movers:
-        owner, kind, pos = moving.of(game).movers[0]
+    movers = moving.of(game).movers
+    if movers:
+        owner, kind, pos = movers[0]
         parts.append(f"moving {owner}:{ruleset.follower_types[kind].name} from{_where(state, pos)}")
     return " | ".join(parts)
 

@@ -223,7 +223,8 @@ class ChanceGame:
     def _decision_string(self, move: Move) -> str:
         """``"wagon to (1,0) road@E"`` or ``"wagon home"`` (the follower moving on now)."""
         game = self.game
-        kind = moving.of(game).movers[0][1] if moving.of(game).movers else move.type
+        movers = moving.of(game).movers
+        kind = movers[0][1] if movers else move.type
         name = self.ruleset.follower_types[kind].name
         if move == HOME:
             return f"{name} home"

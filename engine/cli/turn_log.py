@@ -57,14 +57,16 @@ def turn_logger(console: Console, ruleset: Ruleset, names: list[str]) -> Callabl
                     f"{entry.rotation * 90:3d}°  {follower}")
             own = "  (their own tile, instead of a draw)" if game.turn in personal.of(game).turns[-1:] else ""
             console.print(line.rstrip() + own)
-            if burial.of(game).buried and burial.of(game).buried[-1][0] == game.turn:  # which tile, nobody sees
+            under = burial.of(game).buried
+            if under and under[-1][0] == game.turn:  # which tile, nobody sees
                 console.print(f"      ↳ a tile from the stack goes under the {ruleset.kinds[ruleset.bury_kind].name}, "
                               "unseen and out of the game")
             for event in events:
                 console.print(f"      ↳ {event.explain(names)}")
         if game.extra_turn and game.tile is not None:  # earned by this placement (no chaining)
             console.print(f"      ↳ {names[game.player]} places another tile at once: {earned}")
-        if personal.of(game).last_round is not None and personal.of(game).offered and not last_round_told:
+        tiles = personal.of(game)
+        if tiles.last_round is not None and tiles.offered and not last_round_told:
             last_round_told = True
             console.print("      ↳ the stacks are used up: each player may still place their own tile, in turn order")
         seen = len(game.history)

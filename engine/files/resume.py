@@ -100,13 +100,14 @@ def _play(game: Game, turn: dict[str, Any], entries: int, doc: Document, path: t
     if len(history) > entries:
         raise UserError(f"the seed's deal sets {game.ruleset.tiles[history[entries][0]].id} aside here, but the "
                         "record does not", code="resume", **doc.where(path))
+    tiles = personal.of(game)
     if turn.get("personal"):
-        while personal.of(game).offered and game.player != turn.get("player", game.player):
+        while tiles.offered and game.player != turn.get("player", game.player):
             game.play(DRAW)  # the seats before it passed in the last round
-        if not personal.of(game).offered:
+        if not tiles.offered:
             raise UserError(f"no personal tile is offered to seat {turn.get('player', game.player)} here",
                             code="resume", **doc.where(path))
-    elif personal.of(game).offered:
+    elif tiles.offered:
         game.play(DRAW)  # the personal tile offered was declined
     if game.tile is None:
         raise UserError("the record goes on after every tile was drawn", code="resume", **doc.where(path))
@@ -120,7 +121,8 @@ def _play(game: Game, turn: dict[str, Any], entries: int, doc: Document, path: t
             game.play(pick(recorded))  # the tile the player chose from the hand the seed dealt
     _same_tile(game, game.tile, recorded, doc, path + ("tile",))
     game.play(turn_move(game, turn, doc, path), checked=True)
-    buried = burial.of(game).buried[-1][1] if burial.of(game).buried and burial.of(game).buried[-1][0] == game.turn else -1
+    under = burial.of(game).buried
+    buried = under[-1][1] if under and under[-1][0] == game.turn else -1
     if buried != game.ruleset.tile_ids.get(turn.get("buried", ""), -1):
         dealt = game.ruleset.tiles[buried].id if buried >= 0 else "nothing"
         raise UserError(f"the seed's deal buries {dealt} under this tile, the record {turn.get('buried', 'nothing')}: "

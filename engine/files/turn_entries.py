@@ -93,17 +93,18 @@ def take_tile(game: Game, turn: dict, doc: Document, path: tuple) -> None:
     if tile != ruleset.personal_tile:
         raise IllegalMove("placement", f"{turn['tile']} is not a personal tile (deck.personal: "
                                        f"{ruleset.tiles[ruleset.personal_tile].id})")
-    if personal.of(game).last_round is None and doc.data.get("finished", True) and path[-1] > last_drawn_turn(doc.data["turns"]):
+    tiles = personal.of(game)
+    if tiles.last_round is None and doc.data.get("finished", True) and path[-1] > last_drawn_turn(doc.data["turns"]):
         personal.start_last_round(game)
-    if personal.of(game).last_round is not None and "player" in turn:
-        while personal.of(game).offered and game.player != turn["player"]:
+    if tiles.last_round is not None and "player" in turn:
+        while tiles.offered and game.player != turn["player"]:
             game.play(DRAW)
-    if not personal.of(game).offered:
+    if not tiles.offered:
         seat = turn.get("player", game.player)
-        held = personal.of(game).held[seat] if 0 <= seat < game.players else 0
+        held = tiles.held[seat] if 0 <= seat < game.players else 0
         why = (f"seat {seat} has no personal tile left" if not held else
                "the last round of personal tiles is over (once the stacks are used up, each seat is offered "
-               "its personal tile once, in turn order)" if personal.of(game).last_round == [] and game.tile is None else
+               "its personal tile once, in turn order)" if tiles.last_round == [] and game.tile is None else
                f"seat {seat}'s personal tile fits nowhere now")
         raise IllegalMove("placement", why)
 

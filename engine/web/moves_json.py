@@ -115,7 +115,8 @@ def _move_on(game: Game, move: dict[str, Any]) -> Move:
     _fields(move, "map", "x", "y", "segment")
     pos = _cell(game, move)
     segment = whole(move, "segment", low=0, high=10**4)
-    return move_on(pos, segment, moving.of(game).movers[0][1] if moving.of(game).movers else 0)  # the type of the follower to move
+    movers = moving.of(game).movers
+    return move_on(pos, segment, movers[0][1] if movers else 0)  # the type of the follower to move
 
 
 def _home(game: Game, move: dict[str, Any]) -> Move:
