@@ -202,9 +202,8 @@ class HumanPlayer:
         if game.hands is not None:
             c.print(hand_note(game))
         c.print(self._move_list(game, choices, limit=self.max_listed))
-        tiles = personal.of(game)
-        if tiles.offered:
-            instead = ("pass: the stacks are used up, and this is the last round" if tiles.last_round is not None
+        if personal.of(game).offered:
+            instead = ("pass: the stacks are used up, and this is the last round" if personal.of(game).last_round is not None
                        else "draw a tile from the stack instead")
             c.print(Text(f"{ruleset.tiles[tile].id} is your own tile, placed instead of drawing: place it, or "
                          f"type d to keep it and {instead}.", style="bold yellow"))
