@@ -48,6 +48,7 @@ def resume(doc: Document) -> tuple[Ruleset, Game, list[int] | None]:
         entries += "move" not in turn
     in_game = None
     if data.get("finished", True):
+        _settle(game)
         if game.tile is not None or game.remaining:
             raise UserError("the record says the game finished, but its seed leaves tiles to draw",
                             code="resume", **doc.where(("turns",)))
@@ -58,6 +59,14 @@ def resume(doc: Document) -> tuple[Ruleset, Game, list[int] | None]:
         raise UserError(f"the turns give scores {game.scores}, the record {recorded}", code="resume",
                         **doc.where(("scores",)))
     return ruleset, game, in_game
+
+
+def _settle(game: Game) -> None:
+    """Make the choices a finished record leaves unwritten after its last entry: a follower that
+    could have moved on went home, and each seat offered its personal tile in the last round
+    passed (a pass, like a decline, is not an entry)."""
+    while moving.of(game).movers or personal.of(game).offered:
+        game.play(HOME if moving.of(game).movers else DRAW)
 
 
 def _start(game: Game, ruleset: Ruleset, doc: Document) -> None:
