@@ -41,14 +41,14 @@ def add_to(into: list[int], vector: list[int] | None) -> None:
     """Add a per-seat vector (None: nothing) to ``into``, in place."""
     if vector:
         for p, v in enumerate(vector):
-            into[p] += v
+            into[p] = into[p] + v
 
 
 def subtract_from(into: list[int], vector: list[int] | None) -> None:
     """Subtract a per-seat vector (None: nothing) from ``into``, in place."""
     if vector:
         for p, v in enumerate(vector):
-            into[p] -= v
+            into[p] = into[p] - v
 
 
 def complete_after(game: "Game", root: int, gained: dict[int, bool]) -> bool:

@@ -203,13 +203,13 @@ class Board:
                 a = self.find(base + j)  # a method call, not a bound local: native when compiled
                 b = self.find(n_base + n_ports[FACING[port]])
                 if a == b:
-                    open_[a] -= 2 * counts
+                    open_[a] = open_[a] - 2 * counts
                     continue
                 if len(members[a]) < len(members[b]):
                     a, b = b, a
                 parent[b] = a
-                open_[a] += open_[b] - 2 * counts
-                fol[a] += fol[b]
+                open_[a] = open_[a] + open_[b] - 2 * counts
+                fol[a] = fol[a] + fol[b]  # not +=: mypyc compiles an item's in-place add as a generic call
                 members[a] = members[a] + members[b]
                 members[b] = MERGED
         return base
@@ -222,11 +222,13 @@ class Board:
         closes the roads and cities next to it and borders the fields)."""
         open_ = self.open
         for j, _, counts in orientation.joins[side]:  # ours, when the neighbour's side is the wild one
-            open_[self.find(base + j)] -= counts
+            root = self.find(base + j)
+            open_[root] = open_[root] - counts
         n_orientation, n_base, _ = neighbour
         for j, _, counts in n_orientation.joins[(side + 2) % 4]:  # the neighbour's, when ours is
             if counts:
-                open_[self.find(n_base + j)] -= counts
+                root = self.find(n_base + j)
+                open_[root] = open_[root] - counts
                 self.closed_at_wild.append(n_base + j)
 
     def deploy(self, segment: int, player: int, kind: int = 0, corner: int = -1) -> None:
@@ -234,10 +236,10 @@ class Board:
         segment ``segment`` (at board corner ``corner`` of its tile, 0-3, for a ``spot: corner``
         type; -1 on the segment)."""
         root = self.find(segment)
-        self.fol[root] += one_follower(player, kind, self.players)
+        self.fol[root] = self.fol[root] + one_follower(player, kind, self.players)
         self.on_board.append((segment, player, kind, corner))
-        self.supply[player] -= 1
-        self.reserve[player][kind] -= 1
+        self.supply[player] = self.supply[player] - 1
+        self.reserve[player][kind] = self.reserve[player][kind] - 1
 
     def deploy_at(self, tile_index: int, base: int, rotation: int, spot: int, player: int, kind: int) -> int:
         """:meth:`deploy` on spot ``spot`` of the tile of type ``tile_index`` just placed (segments

@@ -109,13 +109,13 @@ class BonusPart:
         attrs = [0] * len(game.ruleset.kinds[group.kind].attributes)
         for j in group.locals:
             for i, value in enumerate(tile.segments[j].attrs):
-                attrs[i] += value
+                attrs[i] = attrs[i] + value
         positions = {pos}
         for root in group.roots:
             found = totals(game, root)
             positions |= found.positions
             for i, value in enumerate(found.attrs):
-                attrs[i] += value
+                attrs[i] = attrs[i] + value
         return len(positions), attrs
 
     def _occupied_after(self, live: list["Group"], pos: int, joined: "Group | None", bit: int,
@@ -154,7 +154,7 @@ def bonuses_paid(game: "Game", inputs: list[dict[str, int]]) -> list[int]:
         for bonus in game.ruleset.bonuses:
             for event in bonus_scores(game, bonus, inputs, False, titles):
                 for p in event.players:
-                    vector[p] += event.points
+                    vector[p] = vector[p] + event.points
         if len(memo) >= MEMO_LIMIT:  # a long search meets more: start afresh rather than grow
             memo.clear()
         found = memo[key] = tuple(vector)

@@ -11,7 +11,7 @@ reads it, an empty one under a ruleset without burial.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .deck import take
 from .mechanism import Mechanism
@@ -19,6 +19,11 @@ from .mechanism import Mechanism
 if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
     from .game import Game
+
+#: The mechanism's name, its state's key in ``game.states`` (a constant: a native string, looked up
+#: on every turn).
+NAME: Final = "burial"
+
 
 
 class Burial:
@@ -40,7 +45,7 @@ def _start(game: "Game") -> Burial:
 
 def of(game: "Game") -> Burial:
     """The game's :class:`Burial`; under a ruleset without burial, a new empty one."""
-    found = game.states.get(MECHANISM.name)
+    found = game.states.get(NAME)
     if found is None:
         return Burial()
     assert isinstance(found, Burial)
@@ -81,4 +86,4 @@ def _uses(ruleset: "Ruleset") -> bool:
     return ruleset.bury_kind >= 0
 
 
-MECHANISM: Mechanism = Mechanism("burial", _uses, state=_start, placed=bury)
+MECHANISM: Mechanism = Mechanism(NAME, _uses, state=_start, placed=bury)

@@ -67,13 +67,15 @@ def fits_somewhere(game: Game, tile: int) -> bool:
     """Whether ``tile`` has a legal placement now: from the current tile's table, or for a tile
     whose constraints read the cell alone from where it is kept to fit (the abbey offered each
     turn: :func:`~engine.core.constrained.spots`)."""
-    current, constrained = tile == game.tile, bool(game.ruleset.constraints[tile])
-    if constrained and not (current and game.placement_cache is not None) and by_cell_only(game, tile):
-        return bool(spots(game, tile))
+    now = game.tile
+    current = now is not None and now == tile  # not ``tile == game.tile``: an int beside None compares boxed
+    if game.ruleset.constraints[tile]:
+        if not (current and game.placement_cache is not None) and by_cell_only(game, tile):
+            return bool(spots(game, tile))
+        if not current:
+            return bool(walk(game, tile))
     if current:
         return placement_count(game) > 0
-    if constrained:
-        return bool(walk(game, tile))
     fits = game.ruleset.fits
     return any(fits(tile, key) for key in game.frontier.values())
 

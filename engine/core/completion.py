@@ -129,7 +129,7 @@ def pay(game: "Game", events: list[Scored]) -> None:
     scores, kind_points = game.scores, game.kind_points
     for event in events:
         for p in event.players:
-            scores[p] += event.points
+            scores[p] = scores[p] + event.points
             kind_points[p][event.kind] += event.points
 
 

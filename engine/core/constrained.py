@@ -69,28 +69,53 @@ def spots(game: "Game", tile: int) -> frozenset[int]:
         found = frozenset(pos for pos, key in game.frontier.items() if _fits_at(game, tile, key))
     else:
         found = kept.cells
-        frontier, placed = game.frontier, reversed(board)
+        # The tiles placed since, newest first, by their segments: each tile has at least one, and
+        # a tile's are numbered after the previous tile's (one map: by_cell_only).
+        seg_pos, first = game.seg_pos, game.seg_tile
+        last = len(seg_pos) - 1
         for _ in range(len(board) - kept.seen):
-            pos = next(placed)
-            added: list[int] = []
-            dropped = [pos] if pos in found else []
-            for step in SIDE_STEP:  # the cells beside it: the only ones whose edge constraint changed
-                q = pos + step
-                key = frontier.get(q)
-                if key is None:
-                    continue
-                fits, was = _fits_at(game, tile, key), q in found
-                if fits and not was:
-                    added.append(q)
-                elif was and not fits:
-                    dropped.append(q)
-            if added or dropped:  # most turns open no hole and fill none
-                found = found.difference(dropped).union(added)
+            pos = seg_pos[last]
+            last = first[last] - 1  # the previous tile's last segment
+            if pos in found or _changed_beside(game, tile, pos, found):  # most turns open no hole, fill none
+                found = _beside(game, tile, pos, found)
     game.spots[tile] = Spots(len(board), found)
     return found
 
 
+def _changed_beside(game: "Game", tile: int, pos: int, found: frozenset[int]) -> bool:
+    """Whether a frontier cell beside ``pos`` (the only cells whose edge constraint a tile placed
+    there changed) now fits ``tile`` where ``found`` says not, or the other way round."""
+    frontier = game.frontier
+    for step in SIDE_STEP:
+        key = frontier.get(pos + step)
+        if key is not None and _fits_at(game, tile, key) != (pos + step in found):
+            return True
+    return False
+
+
+def _beside(game: "Game", tile: int, pos: int, found: frozenset[int]) -> frozenset[int]:
+    """``found`` without ``pos`` (a tile was placed there), the cells beside it that fit ``tile``
+    now added and those that no longer do dropped."""
+    frontier = game.frontier
+    added: list[int] = []
+    dropped = [pos]
+    for step in SIDE_STEP:
+        q = pos + step
+        key = frontier.get(q)
+        if key is None:
+            continue
+        if _fits_at(game, tile, key):
+            added.append(q)
+        else:
+            dropped.append(q)
+    return found.difference(dropped).union(added)
+
+
 def _fits_at(game: "Game", tile: int, key: int) -> bool:
     """Whether ``tile`` (:func:`by_cell_only`) fits a frontier cell of edge constraint ``key``."""
-    base = game.ruleset.edge_base
-    return all(c.allows_cell(key, base) for c in game.ruleset.constraints[tile]) and bool(game.ruleset.fits(tile, key))
+    ruleset = game.ruleset
+    base = ruleset.edge_base
+    for constraint in ruleset.constraints[tile]:  # a loop, not all(…): no generator object a cell
+        if not constraint.allows_cell(key, base):
+            return False
+    return bool(ruleset.fits(tile, key))

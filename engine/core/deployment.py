@@ -93,7 +93,7 @@ def choices_given(game: Game, tile: TileType, pos: int, rotation: int, here_of: 
             if reserve[t] and (rule == JOINS or rule == FREE and not here & mask
                                or rule == NEEDS and _allowed(game, types[t], kind, here, mask)):
                 found.append((j, t))
-    if any(reserve[t] for t in game.ruleset.corner_types):  # none left (a barn each): no junction to look for
+    if _any_left(reserve, game.ruleset.corner_types):  # none left (a barn each): no junction to look for
         n = len(tile.segments)
         if beside < 0:
             beside = _sides_beside(game, pos)
@@ -105,6 +105,15 @@ def choices_given(game: Game, tile: TileType, pos: int, rotation: int, here_of: 
             found.extend((n + c, t) for t in game.ruleset.corner_types
                          if _may_go(game, types[t], tile.segments[j].kind, here_of[j], mask))
     return found
+
+
+def _any_left(reserve: list[int], types: tuple[int, ...]) -> bool:
+    """Whether ``reserve`` (one seat's pieces left, by type) holds a piece of one of ``types`` (a loop,
+    not any(…): no generator object a placement)."""
+    for t in types:
+        if reserve[t]:
+            return True
+    return False
 
 
 def _sides_beside(game: Game, pos: int) -> int:
@@ -171,7 +180,7 @@ def _joined(game: Game, tile: TileType, pos: int, rotation: int,
     orientation = tile.orientations[rotation]
     n = len(tile.segments)
     group = [j for j in range(n)]  # a comprehension, not list(range(n)): native when compiled
-    packed = [0] * n
+    packed = [0 for _ in range(n)]
     met: list[int] = []  # the neighbouring features' roots met so far, and the local segment of each
     met_at: list[int] = []
     done: list[int] = []
@@ -194,12 +203,12 @@ def _joined(game: Game, tile: TileType, pos: int, rotation: int,
             if k < 0:
                 met.append(root)
                 met_at.append(g)
-                packed[g] += fol[root]
+                packed[g] = packed[g] + fol[root]  # not +=: an item's in-place add is not native
             else:
                 other = _local_find(group, met_at[k])
                 if other != g:
                     group[other] = g
-                    packed[g] += packed[other]
+                    packed[g] = packed[g] + packed[other]
     return group, packed, done
 
 

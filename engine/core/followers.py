@@ -54,7 +54,7 @@ def strengths(packed: int, players: int, weights: tuple[int, ...]) -> list[int]:
             break
         if weight:
             for p in range(players):
-                found[p] += weight * ((packed >> (PLAYER_BITS * p)) & PLAYER_MASK)
+                found[p] = found[p] + weight * ((packed >> (PLAYER_BITS * p)) & PLAYER_MASK)
         packed >>= step
     return found
 
@@ -75,6 +75,6 @@ def pieces_by_player(packed: int, players: int, types: int) -> list[int]:
         if not packed:
             break
         for p in range(players):
-            found[p] += (packed >> (PLAYER_BITS * p)) & PLAYER_MASK
+            found[p] = found[p] + ((packed >> (PLAYER_BITS * p)) & PLAYER_MASK)
         packed >>= step
     return found

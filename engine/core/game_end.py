@@ -58,7 +58,7 @@ def end_totals(game: "Game", known: "KnownEnds | None" = None) -> list[int]:
     totals = [0] * game.players
     for event in final_scores(game, explain=False, known=known):
         for p in event.players:
-            totals[p] += event.points
+            totals[p] = totals[p] + event.points
     return totals
 
 
@@ -166,7 +166,7 @@ def _final_by_adjacent(game: "Game", kind: "FeatureKind", roots: list[int], make
             packed.setdefault(target, []).append(game.fol[root])
             sources.setdefault(target, []).append(root)
             for p, n in enumerate(followers):
-                total[p] += n
+                total[p] = total[p] + n
     kinds = game.ruleset.kinds
     events = []
     for target, followers in counts.items():

@@ -74,7 +74,7 @@ class Lookahead(Majorities):
             self.envs[root], vector = self.standing(game, root, kind)
             self.contrib[root] = vector
             for p in range(self.players):
-                potential[p] += vector[p]
+                potential[p] = potential[p] + vector[p]
             if kind.index in self._pooled:
                 self._pool.append((root, kind, game.followers_by_player(root), self._adjacent_of(root)))
         self._pool_roots = {entry[0] for entry in self._pool}
@@ -128,7 +128,7 @@ class Lookahead(Majorities):
             n_ports, n_base = neighbour[0].port_segment, neighbour[1]
             for j, port, counts in joins:
                 root = game.find(n_base + n_ports[FACING[port]])
-                closed_joins[j] += counts
+                closed_joins[j] = closed_joins[j] + counts
                 other = group_of_root.get(root)
                 if other is None:
                     group_of_root[root] = j
@@ -294,7 +294,7 @@ class Lookahead(Majorities):
             add_to(vector, pool_total(self, context, (group, group.fol + bit)))
         keep, turns = self.keep, self.turns
         if keep and not group.complete:  # the follower leaves the supply (one on a completed feature is back)
-            vector[me] -= keep * (min(supply[me], turns[me]) - min(supply[me] - 1, turns[me]))
+            vector[me] = vector[me] - (keep * (min(supply[me], turns[me]) - min(supply[me] - 1, turns[me])))
         return vector
 
     def moves(self) -> list[tuple[Move, list[int]]]:
@@ -355,12 +355,12 @@ class Lookahead(Majorities):
         attrs = [0] * len(kind.attributes)
         for j in group.locals:
             for i, value in enumerate(tile.segments[j].attrs):
-                attrs[i] += value
+                attrs[i] = attrs[i] + value
         joined = [totals(game, root) for root in group.roots]
         for found in joined:
             segments += len(found.members)
             for i, value in enumerate(found.attrs):
-                attrs[i] += value
+                attrs[i] = attrs[i] + value
         if len(joined) == 1:  # one feature extended (the common case): its tiles counted without a copy
             tiles = len(joined[0].positions) + (pos not in joined[0].positions)
         else:

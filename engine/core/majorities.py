@@ -144,7 +144,7 @@ class Majorities:
             points = sum((piece.score if piece.score is not None else formula).points(env) for formula in rules)
             for p in range(self.players):
                 if count_of(packed, p, piece.index, self.players):
-                    vector[p] += points
+                    vector[p] = vector[p] + points
         return vector
 
     def majority(self, packed: int, up: set[int] | None) -> list[int]:

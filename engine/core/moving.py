@@ -19,7 +19,7 @@ The mechanism's state (:class:`MovingFollowers`) is ``game.states["followers tha
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..geometry import RING8, pack, unpack
 from .mechanism import DecisionKind, Mechanism
@@ -29,6 +29,11 @@ if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
     from .game import Game
     from .scoring import Scored
+
+#: The mechanism's name, its state's key in ``game.states`` (a constant: a native string, looked up
+#: on every turn).
+NAME: Final = "followers that move on"
+
 
 
 class MovingFollowers:
@@ -56,7 +61,7 @@ def _start(game: "Game") -> MovingFollowers:
 def of(game: "Game") -> MovingFollowers:
     """The game's :class:`MovingFollowers`; under a ruleset where no follower moves on, a new
     empty one (none queued, no choice made: what a screen or a record reads there)."""
-    found = game.states.get(MECHANISM.name)
+    found = game.states.get(NAME)
     if found is None:
         return MovingFollowers([])
     assert isinstance(found, MovingFollowers)
@@ -66,7 +71,7 @@ def of(game: "Game") -> MovingFollowers:
 def turn_of(game: "Game") -> int:
     """The seat whose turn it is: while followers move on, the seat whose placement scored them
     (another seat may be deciding), else :attr:`~engine.core.game.Game.player`."""
-    found = game.states.get(MECHANISM.name)
+    found = game.states.get(NAME)
     if isinstance(found, MovingFollowers) and found.movers:
         return found.active
     return game.player
@@ -200,7 +205,7 @@ def _uses(ruleset: "Ruleset") -> bool:
 #: What the owner of a follower that scored decides: where it moves on, or home.
 MOVE_ON_DECISION: DecisionKind = DecisionKind("move-on", _pending, options, check, (MOVE_ON, GO_HOME))
 _NOT_NOW = ("follower", "no follower is moving on now: a tile is to be placed")
-MECHANISM: Mechanism = Mechanism("followers that move on", _uses, state=_start, feature_scored=note_movers,
+MECHANISM: Mechanism = Mechanism(NAME, _uses, state=_start, feature_scored=note_movers,
                       scored=settle, holds=holds, decisions=(MOVE_ON_DECISION,), plays={MOVE_ON: play, GO_HOME: play},
                       refusals={MOVE_ON: _NOT_NOW, GO_HOME: _NOT_NOW})
 

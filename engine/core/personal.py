@@ -19,7 +19,7 @@ The mechanism's state (:class:`PersonalTiles`) is ``game.states["personal tiles"
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .mechanism import Mechanism
 from .moves import DECLINE, DRAW, Move
@@ -28,6 +28,11 @@ if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
     from .game import Game
     from .scoring import Scored
+
+#: The mechanism's name, its state's key in ``game.states`` (a constant: a native string, looked up
+#: on every turn).
+NAME: Final = "personal tiles"
+
 
 
 class PersonalTiles:
@@ -57,7 +62,7 @@ def _start(game: "Game") -> PersonalTiles:
 def of(game: "Game") -> PersonalTiles:
     """The game's :class:`PersonalTiles`; under a ruleset without personal tiles, a new empty one
     (nobody holds any, none offered: what a screen or a record reads there)."""
-    found = game.states.get(MECHANISM.name)
+    found = game.states.get(NAME)
     if found is None:
         return PersonalTiles([0] * game.players)
     assert isinstance(found, PersonalTiles)
@@ -68,13 +73,14 @@ def turn_start(game: "Game", draw: bool) -> bool:
     """Start the current player's turn: offer their personal tile if they hold one that fits (in
     the last round, the next seat's; ``draw`` unused: nothing is drawn here).  False when the
     turn's tile is to be drawn instead."""
-    if of(game).last_round is not None:
+    state = of(game)
+    if state.last_round is not None:
         offer_last_round(game)
         return True
     if not game.forced and not game.remaining:
         start_last_round(game)  # nothing is left to draw instead: the last round, where keeping it passes
         return True
-    return offer(game)
+    return _offer(game, state)
 
 
 def played(game: "Game", tile: int, base: int) -> None:
@@ -84,7 +90,7 @@ def played(game: "Game", tile: int, base: int) -> None:
     if not state.offered:
         return
     state.offered = False
-    state.held[game.player] -= 1
+    state.held[game.player] = state.held[game.player] - 1
     state.turns += (game.turn,)
 
 
@@ -113,10 +119,11 @@ def stacks_out(game: "Game") -> None:
         start_last_round(game)
 
 
-def offer(game: "Game") -> bool:
+def _offer(game: "Game", state: PersonalTiles) -> bool:
     """At the start of a turn: make the current player's personal tile the tile to place, if
-    they hold one that fits now.  False (and nothing changed) otherwise."""
-    tile, state = game.ruleset.personal_tile, of(game)
+    they hold one that fits now (``state``: the game's :class:`PersonalTiles`, read once a turn).
+    False (and nothing changed) otherwise."""
+    tile = game.ruleset.personal_tile
     if tile < 0 or not state.held[game.player]:
         return False
     previous = game.tile
@@ -150,7 +157,7 @@ def offer_last_round(game: "Game") -> None:
     state.offered = False
     while seats:
         game.player = seats.pop(0)
-        if offer(game):
+        if _offer(game, state):
             return
     game.tile, game.placement_cache = None, None
 
@@ -165,7 +172,7 @@ def _uses(ruleset: "Ruleset") -> bool:
     return ruleset.personal_tile >= 0
 
 
-MECHANISM: Mechanism = Mechanism("personal tiles", _uses, state=_start, turn_start=turn_start, drawn=stacks_out,
+MECHANISM: Mechanism = Mechanism(NAME, _uses, state=_start, turn_start=turn_start, drawn=stacks_out,
                       forced=forced, placed=played,
                       plays={DECLINE: decline}, options=declining,
                       refusals={DECLINE: ("placement", "only a personal tile may be declined (the tile to place "

@@ -53,11 +53,11 @@ def pool_total(look: "Lookahead", context: Any, override: tuple[Group, int] | No
                         pooled = counts.setdefault(target if isinstance(target, int) else id(target),
                                                    [target, [0] * look.players])
                         for p, n in enumerate(followers):
-                            pooled[1][p] += n
+                            pooled[1][p] = pooled[1][p] + n
             for target, followers in counts.values():
                 points = int(final(_target_env(look, kind, target, context)))
                 for p in majority(followers):
-                    total[p] += points
+                    total[p] = total[p] + points
         else:  # adjacent_pays_once
             paid: list[set] = [set() for _ in range(look.players)]
             for _, followers, after, env in mine:
@@ -67,7 +67,7 @@ def pool_total(look: "Lookahead", context: Any, override: tuple[Group, int] | No
                     fresh = [done[t] for t in done.keys() - paid[p]]
                     paid[p] |= done.keys()
                     counts_now = {name: fresh.count(a) for a, name in zip(kind.adjacency, kind.adjacency_inputs)}
-                    total[p] += int(final({**env, **counts_now}))
+                    total[p] = total[p] + int(final({**env, **counts_now}))
     return total
 
 def _group_entry(look: "Lookahead", kind, group: Group, packed: int, context):

@@ -223,7 +223,7 @@ def check_totals(game: "Game", events: "Sequence[Scored]", totals: list[int]) ->
     at the formula of the event that takes a total beyond ±MAX_POINTS."""
     for event in events:
         for p in event.players:
-            totals[p] += event.points
+            totals[p] = totals[p] + event.points
             if not -MAX_POINTS <= totals[p] <= MAX_POINTS:
                 score = _formula_of(game, event)
                 raise UserError(f"turn {game.turn}: the {score.rule} score of {event.kind} ({event.points}) takes "

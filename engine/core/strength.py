@@ -29,9 +29,10 @@ def feature_weights(game: "Game", root: int, weights: tuple[int, ...]) -> tuple[
     Raises :class:`UserError` ``strength-range`` for a strength outside 0-255, at the formula."""
     kind = game.ruleset.kinds[kind_of(game, root)]
     packed = game.fol[root]
-    if not any(present(packed, index, game.players) for index, _ in game.ruleset.feature_strengths):
-        return weights
-    return weights_on(game, kind, feature_inputs(game, root, kind), packed, weights)
+    for index, _ in game.ruleset.feature_strengths:  # a loop, not any(…): no generator object a feature
+        if present(packed, index, game.players):
+            return weights_on(game, kind, feature_inputs(game, root, kind), packed, weights)
+    return weights
 
 
 def weights_on(game: "Game", kind: "FeatureKind", env: dict, packed: int, weights: tuple[int, ...],
@@ -64,4 +65,7 @@ def weights_on(game: "Game", kind: "FeatureKind", env: dict, packed: int, weight
 
 def present(packed: int, index: int, players: int) -> bool:
     """Whether any seat has a follower of type ``index`` among followers ``packed``."""
-    return any(count_of(packed, p, index, players) for p in range(players))
+    for p in range(players):
+        if count_of(packed, p, index, players):
+            return True
+    return False

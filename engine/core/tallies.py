@@ -127,7 +127,7 @@ class Tallies:
         board = [0] * len(kinds)
         for notes in self.closed:
             for k, _ in notes:
-                board[k] += 1
+                board[k] = board[k] + 1
         if wanted is None:
             wanted = wanted_aggregates(ruleset, read)
         constants = kinds[0].constants if kinds else {}

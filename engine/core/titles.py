@@ -21,7 +21,7 @@ they become King" (brettspielwelt.de, CCKoenig); the shipped option is
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..rules.bonuses import read_by
 from .mechanism import Mechanism, MechanismState
@@ -32,6 +32,11 @@ if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
     from ..rules.bonuses import Bonus
     from .game import Game
+
+#: The mechanism's name, its state's key in ``game.states`` (a constant: a native string, looked up
+#: on every turn).
+NAME: Final = "titles"
+
 
 
 class Settled:
@@ -67,7 +72,7 @@ def settle(game: "Game", tile: int, base: int) -> list[Scored]:
     ``base``: the moment's arguments, unused): pass each title whose record
     someone beats, updating :attr:`~engine.core.game.Game.titles` (holders and records).  Returns a 0-point event
     per title passed (rule ``title``, ``players`` the new holder, ``values`` every seat's)."""
-    state = game.states[MECHANISM.name]
+    state = game.states[NAME]
     assert isinstance(state, Settled)
     if state.watched:
         now = made_of(game)
@@ -140,4 +145,4 @@ def _settled(game: "Game") -> MechanismState:
     return Settled(not any(kinds_read(game.ruleset, "largest_", read_by(game.ruleset.titles))))
 
 
-MECHANISM: Mechanism = Mechanism("titles", _uses, scored=settle, state=_settled)
+MECHANISM: Mechanism = Mechanism(NAME, _uses, scored=settle, state=_settled)

@@ -54,7 +54,7 @@ def totals(board: "Board", root: int) -> Totals:
         base = seg_tile[m]
         segment = tiles[board_cells[pos][2]].segments[m - base]
         for i, value in enumerate(segment.attrs):
-            attrs[i] += value
+            attrs[i] = attrs[i] + value
         for j in segment.adjacent:
             touching.add(base + j)
     found = board.totals[root] = Totals(members, positions, attrs, touching)

@@ -14,7 +14,7 @@ either way the farmers go home.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..rules.seats import pieces_at_start
 from .completion import pay
@@ -25,6 +25,11 @@ from .scoring import Scored, ScoreEvent, check_totals, explained, feature_inputs
 if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
     from .game import Game
+
+#: The mechanism's name, its state's key in ``game.states`` (a constant: a native string, looked up
+#: on every turn).
+NAME: Final = "score triggers"
+
 
 
 def on_deployed(game: "Game", segment: int, kind: int) -> list[Scored]:
@@ -41,7 +46,11 @@ def on_placed(game: "Game", tile_index: int, base: int) -> list[Scored]:
     ``tile_index``, segments from ``base``), in segment order; returns the score events (applied).
     A trigger none of whose pieces is on the board is not looked for (most turns of a game)."""
     pieces = _pieces(game)
-    live = [i for i in pieces.on_place if pieces.deployed(game, i)]
+    live = False
+    for i in pieces.on_place:  # a loop, not a list: most turns none is live and nothing is built
+        if pieces.deployed(game, i):
+            live = True
+            break
     if not live:
         return []
     found: list[Scored] = []
@@ -50,9 +59,10 @@ def on_placed(game: "Game", tile_index: int, base: int) -> list[Scored]:
         root = game.find(base + j)
         if fol[root] and root not in roots:  # a feature holding nobody sets off nothing
             roots.append(root)
-    for i in live:
-        for root in roots:  # still roots: a trigger merges nothing
-            found.extend(score_others(game, root, i))
+    for i in pieces.on_place:
+        if pieces.deployed(game, i):
+            for root in roots:  # still roots: a trigger merges nothing
+                found.extend(score_others(game, root, i))
     return found
 
 
@@ -108,9 +118,11 @@ def score_others(game: "Game", root: int, i: int) -> list[Scored]:
         return []
     kind = ruleset.kinds[game.seg_kind[root]]
     followers = game.weighed(root, pieces.weights[i])
-    make = explained if game.explain else paid_only
-    event = make(game, kind, trigger.name, trigger.score, feature_inputs(game, root, kind), followers,
-                 majority_in(game, [root], followers), root, "in_game")
+    env, players = feature_inputs(game, root, kind), majority_in(game, [root], followers)
+    if game.explain:  # each called by name, not through a variable: a native call
+        event: Scored = explained(game, kind, trigger.name, trigger.score, env, followers, players, root, "in_game")
+    else:
+        event = paid_only(game, kind, trigger.name, trigger.score, env, followers, players, root, "in_game")
     check_totals(game, [event], list(game.scores))
     pay(game, [event])
     if isinstance(event, ScoreEvent):
@@ -120,7 +132,7 @@ def score_others(game: "Game", root: int, i: int) -> list[Scored]:
 
 
 def _pieces(game: "Game") -> Pieces:
-    pieces = game.states[MECHANISM.name]
+    pieces = game.states[NAME]
     assert isinstance(pieces, Pieces)
     return pieces
 
@@ -129,4 +141,4 @@ def _uses(ruleset: "Ruleset") -> bool:
     return bool(ruleset.scorers)
 
 
-MECHANISM: Mechanism = Mechanism("score triggers", _uses, deployed=on_deployed, scored=on_placed, state=Pieces)
+MECHANISM: Mechanism = Mechanism(NAME, _uses, deployed=on_deployed, scored=on_placed, state=Pieces)
