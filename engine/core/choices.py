@@ -90,14 +90,15 @@ def _table(game: Game, tile: int) -> PlacementTable:
             by_cell[pos] = by_cell.get(pos, ()) + (r,)
         return list(by_cell), list(by_cell.values()), list(accumulate(map(len, by_cell.values())))
     # One pass, a dict look-up a cell; a key not met before costs one :meth:`fits` (it memoises).
-    memo, fits = game.ruleset.fit_table(tile), game.ruleset.fits
+    ruleset = game.ruleset
+    memo = ruleset.fit_table(tile)
     rotations: list[tuple[int, ...]] = []
     ends: list[int] = []
     total = 0
     for key in frontier.values():
         found = memo.get(key)
         if found is None:
-            found = fits(tile, key)
+            found = ruleset.fits(tile, key)  # not a bound method in a local: that call is not native
         rotations.append(found)
         total += len(found)
         ends.append(total)
@@ -106,9 +107,9 @@ def _table(game: Game, tile: int) -> PlacementTable:
 
 def _table_at(game: Game, tile: int, cells: frozenset[int]) -> PlacementTable:
     """The table of a tile that fits at ``cells`` alone (its constraints read the cell alone)."""
-    frontier, fits = game.frontier, game.ruleset.fits
+    frontier, ruleset = game.frontier, game.ruleset
     at = [pos for pos in frontier if pos in cells]  # frontier order
-    rotations = [fits(tile, frontier[pos]) for pos in at]
+    rotations = [ruleset.fits(tile, frontier[pos]) for pos in at]
     return at, rotations, list(accumulate(map(len, rotations)))
 
 

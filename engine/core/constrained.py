@@ -35,16 +35,16 @@ def walk(game: "Game", tile: int) -> list[tuple[int, int]]:
     in frontier order, then rotation order.  A constraint that reads the cell alone (``hole``) is
     asked once a cell: a tile that fits everywhere (the abbey's wild sides) is otherwise asked
     about four rotations of every frontier cell on every offer."""
-    fits = game.ruleset.fits
-    constraints = game.ruleset.constraints[tile]
+    ruleset = game.ruleset
+    constraints = ruleset.constraints[tile]
     by_cell = [c for c in constraints if c.per_cell]
     by_rotation = [c for c in constraints if not c.per_cell]
     found = []
-    base = game.ruleset.edge_base
+    base = ruleset.edge_base
     for pos, key in game.frontier.items():
         if by_cell and not all(c.allows_cell(key, base) for c in by_cell):
             continue
-        for r in fits(tile, key):
+        for r in ruleset.fits(tile, key):
             if all(c.allows(game, tile, pos, r) for c in by_rotation):
                 found.append((pos, r))
     return found
@@ -66,7 +66,7 @@ def spots(game: "Game", tile: int) -> frozenset[int]:
     if kept is not None and kept.seen == len(board):
         return kept.cells
     if kept is None or len(board) - kept.seen > 4:
-        found = frozenset(pos for pos, key in game.frontier.items() if _fits_at(game, tile, key))
+        found = frozenset(pos for pos, key in game.frontier.items() if game.ruleset.fits_cell(tile, key))
     else:
         found = kept.cells
         # The tiles placed since, newest first, by their segments: each tile has at least one, and
@@ -88,7 +88,7 @@ def _changed_beside(game: "Game", tile: int, pos: int, found: frozenset[int]) ->
     frontier = game.frontier
     for step in SIDE_STEP:
         key = frontier.get(pos + step)
-        if key is not None and _fits_at(game, tile, key) != (pos + step in found):
+        if key is not None and game.ruleset.fits_cell(tile, key) != (pos + step in found):
             return True
     return False
 
@@ -104,18 +104,8 @@ def _beside(game: "Game", tile: int, pos: int, found: frozenset[int]) -> frozens
         key = frontier.get(q)
         if key is None:
             continue
-        if _fits_at(game, tile, key):
+        if game.ruleset.fits_cell(tile, key):
             added.append(q)
         else:
             dropped.append(q)
     return found.difference(dropped).union(added)
-
-
-def _fits_at(game: "Game", tile: int, key: int) -> bool:
-    """Whether ``tile`` (:func:`by_cell_only`) fits a frontier cell of edge constraint ``key``."""
-    ruleset = game.ruleset
-    base = ruleset.edge_base
-    for constraint in ruleset.constraints[tile]:  # a loop, not all(…): no generator object a cell
-        if not constraint.allows_cell(key, base):
-            return False
-    return bool(ruleset.fits(tile, key))

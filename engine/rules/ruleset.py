@@ -126,6 +126,8 @@ class Ruleset:
     #: ``orientations`` order) whose side meets it; and per such bit set, their rotations.
     _side_fits: tuple[tuple[tuple[int, ...], ...], ...] = field(default=(), repr=False, compare=False)
     _rotation_sets: tuple[tuple[tuple[int, ...], ...], ...] = field(default=(), repr=False, compare=False)
+    #: The memo behind :meth:`fits_cell`, per tile type.
+    _cell_fits: list[dict[int, bool]] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def tile_ids(self) -> dict[str, int]:
@@ -156,6 +158,22 @@ class Ruleset:
             found = table[key] = self._rotation_sets[tile][
                 sides[0][key % base] & sides[1][key // base % base] & sides[2][key // square % base]
                 & sides[3][key // (square * base)]]
+        return found
+
+    def fits_cell(self, tile: int, key: int) -> bool:
+        """Whether tile type ``tile``, whose placement constraints all read the cell alone
+        (``hole``: :attr:`~engine.rules.constraints.Constraint.per_cell`), fits a frontier cell of
+        edge constraint ``key``: some rotation meets its sides (:meth:`fits`) and every
+        constraint allows the cell.  Memoised per ruleset, like :meth:`fits` (the abbey is asked
+        about the cells beside every tile placed: engine/core/constrained.py)."""
+        table = self._cell_fits[tile]
+        found = table.get(key)
+        if found is None:
+            found = bool(self.fits(tile, key))
+            for constraint in self.constraints[tile]:
+                if not constraint.allows_cell(key, self.edge_base):
+                    found = False
+            table[key] = found
         return found
 
 
@@ -366,6 +384,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         edge_mirror=tuple(codes.mirror), edge_base=codes.base, edge_wild=codes.wild,
         warnings=tuple(sorted(problems.warnings, key=diagnostic_order)),
         _fits=[{} for _ in tiles],
+        _cell_fits=[{} for _ in tiles],
         _side_fits=tuple(side_fits(t, codes.base, codes.wild) for t in tiles),
         _rotation_sets=tuple(rotation_sets(tuple(o.rotation for o in t.orientations)) for t in tiles),
     )
