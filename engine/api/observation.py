@@ -51,7 +51,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ..core import chance, moving, personal
+from ..core import chance, moving, personal, tallies, titles
 from ..core.moves import PLACE
 from ..files.notation import format_follower
 from ..geometry import map_local
@@ -153,12 +153,12 @@ class Layout:
         for tile, copies in chance.unseen(game).items():
             view["unseen"][tile] = copies
         if "tokens" in view:
-            view["tokens"][:] = game.tokens
+            view["tokens"][:] = tallies.of(game).tokens
         if game.hands is not None:
             _fill_hands(view, game.hands, seat)
         if "personal" in view:
             view["personal"][:] = personal.of(game).held
-        for i, (holder, record) in enumerate(game.titles):
+        for i, (holder, record) in enumerate(titles.of(game).holders):
             if holder >= 0:
                 view["titles"][i, holder] = record
 
@@ -224,11 +224,11 @@ def text(state: "ChanceGame", seat: int) -> str:
              f"tile {'-' if tile is None else tiles[tile].id}", "board " + " ".join(cells),
              f"{game.remaining} to draw"]
     if ruleset.tokens:
-        parts.append(f"tokens {game.tokens}")
+        parts.append(f"tokens {tallies.of(game).tokens}")
     if ruleset.personal_tile >= 0:
         parts.append(f"personal {personal.of(game).held}")
     if ruleset.titles:
-        parts.append(f"titles {game.titles}")
+        parts.append(f"titles {titles.of(game).holders}")
     if game.hands is not None:
         hand = " ".join(tiles[t].id for t in sorted(t for t, _, _ in game.hands.held[seat])) or "-"
         parts.append(f"hand {hand}, held {[len(held) for held in game.hands.held]}")

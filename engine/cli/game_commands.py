@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..core import burial, personal
+from ..core import burial, personal, tallies
 from .app import Failed, app, check_pictures, epilog, exit_check, scenario_app, write_picture
 from .completion import complete_player_list, complete_ref
 from .output import JsonOption, Output, ref_inputs
@@ -129,7 +129,7 @@ def play(
         "personal_turns": list(personal.of(game).turns),
         "scores": {"in_game": played.in_game, "final": list(game.scores)},
         "points_by_kind": points_by_kind(game),
-        "tokens": [dict(zip(game.ruleset.tokens, held)) for held in game.tokens], "titles": holders(game),
+        "tokens": [dict(zip(game.ruleset.tokens, held)) for held in tallies.of(game).tokens], "titles": holders(game),
         "tiles_placed": placed, "tiles_discarded": discarded, "tiles_returned": game.returned,
         "tiles_buried": len(burial.of(game).buried),
         "events": [event.to_json() for event in game.events],

@@ -26,7 +26,7 @@ from typing import Callable
 from rich.console import Console
 from rich.text import Text
 
-from ..core import burial, moving, personal
+from ..core import burial, moving, personal, tallies
 from ..core.game import Game
 from ..core.moves import HOME, Move
 from ..core.titles import held_by
@@ -293,7 +293,7 @@ class HumanPlayer:
                 self.name if seat == game.player else "")
             who = f" P{seat + 1} {named}".rstrip() + (" ◀" if seat == game.player else "")
             out.append(who, style="bold" if seat == game.player else None)
-            goods = "".join([*(f", {n} {name}" for name, n in zip(game.ruleset.tokens, game.tokens[seat])),
+            goods = "".join([*(f", {n} {name}" for name, n in zip(game.ruleset.tokens, tallies.of(game).tokens[seat])),
                              *(f", holds the {title}" for title in held_by(game, seat))])
             if game.ruleset.personal_tile >= 0:
                 goods += f", {personal.of(game).held[seat]} {game.ruleset.tiles[game.ruleset.personal_tile].id} held"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from ..core import burial, moving, personal
+from ..core import burial, moving, personal, tallies
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -113,7 +113,8 @@ def score_table(output: Any, game: Game, names: list[str], in_game: list[int]) -
     table.add_column("final", justify="right", style="bold")
     for token in game.ruleset.tokens:
         table.add_column(f"{token} held", justify="right")
+    gathered = tallies.of(game)
     for p, name in enumerate(names):
         table.add_row(name, *(str(by_kind[p][k]) for k in kinds), str(in_game[p]), str(game.scores[p]),
-                      *(str(n) for n in game.tokens[p]))
+                      *(str(n) for n in gathered.tokens[p]))
     output.console.print(table)

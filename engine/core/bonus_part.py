@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 from ..rules.bonuses import read_by
 from .game_end import bonus_scores
 from .scoring import is_complete, kind_of, majority_in
-from .tallies import Tallies, kinds_read, wanted_aggregates
+from .tallies import Tallies, kinds_read, of, wanted_aggregates
+from .titles import of as titles_of
 from .titles import passing
 from .totals import totals
 
@@ -65,8 +66,8 @@ class BonusPart:
         if self.by_placement and self._last[0] is live:  # another option of the same placement
             return self._last[1]
         joined, bit = look.deployed[option]
-        tallies = Tallies([list(h) for h in game.held], [list(c) for c in game.closed],
-                          [list(t) for t in game.tokens], game.kind_points)
+        gathered = of(game).copy()  # the look-ahead's own lists, changed below
+        tallies = Tallies(gathered.held, gathered.closed, gathered.tokens, game.kind_points)
         absorbed: set[int] = set()
         for group in live:
             absorbed.update(group.roots)
@@ -98,8 +99,10 @@ class BonusPart:
         takers = (game.player,) if kind.reward_to == "placer" else players
         for i in kind.tokens:
             if attrs[i]:
+                j = self.index[kind.attributes[i]]
                 for p in takers:
-                    tallies.tokens[p][self.index[kind.attributes[i]]] += attrs[i]
+                    mine = tallies.tokens[p]
+                    mine[j] = mine[j] + attrs[i]
 
     def _group_totals(self, group: "Group", pos: int) -> tuple[int, list[int]]:
         """The tiles and attribute sums of a feature as the move leaves it."""
@@ -145,11 +148,12 @@ def bonuses_paid(game: "Game", inputs: list[dict[str, int]]) -> list[int]:
     passed as a placement by the seat playing would pass them on those values (a title's value may be
     above its record before the first placement)."""
     # Each position and each move weighed asks again, but a game meets few distinct aggregates: kept.
-    key = (tuple([tuple(env.items()) for env in inputs]), tuple(game.titles), game.player)
+    held = titles_of(game).holders
+    key = (tuple([tuple(env.items()) for env in inputs]), tuple(held), game.player)
     memo = game.bonuses_memo
     found = memo.get(key)
     if found is None:
-        titles = [after for _, _, after in passing(game.ruleset.titles, inputs, game.titles, game.player)]
+        titles = [after for _, _, after in passing(game.ruleset.titles, inputs, held, game.player)]
         vector = [0] * game.players
         for bonus in game.ruleset.bonuses:
             for event in bonus_scores(game, bonus, inputs, False, titles):

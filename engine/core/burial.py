@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 NAME: Final = "burial"
 
 
-
 class Burial:
     """The tiles buried in one game: ``(turn, tile type)`` of each, in order (``buried``: what records
     mark and screens count, never which tile but to a replay)."""

@@ -69,14 +69,6 @@ class Game(Board):
         self.scores = [points_at_start(ruleset, p) for p in range(players)]  # 0 unless ``seats`` says
         #: Per seat, the points each score category (``ruleset.categories``: start, kinds, bonuses) paid.
         self.kind_points = [categories_at_start(ruleset, p) for p in range(players)]
-        #: Per seat, the tokens collected (engine/core/tallies.py), in ``ruleset.tokens`` order.
-        self.tokens = [[0] * len(ruleset.tokens) for _ in range(players)]
-        #: For bonuses only (engine/core/tallies.py), per seat, ``(kind index, tiles)`` of each feature
-        #: held when completed, and of each its tiles completed; per title (``ruleset.titles``,
-        #: engine/core/titles.py) ``(holder seat or -1, record)``.
-        self.held: list[list[tuple[int, int]]] = [[] for _ in range(players)]
-        self.closed: list[list[tuple[int, int]]] = [[] for _ in range(players)]
-        self.titles: list[tuple[int, int]] = [(-1, 0)] * len(ruleset.titles)
         #: False: score points only, with no :class:`ScoreEvent` (simulation; ``events`` stays empty).
         self.explain = explain
         self.events: list[ScoreEvent] = []

@@ -21,6 +21,7 @@ from ..rules.kinds import ScoreRangeError
 from .scoring import (Paid, ScoreEvent, Scored, check_totals, count_by_kind, explained, feature_inputs,
                       is_complete, kind_of, majority_in, own_env, owner_paid, paid_only, score_feature)
 from .tallies import aggregates
+from .titles import of as titles_of
 from .totals import adjacent_of
 
 if TYPE_CHECKING:
@@ -65,14 +66,15 @@ def end_totals(game: "Game", known: "KnownEnds | None" = None) -> list[int]:
 def bonus_scores(game: "Game", bonus: "Bonus", inputs: list[dict[str, int]], explain: bool,
                  titles: list[tuple[int, int]] | None = None) -> list[Scored]:
     """What ``bonus`` pays at the game end, the seats' aggregates being ``inputs`` and the titles
-    held as ``titles`` says (default: the game's, :attr:`~engine.core.game.Game.titles`)."""
+    held as ``titles`` says (default: the game's, :attr:`~engine.core.titles.Settled.holders`)."""
     try:
         values = [int(bonus.value(env)) for env in inputs]
         winners: list[tuple[int, ...]]
         if bonus.award == "each":
             winners = [(p,) for p, v in enumerate(values) if v > 0]
         elif bonus.award == "title":  # its holder, on its record (engine/core/titles.py)
-            holder, record = (game.titles if titles is None else titles)[game.ruleset.titles.index(bonus)]
+            held = titles_of(game).holders if titles is None else titles
+            holder, record = held[game.ruleset.titles.index(bonus)]
             winners = [(holder,)] if holder >= 0 else []
             if holder >= 0:
                 values[holder] = record

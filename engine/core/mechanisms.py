@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import burial, extra_turns, hands, moving, personal, titles, triggered
+from . import burial, extra_turns, hands, moving, personal, tallies, titles, triggered
 from .mechanism import (
     DecisionKind,
     Deployed,
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 #: Every mechanism, in the rules' order at a shared moment (module docstring).
 REGISTRY: tuple[Mechanism, ...] = (burial.MECHANISM, hands.MECHANISM, personal.MECHANISM, extra_turns.MECHANISM,
-                                   triggered.MECHANISM, titles.MECHANISM, moving.MECHANISM)
+                                   triggered.MECHANISM, tallies.MECHANISM, titles.MECHANISM, moving.MECHANISM)
 
 
 class Moments:

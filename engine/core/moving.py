@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 NAME: Final = "followers that move on"
 
 
-
 class MovingFollowers:
     """Followers that may move on in one game: those queued, as ``(owner, type, tile it stood on)``
     in the order their owners choose (the first is :attr:`~engine.core.game.Game.player`'s to

@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 NAME: Final = "personal tiles"
 
 
-
 class PersonalTiles:
     """The personal tiles of one game: per seat, how many it still holds (``held``); whether
     :attr:`~engine.core.game.Game.tile` is one offered instead of a draw (``offered``); the turns

@@ -20,10 +20,6 @@ def copy_game_into(game: "Game", other: "Game") -> None:
     other.states = {name: state.copy() for name, state in game.states.items()}
     other.scores = game.scores.copy()
     other.kind_points = [dict(points) for points in game.kind_points]
-    other.tokens = [list(tokens) for tokens in game.tokens]
-    other.held = [list(held) for held in game.held]
-    other.closed = [list(closed) for closed in game.closed]
-    other.titles = game.titles.copy()
     other.explain = game.explain
     other.events = game.events.copy()
     other.history = game.history.copy()

@@ -13,9 +13,10 @@ inputs of bonus formulas (:mod:`engine.rules.bonuses`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..rules.bonuses import KIND_AGGREGATES
+from .mechanism import Mechanism
 from .scoring import Paid, ScoreEvent, Scored, is_complete, kind_of, majority_in
 from .totals import totals
 
@@ -23,6 +24,42 @@ if TYPE_CHECKING:
     from ..rules.kinds import FeatureKind
     from ..rules.ruleset import Ruleset
     from .game import Game
+
+#: The mechanism's name, its state's key in ``game.states``.
+NAME: Final = "tallies"
+
+
+class Gathered:
+    """What each seat gathered in one game (``game.states["tallies"]``), per seat: ``tokens``
+    collected (in ``ruleset.tokens`` order), and ``(kind index, tiles)`` of each feature it
+    ``held`` when it was completed and of each its tile ``closed`` (noted under bonuses or titles)."""
+
+    __slots__ = ("tokens", "held", "closed")
+
+    def __init__(self, tokens: list[list[int]], held: list[list[tuple[int, int]]],
+                 closed: list[list[tuple[int, int]]]) -> None:
+        self.tokens = tokens
+        self.held = held
+        self.closed = closed
+
+    def copy(self) -> "Gathered":
+        return Gathered([list(tokens) for tokens in self.tokens], [list(notes) for notes in self.held],
+                        [list(notes) for notes in self.closed])
+
+
+def _start(game: "Game") -> Gathered:
+    return Gathered([[0] * len(game.ruleset.tokens) for _ in range(game.players)],
+                    [[] for _ in range(game.players)], [[] for _ in range(game.players)])
+
+
+def of(game: "Game") -> Gathered:
+    """The game's :class:`Gathered`; under a ruleset with no tokens, bonuses or titles, a new
+    empty one (what a screen or an observation reads there)."""
+    found = game.states.get(NAME)
+    if found is None:
+        return _start(game)
+    assert isinstance(found, Gathered)
+    return found
 
 
 def reward(game: "Game", root: int, players: tuple[int, ...]) -> Scored | None:
@@ -38,9 +75,12 @@ def reward(game: "Game", root: int, players: tuple[int, ...]) -> Scored | None:
     if not takers or not given:
         return None
     index = {name: i for i, name in enumerate(game.ruleset.tokens)}
+    tokens = of(game).tokens
     for p in takers:
+        mine = tokens[p]
         for name, count in given.items():
-            game.tokens[p][index[name]] += count
+            i = index[name]
+            mine[i] = mine[i] + count
     if not game.explain:
         return Paid(kind.name, "reward", 0, takers)
     tiles = {game.local(game.seg_pos[m])[1:] for m in game.members[root]}
@@ -52,14 +92,15 @@ def reward(game: "Game", root: int, players: tuple[int, ...]) -> Scored | None:
 
 def hold(game: "Game", root: int, players: tuple[int, ...]) -> None:
     """Note that ``players`` held the feature at ``root`` when it was completed (for bonuses)."""
+    held = of(game).held
     for p in players:
-        game.held[p].append((kind_of(game, root), _tiles(game, root)))
+        held[p].append((kind_of(game, root), _tiles(game, root)))
 
 
 def note_closed(game: "Game", root: int) -> None:
     """Note that the seat playing (:attr:`~engine.core.game.Game.player`) completed the feature
     at ``root`` with its tile, occupied or not (for bonuses and titles)."""
-    game.closed[game.player].append((kind_of(game, root), _tiles(game, root)))
+    of(game).closed[game.player].append((kind_of(game, root), _tiles(game, root)))
 
 
 def aggregates(game: "Game", final_points: list[dict[str, int]],
@@ -76,7 +117,8 @@ def aggregates(game: "Game", final_points: list[dict[str, int]],
     limits the kinds' aggregates to those named, None giving them all: a title is weighed after
     every turn and a bonus for every move a bot weighs, and ``largest_K`` walks every occupied
     feature on the board."""
-    tallies = Tallies(game.held, game.closed, game.tokens, game.kind_points)
+    gathered = of(game)
+    tallies = Tallies(gathered.held, gathered.closed, gathered.tokens, game.kind_points)
     return tallies.inputs(game.ruleset, occupied_held(game, read), final_points, read)
 
 
@@ -160,3 +202,10 @@ class Tallies:
 def _tiles(game: "Game", root: int) -> int:
     """Distinct tile positions of the feature at ``root`` (a feature's ``tiles``)."""
     return len({game.seg_pos[m] for m in game.members[root]})
+
+
+def _uses(ruleset: "Ruleset") -> bool:
+    return bool(ruleset.tokens) or bool(ruleset.bonuses)  # titles are bonuses too
+
+
+MECHANISM: Mechanism = Mechanism(NAME, _uses, state=_start)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Final
 from ..rules.bonuses import read_by
 from .mechanism import Mechanism, MechanismState
 from .scoring import Paid, ScoreEvent, Scored
+from . import tallies
 from .tallies import aggregates, kinds_read
 
 if TYPE_CHECKING:
@@ -38,42 +39,54 @@ if TYPE_CHECKING:
 NAME: Final = "titles"
 
 
-
 class Settled:
-    """The titles' own state in a game (``game.states["titles"]``): what the aggregates they read
+    """The titles' own state in a game (``game.states["titles"]``): per title (``ruleset.titles``),
+    ``(holder seat or -1, record)``; what the aggregates they read
     were made of when they were last settled (None: not yet, or they read a ``largest_K``, which
     any placement may change).  The other aggregates come from the features held and completed,
     the tokens and the points per kind, which change only as features complete and score: a turn
     that changed none of them changes no title's value, and :func:`settle` then passes none without working the
     aggregates out (a random game under King & Robber Baron spent 60 % of its time there)."""
 
-    __slots__ = ("made_of", "watched")
+    __slots__ = ("holders", "made_of", "watched")
 
-    def __init__(self, watched: bool) -> None:
+    def __init__(self, titles: int, watched: bool) -> None:
+        self.holders: list[tuple[int, int]] = [(-1, 0)] * titles
         #: Whether the titles read only aggregates :func:`made_of` follows.
         self.watched = watched
         self.made_of: tuple | None = None
 
     def copy(self) -> "Settled":
-        other = Settled(self.watched)
+        other = Settled(0, self.watched)
+        other.holders = self.holders.copy()
         other.made_of = self.made_of
         return other
+
+
+def of(game: "Game") -> Settled:
+    """The game's :class:`Settled`; under a ruleset without titles, a new empty one."""
+    found = game.states.get(NAME)
+    if found is None:
+        return Settled(0, False)
+    assert isinstance(found, Settled)
+    return found
 
 
 def made_of(game: "Game") -> tuple:
     """What the bonuses' aggregates other than ``largest_K`` are made of, per seat: how many
     features it held and completed, its tokens, its points per kind."""
-    return (tuple(len(notes) for notes in game.held), tuple(len(notes) for notes in game.closed),
-            tuple(tuple(tokens) for tokens in game.tokens), tuple(tuple(points.values()) for points in game.kind_points))
+    gathered = tallies.of(game)
+    return (tuple(len(notes) for notes in gathered.held), tuple(len(notes) for notes in gathered.closed),
+            tuple(tuple(tokens) for tokens in gathered.tokens),
+            tuple(tuple(points.values()) for points in game.kind_points))
 
 
 def settle(game: "Game", tile: int, base: int) -> list[Scored]:
     """After a placement by :attr:`~engine.core.game.Game.player` (tile type ``tile``, segments from
     ``base``: the moment's arguments, unused): pass each title whose record
-    someone beats, updating :attr:`~engine.core.game.Game.titles` (holders and records).  Returns a 0-point event
+    someone beats, updating :attr:`Settled.holders` (holders and records).  Returns a 0-point event
     per title passed (rule ``title``, ``players`` the new holder, ``values`` every seat's)."""
-    state = game.states[NAME]
-    assert isinstance(state, Settled)
+    state = of(game)
     if state.watched:
         now = made_of(game)
         if now == state.made_of:  # the values are those the titles were last settled on
@@ -81,10 +94,11 @@ def settle(game: "Game", tile: int, base: int) -> list[Scored]:
         state.made_of = now
     inputs = aggregates(game, [{} for _ in range(game.players)], read_by(game.ruleset.titles))
     passed: list[Scored] = []
-    after = passing(game.ruleset.titles, inputs, game.titles, game.player)
+    held = state.holders
+    after = passing(game.ruleset.titles, inputs, held, game.player)
     for i, (title, values, (taker, record)) in enumerate(after):
-        holder = game.titles[i][0]
-        game.titles[i] = (taker, record)
+        holder = held[i][0]
+        held[i] = (taker, record)
         if taker == holder:
             continue
         if not game.explain:
@@ -129,12 +143,12 @@ def holders(game: "Game") -> dict[str, dict[str, int | None]]:
     """Each title's holder (a seat, None: nobody yet) and its record (the value that holds it), by name:
     what ``play --json``, the web table and the terminal show."""
     return {title.name: {"holder": holder if holder >= 0 else None, "value": record}
-            for title, (holder, record) in zip(game.ruleset.titles, game.titles)}
+            for title, (holder, record) in zip(game.ruleset.titles, of(game).holders)}
 
 
 def held_by(game: "Game", seat: int) -> list[str]:
     """The names of the titles ``seat`` holds, in the ruleset's order."""
-    return [title.name for title, (holder, _) in zip(game.ruleset.titles, game.titles) if holder == seat]
+    return [title.name for title, (holder, _) in zip(game.ruleset.titles, of(game).holders) if holder == seat]
 
 
 def _uses(ruleset: "Ruleset") -> bool:
@@ -142,7 +156,8 @@ def _uses(ruleset: "Ruleset") -> bool:
 
 
 def _settled(game: "Game") -> MechanismState:
-    return Settled(not any(kinds_read(game.ruleset, "largest_", read_by(game.ruleset.titles))))
+    titles = game.ruleset.titles
+    return Settled(len(titles), not any(kinds_read(game.ruleset, "largest_", read_by(titles))))
 
 
 MECHANISM: Mechanism = Mechanism(NAME, _uses, scored=settle, state=_settled)

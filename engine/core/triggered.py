@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 NAME: Final = "score triggers"
 
 
-
 def on_deployed(game: "Game", segment: int, kind: int) -> list[Scored]:
     """Set off the ``when: deployed`` triggers of follower type ``kind``, just deployed on placed
     segment ``segment``; returns the score events (applied)."""

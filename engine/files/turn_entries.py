@@ -8,7 +8,7 @@ personal tile offered, and sending home a follower whose choice the entries leav
 
 from __future__ import annotations
 
-from ..core import burial, hands, moving, personal
+from ..core import burial, hands, moving, personal, titles
 from ..core.game import Game
 from ..core.moves import DRAW, HOME, IllegalMove, Move, move_on
 from ..errors import UserError
@@ -232,7 +232,7 @@ def titles_mismatch(doc: Document, game: Game, said: dict[str, str | None], path
     order), or None.  Scenarios and records check it alike.  Raises :class:`UserError` for a
     title the ruleset (``game.ruleset.ref``) has not, or a player the game has not (``code``,
     located at the entry)."""
-    held = dict(zip((t.name for t in game.ruleset.titles), game.titles))
+    held = dict(zip((t.name for t in game.ruleset.titles), titles.of(game).holders))
     wrong = []
     for title, who in said.items():
         if title not in held:

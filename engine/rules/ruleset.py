@@ -9,7 +9,6 @@ reported together.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from ..errors import Diagnostic, UserError
 from .bonuses import Bonus, compile_bonuses, token_names
 from .compose import compose
 from .constraints import Constraint, compile_constraints
+from .edge_fit import rotation_sets, side_fits
 from .follower_types import FollowerType, compile_follower_types
 from .burial import compile_bury
 from .hands import Hand, compile_hand
@@ -175,30 +175,6 @@ class Ruleset:
                     found = False
             table[key] = found
         return found
-
-
-def side_fits(tile: TileType, base: int, wild: int) -> tuple[tuple[int, ...], ...]:
-    """Per side of ``tile`` (``N E S W``) and per side code a neighbour may show there (0: no
-    neighbour; codes below ``base``), a bit for each of the tile's orientations (``orientations``
-    order) whose side meets that code: the same code, or a wild one on either side (``wild``,
-    -1 for none).  :meth:`Ruleset.fits` ands the four sides' bits."""
-    found = []
-    for side in range(4):
-        bits = [0] * base
-        for i, o in enumerate(tile.orientations):
-            code = o.side_codes[side]
-            for n in range(base):
-                if n == 0 or n == code or n == wild or code == wild:
-                    bits[n] |= 1 << i
-        found.append(tuple(bits))
-    return tuple(found)
-
-
-@functools.cache
-def rotation_sets(rotations: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """Per bit set over a tile's orientations (:func:`side_fits`), the rotations ``rotations``
-    (one per orientation, in order) of the bits set; shared by every tile with the same ones."""
-    return tuple(tuple(r for i, r in enumerate(rotations) if bits >> i & 1) for bits in range(1 << len(rotations)))
 
 
 def load_ruleset_for(doc: Document, path: tuple) -> "Ruleset":

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core import burial, moving, personal
+from ..core import burial, moving, personal, tallies
 from ..core.moves import HOME
 from ..core.titles import held_by
 from ..files.notation import follower_name, format_follower, moved_on_phrase, place_name
@@ -34,6 +34,7 @@ def build_state(table: Table) -> dict[str, Any]:
     asked = _asked(table) if human_turn else None
     options = _options(table) if asked == "place" else []
     spots = [(o["map"], o["x"], o["y"]) for o in options]
+    gathered = tallies.of(game)
     state: dict[str, Any] = {
         "ruleset": table.ref, "seed": table.seed, "turn": game.turn, "remaining": game.remaining,
         "finished": game.finished, "to_play": seat, "maps": ruleset.maps, "map": game.map, "tile_size": TILE,
@@ -42,7 +43,7 @@ def build_state(table: Table) -> dict[str, Any]:
                      "pieces": {t.name: game.reserve[i][t.index] for t in ruleset.follower_types},
                      "by_kind": dict(game.kind_points[i]),
                      "in_game": (table.in_game or game.scores)[i],
-                     "tokens": dict(zip(ruleset.tokens, game.tokens[i])), "titles": held_by(game, i),
+                     "tokens": dict(zip(ruleset.tokens, gathered.tokens[i])), "titles": held_by(game, i),
                      **({"personal": personal.of(game).held[i]} if ruleset.personal_tile >= 0 else {}),
                      **({"holds": len(game.hands.held[i])} if game.hands is not None else {})}
                     for i, s in enumerate(table.seats)],

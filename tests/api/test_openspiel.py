@@ -10,6 +10,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not inst
 import numpy  # noqa: E402
 
 import engine.api.openspiel  # noqa: E402,F401  (registers the game)
+from engine.core import titles  # noqa: E402
 from engine.rules.inspect import shipped_games  # noqa: E402
 
 #: Every shipped ruleset, and the basic game with each shipped option (after the options it requires).
@@ -123,12 +124,12 @@ def test_the_observation_shows_each_titles_holder_with_its_record():
     game = pyspiel.load_game("python_carcassonne", {"ruleset": "basic+king-and-robber-baron", "players": 2})
     state = game.new_initial_state()
     observer = game.make_py_observer()
-    while not state.is_terminal() and not any(holder >= 0 for holder, _ in state.inner.game.titles):
+    while not state.is_terminal() and not any(holder >= 0 for holder, _ in titles.of(state.inner.game).holders):
         outcomes = state.chance_outcomes() if state.is_chance_node() else None
         state.apply_action(outcomes[0][0] if outcomes else state.legal_actions()[0])
     observer.set_from(state, 1)
     expected = numpy.zeros((2, 2))
-    for i, (holder, record) in enumerate(state.inner.game.titles):
+    for i, (holder, record) in enumerate(titles.of(state.inner.game).holders):
         if holder >= 0:
             expected[i, holder] = record
     assert expected.sum() > 0 and numpy.array_equal(observer.dict["titles"], expected)

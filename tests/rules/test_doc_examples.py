@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import moving
+from engine.core import moving, tallies
 from engine.core.game import Game
 from engine.core.scoring import segment_type
 from engine.rules.inspect import validate_file
@@ -42,7 +42,7 @@ def longest_road_paid(game) -> bool:
 def wine_goes_to_completers(game) -> bool:
     rewards = [e for e in game.events if e.rule == "reward"]
     collected = [sum(e.tokens.get("wine", 0) for e in rewards if p in e.players) for p in range(game.players)]
-    return collected == [tokens[0] for tokens in game.tokens] and all(
+    return collected == [tokens[0] for tokens in tallies.of(game).tokens] and all(
         e.points == 10 and e.values == tuple(collected) for e in game.events if e.kind == "wine")
 
 
