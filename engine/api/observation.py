@@ -52,6 +52,7 @@ import math
 from typing import TYPE_CHECKING
 
 from ..core import chance, moving, personal, tallies, titles
+from ..core.hands import of as hands_of
 from ..core.moves import PLACE
 from ..files.notation import format_follower
 from ..geometry import map_local
@@ -154,8 +155,9 @@ class Layout:
             view["unseen"][tile] = copies
         if "tokens" in view:
             view["tokens"][:] = tallies.of(game).tokens
-        if game.hands is not None:
-            _fill_hands(view, game.hands, seat)
+        hands = hands_of(game)
+        if hands is not None:
+            _fill_hands(view, hands, seat)
         if "personal" in view:
             view["personal"][:] = personal.of(game).held
         for i, (holder, record) in enumerate(titles.of(game).holders):
@@ -196,7 +198,8 @@ def shown_tile(state: "ChanceGame", seat: int) -> int | None:
         return None
     if game.pending_starts:
         return game.start_tile
-    if game.tile is None or (game.hands is not None and (seat != game.player or game.hands.picking)):
+    hands = hands_of(game)
+    if game.tile is None or (hands is not None and (seat != game.player or hands.picking)):
         return None
     return game.tile
 
@@ -229,9 +232,10 @@ def text(state: "ChanceGame", seat: int) -> str:
         parts.append(f"personal {personal.of(game).held}")
     if ruleset.titles:
         parts.append(f"titles {titles.of(game).holders}")
-    if game.hands is not None:
-        hand = " ".join(tiles[t].id for t in sorted(t for t, _, _ in game.hands.held[seat])) or "-"
-        parts.append(f"hand {hand}, held {[len(held) for held in game.hands.held]}")
+    hands = hands_of(game)
+    if hands is not None:
+        hand = " ".join(tiles[t].id for t in sorted(t for t, _, _ in hands.held[seat])) or "-"
+        parts.append(f"hand {hand}, held {[len(held) for held in hands.held]}")
     if state.placing is not None:
         parts.append(f"placing{_where(state, state.placing[0])}r{state.placing[1]}")
     movers = moving.of(game).movers

@@ -27,6 +27,7 @@ from ..errors import UserError
 from ..rules.formula_syntax import MAX_POINTS
 from ..rules.ruleset import Ruleset, load_ruleset
 from ..rules.seats import pieces_at_start
+from ..core.hands import of as hands_of
 from . import observation
 from .actions import DEFAULT_CROP
 from .turns import ChanceGame
@@ -173,8 +174,9 @@ class CarcassonneState(pyspiel.State):
         game = self.inner.game
         tiles = self.inner.ruleset.tiles
         tile = "none" if game.tile is None else tiles[game.tile].id
-        hands = "" if game.hands is None else \
-            ", hands " + " | ".join(" ".join(tiles[t].id for t, _, _ in held) or "-" for held in game.hands.held)
+        held_now = hands_of(game)
+        hands = "" if held_now is None else \
+            ", hands " + " | ".join(" ".join(tiles[t].id for t, _, _ in held) or "-" for held in held_now.held)
         return (f"turn {game.turn}, scores {game.scores}, supply {game.supply}, tile {tile}{hands}, "
                 f"{len(game.board)} tiles placed, {game.remaining} to draw")
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from ..core import chance, moving, personal
 from ..core.choices import offered
 from ..core.game import Game
+from ..core.hands import of as hands_of
 from ..core.moves import DECLINE, DRAW, GO_HOME, HOME, MOVE_ON, PLACE, Move
 from ..files.notation import format_follower
 from ..geometry import map_local
@@ -174,7 +175,7 @@ class ChanceGame:
         if self.over:
             raise ValueError("the game is over")
         if self.chance:
-            drawer = game.player if game.hands is not None and not self.start_due else -1
+            drawer = game.player if hands_of(game) is not None and not self.start_due else -1
             if self.start_due:
                 chance.draw_start(game, action)
                 self.start_due = False
@@ -297,7 +298,7 @@ class ChanceGame:
         if chance_step:
             if not 0 <= action < len(tiles):
                 return f"no tile type {action}"
-            if seat is not None and self.game.hands is not None and not self.start_due and seat != self.game.player:
+            if seat is not None and hands_of(self.game) is not None and not self.start_due and seat != self.game.player:
                 return f"seat {self.game.player} draws a tile"
             return f"draw {tiles[action].id}"
         codec, game = self.codec, self.game

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..core import burial, personal, tallies
+from ..core import burial, hands, personal, tallies
 from .app import Failed, app, check_pictures, epilog, exit_check, scenario_app, write_picture
 from .completion import complete_player_list, complete_ref
 from .output import JsonOption, Output, ref_inputs
@@ -113,8 +113,9 @@ def play(
         score_table(output, game, names, played.in_game)
         back = f" ({game.returned} unplaceable draw{'s' * (game.returned != 1)} went back into the stack)" \
             if game.returned else ""
-        if game.hands is not None and game.hands.out:  # deck.hand return: box
-            back += f", {len(game.hands.out)} returned to the box unplaced"
+        held = hands.of(game)
+        if held is not None and held.out:  # deck.hand return: box
+            back += f", {len(held.out)} returned to the box unplaced"
         if burial.of(game).buried:  # deck.bury
             back += f", {len(burial.of(game).buried)} buried under {game.ruleset.kinds[game.ruleset.bury_kind].name} tiles"
         starts = {0: "no start tile", 1: "start tile included"}.get(len(game.starts), "start tiles included")

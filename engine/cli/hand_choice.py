@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from ..core.game import Game
+from ..core.hands import of as hands_of
 from ..core.moves import Move, pick
 from .screen import board_text, tile_text
 
@@ -25,16 +26,27 @@ if TYPE_CHECKING:
 def hand_note(game: Game) -> Text | None:
     """``Your hand: U, V`` for the player to move under ``deck.hand`` (the tile to place among
     them), or None without hands."""
-    if game.hands is None:
+    hands = hands_of(game)
+    if hands is None:
         return None
-    held = [game.tiles[tile].id for tile, _, _ in game.hands.held[game.player]]
+    held = [game.tiles[tile].id for tile, _, _ in hands.held[game.player]]
     return Text(f"Your hand: {', '.join(held) or 'empty'}", style="bold")
+
+
+def held_count(game: Game, seat: int) -> str:
+    """``, 2 tiles in hand`` for ``seat`` under ``deck.hand`` (how many, not which: the others'
+    hands are hidden), else an empty string: a part of the scores line."""
+    hands = hands_of(game)
+    if hands is None:
+        return ""
+    held = len(hands.held[seat])
+    return f", {held} tile{'s' * (held != 1)} in hand"
 
 
 def choose_tile(player: "HumanPlayer", game: Game) -> Move:
     """Show the hand and ask which tile to place: ``pick(tile)``.  A number from the list
     or a tile id; ``?`` repeats the list, ``b`` redraws the board, ``q`` quits (as at the move prompt)."""
-    hands = game.hands
+    hands = hands_of(game)
     assert hands is not None and hands.picking, "a choice of tile needs a hand to choose from"
     types = hands.types(game.player)
     ids = [game.tiles[t].id for t in types]

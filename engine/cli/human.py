@@ -26,7 +26,7 @@ from typing import Callable
 from rich.console import Console
 from rich.text import Text
 
-from ..core import burial, moving, personal, tallies
+from ..core import burial, hands, moving, personal, tallies
 from ..core.game import Game
 from ..core.moves import HOME, Move
 from ..core.titles import held_by
@@ -35,7 +35,7 @@ from ..files.notation import format_follower, place_name
 from ..files.output import check_writable
 from ..files.record import history_seats
 from ..sim.play import QuitGame  # the play loop catches it and stops the game where it stands
-from .hand_choice import choose_tile, hand_note
+from .hand_choice import choose_tile, hand_note, held_count
 from .move_input import MoveInputError, decline_word, move_notation, parse_move
 from .output import terminal_console
 from .screen import SEAT_STYLES, board_text, kind_letter, kind_style, pieces_left, tile_text
@@ -199,7 +199,7 @@ class HumanPlayer:
         c.print(Text(f"Your tile {ruleset.tiles[tile].id} (edges N E S W per rotation; rotations are "
                      f"clockwise quarter turns):", style="bold"))
         c.print(tile_text(ruleset, tile, legal=legal), end="")
-        if game.hands is not None:
+        if hands.of(game) is not None:
             c.print(hand_note(game))
         c.print(self._move_list(game, choices, limit=self.max_listed))
         if personal.of(game).offered:
@@ -297,8 +297,7 @@ class HumanPlayer:
                              *(f", holds the {title}" for title in held_by(game, seat))])
             if game.ruleset.personal_tile >= 0:
                 goods += f", {personal.of(game).held[seat]} {game.ruleset.tiles[game.ruleset.personal_tile].id} held"
-            if game.hands is not None:  # how many, not which: the others' hands are hidden
-                goods += f", {len(game.hands.held[seat])} tile{'s' * (len(game.hands.held[seat]) != 1)} in hand"
+            goods += held_count(game, seat)
             out.append(f" {game.scores[seat]} pts, {pieces_left(game, seat)} left{goods}   ")
         out.rstrip()
         return out

@@ -21,6 +21,8 @@ import random
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from .hands import of as hands_of
+
 if TYPE_CHECKING:
     from .game import Game
 
@@ -71,7 +73,7 @@ def determinise(game: "Game", rng: random.Random, seat: int | None = None) -> "G
     me = 1 << (game.player if seat is None else seat)
     for number in range(len(game.ruleset.phases) or 1):
         slots: list[tuple[list, int]] = [(phase, i) for phase, lo, hi in _places(other, number) for i in range(lo, hi)]
-        if other.hands is not None:
+        if hands_of(other) is not None:
             slots += _unknown_to(other, number, me)
         box = other.box[number]
         slots += [(box, i) for i in range(len(box))]
@@ -93,7 +95,7 @@ def _unknown_to(game: "Game", number: int, me: int) -> list[tuple[list, int]]:
     """Under ``deck.hand``, the places of phase ``number``'s tiles that the seat with bit ``me``
     cannot know: those returned to a bottom by other seats, held by other seats, or returned to
     the box by them."""
-    hands = game.hands
+    hands = hands_of(game)
     assert hands is not None, "only hands hide tiles from some seats"
     found: list[tuple[list, int]] = []
     for m, (stack, pins) in enumerate(zip(game.stacks, game.pins)):
@@ -110,7 +112,8 @@ def _unknown_to(game: "Game", number: int, me: int) -> list[tuple[list, int]]:
 
 def _marks(game: "Game", m: int, number: int) -> list[int]:
     """The tiles returned to the bottom of phase ``number`` on map ``m`` (``deck.hand``), bottom first."""
-    return game.hands.marks[m][number] if game.hands is not None else []
+    hands = hands_of(game)
+    return hands.marks[m][number] if hands is not None else []
 
 
 def _phase_number(game: "Game", m: int, a: int) -> int:

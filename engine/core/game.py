@@ -21,7 +21,6 @@ from .board import Board
 from .deck import Pins, Stack, build_stacks, drawn, put_back, take
 from .followers import others_mask, strengths
 from .game_end import end_totals, final_scores
-from .hands import Hands
 from .mechanism import Decision, Mechanism, MechanismState
 from .mechanisms import moments_for
 from .moves import PLACE, Move
@@ -87,8 +86,6 @@ class Game(Board):
         self.extra_turns: tuple[int, ...] = ()
         self.finished = False
         self.tile: int | None = None
-        #: ``deck.hand`` (engine/core/hands.py): what each seat holds and knows; None for the single draw.
-        self.hands = Hands(players, len(ruleset.phases) or 1, ruleset.maps) if ruleset.hand else None
         self.rng = random.Random(seed)
         #: Whether :attr:`rng` is shared with a copy: the first to draw takes its own (engine/core/snapshot.py).
         self.rng_shared = False

@@ -27,7 +27,7 @@ seat cannot know, and keeps the returned tiles at the bottom in place.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .deck import reshuffle, take
 from .mechanism import DecisionKind, Mechanism
@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
     from .game import Game
     from .scoring import Scored
+
+#: The mechanism's name, its state's key in ``game.states``.
+NAME: Final = "hands of tiles"
 
 #: A held or returned tile: ``(tile type index, phase number it was drawn in, seats that know it)``.
 Entry = tuple[int, int, int]
@@ -314,15 +317,28 @@ def _discard(game: "Game", tile: int) -> None:
             marks.clear()
 
 
+def of(game: "Game") -> Hands | None:
+    """The game's :class:`Hands` (``game.states["hands of tiles"]``); None under a ruleset
+    without ``deck.hand`` (a single tile drawn a turn)."""
+    found = game.states.get(NAME)
+    assert found is None or isinstance(found, Hands)
+    return found
+
+
 def _hands(game: "Game") -> Hands:
-    hands = game.hands
+    hands = of(game)
     assert hands is not None, "the ruleset has no hands (deck.hand)"
     return hands
 
 
 def _picking(game: "Game") -> bool:
-    hands = game.hands
+    hands = of(game)
     return hands is not None and hands.picking
+
+
+def _start(game: "Game") -> Hands:
+    ruleset = game.ruleset
+    return Hands(game.players, len(ruleset.phases) or 1, ruleset.maps)
 
 
 def _uses(ruleset: "Ruleset") -> bool:
@@ -331,6 +347,6 @@ def _uses(ruleset: "Ruleset") -> bool:
 
 #: Which held tile to place this turn.
 PICK_DECISION: DecisionKind = DecisionKind("pick", _picking, options, check, (PICK,))
-MECHANISM: Mechanism = Mechanism("hands of tiles", _uses, draw=open_turn, draw_one=draw_one, placed=played, turn_end=end_turn,
+MECHANISM: Mechanism = Mechanism(NAME, _uses, state=_start, draw=open_turn, draw_one=draw_one, placed=played, turn_end=end_turn,
                       decisions=(PICK_DECISION,), plays={PICK: picked},
                       refusals={PICK: ("placement", "the tile to place is chosen: place it")})

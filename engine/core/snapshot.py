@@ -26,7 +26,6 @@ def copy_game_into(game: "Game", other: "Game") -> None:
     other.seats = game.seats.copy()
     other.extra_turn, other.earned_turn = game.extra_turn, game.earned_turn
     other.extra_turns = game.extra_turns
-    other.hands = None if game.hands is None else game.hands.copy()
     other.returned, other.went_back = game.returned, game.went_back
     other.turn, other.player, other.finished, other.tile = game.turn, game.player, game.finished, game.tile
     # Shared until one of the two draws from it (own_rng): copying its state costs half a copy.

@@ -33,6 +33,7 @@ from typing import Any
 
 from ..core import burial, moving, personal
 from ..core.game import Game
+from ..core.hands import of as hands_of
 from ..core.moves import HOME, IllegalMove, Move
 from ..errors import UserError
 from ..rules.reading import decode_text, read_bytes
@@ -60,6 +61,7 @@ def turn_entries(game: Game) -> list[dict[str, Any]]:
     ruleset, entries = game.ruleset, []
     several, extra, own, turn = ruleset.maps > 1, set(game.extra_turns), set(personal.of(game).turns), 0
     decisions, buried = list(moving.of(game).decisions), dict(burial.of(game).buried)
+    hands = hands_of(game)
     for (tile, move), seat in zip(game.history, history_seats(game)):
         tile_id = ruleset.tiles[tile].id
         if move is None:
@@ -72,8 +74,8 @@ def turn_entries(game: Game) -> list[dict[str, Any]]:
             entry["extra_turn"] = True
         if turn in own:
             entry["personal"] = True
-        if game.hands is not None:
-            entry["hand"] = [ruleset.tiles[t].id for t in game.hands.shown[turn - 1]]
+        if hands is not None:
+            entry["hand"] = [ruleset.tiles[t].id for t in hands.shown[turn - 1]]
         if turn in buried:
             entry["buried"] = ruleset.tiles[buried[turn]].id
         if several:
@@ -188,7 +190,8 @@ def check_finished(game: Game, doc: Document, supply: TileSupply) -> None:
     turns = doc.data["turns"]
     where = ("finished",) if "finished" in doc.data else ("turns", len(turns) - 1) if turns else ("turns",)
     supply.check_used_up(len(turns), where)
-    held = [(seat, tile) for seat, tiles in enumerate(game.hands.held) for tile, _, _ in tiles] if game.hands else []
+    hands = hands_of(game)
+    held = [(seat, tile) for seat, tiles in enumerate(hands.held) for tile, _, _ in tiles] if hands else []
     if held:
         seat, tile = held[0]
         raise UserError(f"the record says the game finished, but seat {seat} still holds "

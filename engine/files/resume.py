@@ -14,6 +14,7 @@ from typing import Any
 
 from ..core import burial, moving, personal
 from ..core.game import Game
+from ..core.hands import of as hands_of
 from ..core.moves import DRAW, HOME, IllegalMove, pick
 from ..errors import UserError
 from ..rules.ruleset import Ruleset, load_ruleset_for
@@ -124,9 +125,10 @@ def _play(game: Game, turn: dict[str, Any], entries: int, doc: Document, path: t
         raise UserError(f"the record gives this turn to seat {turn['player']}, but seat {game.player} plays it",
                         code="resume", **doc.where(path + ("player",)))
     recorded = game.ruleset.tile_ids.get(turn["tile"], -1)
-    if game.hands is not None:
+    hands = hands_of(game)
+    if hands is not None:
         _same_hand(game, turn, doc, path)
-        if game.hands.picking and recorded in game.hands.types(game.player):
+        if hands.picking and recorded in hands.types(game.player):
             game.play(pick(recorded))  # the tile the player chose from the hand the seed dealt
     _same_tile(game, game.tile, recorded, doc, path + ("tile",))
     game.play(turn_move(game, turn, doc, path), checked=True)
@@ -141,8 +143,9 @@ def _play(game: Game, turn: dict[str, Any], entries: int, doc: Document, path: t
 
 def _same_hand(game: Game, turn: dict[str, Any], doc: Document, path: tuple) -> None:
     """Under ``deck.hand``: the turn's ``hand``, if it gives one, is what the seed dealt the player."""
-    assert game.hands is not None, "hands only"
-    dealt = sorted(game.tiles[t].id for t, _, _ in game.hands.held[game.player])
+    hands = hands_of(game)
+    assert hands is not None, "hands only"
+    dealt = sorted(game.tiles[t].id for t, _, _ in hands.held[game.player])
     if "hand" in turn and sorted(map(str, turn["hand"])) != dealt:
         raise UserError(f"the seed deals the hand {', '.join(dealt)} here, the record {', '.join(map(str, turn['hand']))}: "
                         "it cannot be resumed (it was edited, or another version of the engine dealt it)",

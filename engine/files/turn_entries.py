@@ -78,7 +78,7 @@ def take_tile(game: Game, turn: dict, doc: Document, path: tuple) -> None:
     while moving.of(game).movers:  # a follower that could have moved on, and the record goes on: it went home
         game.play(HOME)
     tile = tile_index(game.ruleset, turn["tile"], doc, path + ("tile",))
-    if game.hands is not None:
+    if hands.of(game) is not None:
         _take_from_hand(game, turn, tile, doc, path)
         return
     if "hand" in turn:

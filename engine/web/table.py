@@ -28,6 +28,7 @@ from typing import Any
 from ..bots.players import Player, check_seats, make_player
 from ..core import burial
 from ..core.game import Game
+from ..core.hands import of as hands_of
 from ..core.moves import PICK, IllegalMove, Move
 from ..errors import UserError
 from ..files.output import write_json
@@ -150,7 +151,7 @@ class Table:
         game goes on in which a tile was buried (``deck.bury``), which the record names."""
         with self._lock:
             going_on = not self.game.finished and self.stopped is None
-            if going_on and self.game.hands is not None:
+            if going_on and hands_of(self.game) is not None:
                 raise Refused("the record names the tiles each player held: it can be downloaded once the "
                               "game is over", 409)
             if going_on and burial.of(self.game).buried:

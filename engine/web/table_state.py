@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core import burial, moving, personal, tallies
+from ..core.hands import of as hands_of
 from ..core.moves import HOME
 from ..core.titles import held_by
 from ..files.notation import follower_name, format_follower, moved_on_phrase, place_name
@@ -34,7 +35,7 @@ def build_state(table: Table) -> dict[str, Any]:
     asked = _asked(table) if human_turn else None
     options = _options(table) if asked == "place" else []
     spots = [(o["map"], o["x"], o["y"]) for o in options]
-    gathered = tallies.of(game)
+    gathered, hands = tallies.of(game), hands_of(game)
     state: dict[str, Any] = {
         "ruleset": table.ref, "seed": table.seed, "turn": game.turn, "remaining": game.remaining,
         "finished": game.finished, "to_play": seat, "maps": ruleset.maps, "map": game.map, "tile_size": TILE,
@@ -45,7 +46,7 @@ def build_state(table: Table) -> dict[str, Any]:
                      "in_game": (table.in_game or game.scores)[i],
                      "tokens": dict(zip(ruleset.tokens, gathered.tokens[i])), "titles": held_by(game, i),
                      **({"personal": personal.of(game).held[i]} if ruleset.personal_tile >= 0 else {}),
-                     **({"holds": len(game.hands.held[i])} if game.hands is not None else {})}
+                     **({"holds": len(hands.held[i])} if hands is not None else {})}
                     for i, s in enumerate(table.seats)],
         "board": board_svg(game, table.names, size=TILE, coordinates=True, spots=spots,
                            recent=_since_last_turn(table, seat)),
@@ -85,7 +86,7 @@ def _hand_seat(table: Table) -> int | None:
     table's only human seat (so a lone human sees the tile they kept while the bots play); None
     without hands, at a table of bots only, or while a bot plays among several humans (each
     hand is shown only on its holder's turn: they share the page)."""
-    if table.game.hands is None:
+    if hands_of(table.game) is None:
         return None
     seat = table.seat_to_answer()
     if seat is not None and table.seats[seat].human:
@@ -103,11 +104,12 @@ def _hand(table: Table, seat: int) -> dict[str, Any]:
     ``box``)."""
     game, ruleset = table.game, table.ruleset
     hand = ruleset.hand
-    assert game.hands is not None and hand is not None, "only a ruleset with hands shows one"
+    hands = hands_of(game)
+    assert hands is not None and hand is not None, "only a ruleset with hands shows one"
     asked = _asked(table) if table.seat_to_answer() == seat else None
     picking = asked == "pick"
     tiles = []
-    for tile, _, _ in game.hands.held[seat]:
+    for tile, _, _ in hands.held[seat]:
         shown: dict[str, Any] = {"id": ruleset.tiles[tile].id, "svg": tile_group(ruleset, tile, 0, TILE)}
         if picking:
             shown["cells"] = [list(cell) for cell in sorted({game.local(pos) for pos, _ in game.placements(tile)})]

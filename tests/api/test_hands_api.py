@@ -11,6 +11,7 @@ import pytest
 from engine.api import observation
 from engine.api.actions import DEFAULT_CROP, ActionCodec
 from engine.api.turns import ChanceGame
+from engine.core.hands import of as hands_of
 from engine.core.moves import HOME, PICK, pick
 from engine.rules.ruleset import load_ruleset
 
@@ -55,7 +56,7 @@ def test_every_pick_of_a_game_with_hands_is_an_action(ref):
             state.apply(rng.choice([t for t, _ in state.outcomes()]))
             continue
         moves = state.legal_moves()
-        if state.game.hands.picking:
+        if hands_of(state.game).picking:
             assert all(move.kind == PICK for move in moves)
             assert state.legal_actions() == sorted(state.codec.pick_action(move.tile) for move in moves)
             picks += 1
@@ -78,11 +79,11 @@ def test_a_whole_game_with_hands_through_chance_steps_ends(ref):
         else:
             action = rng.choice(state.legal_actions())
             if state.action_to_string(action).startswith("pick "):
-                assert state.game.hands.picking
+                assert hands_of(state.game).picking
                 picks += 1
         state.apply(action)
     assert picks > 10 and draws >= 71
-    assert not any(state.game.hands.held) and sorted(state.returns()) in ([0.0, 1.0], [1.0, 1.0])
+    assert not any(hands_of(state.game).held) and sorted(state.returns()) in ([0.0, 1.0], [1.0, 1.0])
 
 
 def _deal(ref: str, seat_1_draws) -> ChanceGame:
@@ -125,14 +126,14 @@ def highest(outcomes, i):
 @pytest.mark.parametrize("ref", HANDS)
 def test_a_seat_observes_nothing_of_the_others_hands(ref):
     low, high = _deal(ref, lowest), _deal(ref, highest)
-    assert sorted(low.game.hands.held[1]) != sorted(high.game.hands.held[1])
-    assert low.game.hands.held[0] == high.game.hands.held[0] and low.player == high.player == 1
+    assert sorted(hands_of(low.game).held[1]) != sorted(hands_of(high.game).held[1])
+    assert hands_of(low.game).held[0] == hands_of(high.game).held[0] and low.player == high.player == 1
     assert numpy.array_equal(_observe(low, 0), _observe(high, 0))
     assert observation.text(low, 0) == observation.text(high, 0)
     assert not numpy.array_equal(_observe(low, 1), _observe(high, 1))
     views = _layout(low).views(_observe(low, 1))
-    assert views["held"].tolist() == [len(held) for held in low.game.hands.held]
-    assert views["hand"].sum() == len(low.game.hands.held[1])
+    assert views["held"].tolist() == [len(held) for held in hands_of(low.game).held]
+    assert views["hand"].sum() == len(hands_of(low.game).held[1])
 
 
 @pytest.mark.parametrize("ref", HANDS)
@@ -150,8 +151,8 @@ def test_after_a_turn_of_draw_three_keep_one_the_returned_tiles_stay_hidden():
     ref = "basic+draw-three-keep-one"
     states = [_deal(ref, lowest), _deal(ref, highest)]
     for state in states:  # seat 1 places the tile both drew first, in the same way, and returns the others
-        assert state.game.hands.picking
-        first = state.game.hands.held[1][0][0]
+        assert hands_of(state.game).picking
+        first = hands_of(state.game).held[1][0][0]
         state.apply(state.codec.pick_action(first))
         state.apply(state.legal_actions()[0])
         if state.placing is not None:
@@ -165,7 +166,7 @@ def test_the_tile_piece_shows_the_tile_to_place_to_its_holder_only():
     state = _deal("basic+hand-of-two", lowest)
     views = [_layout(state).views(_observe(state, seat)) for seat in (0, 1)]
     fits = slice(observation.FIXED_PLANES.index("fits0"), observation.FIXED_PLANES.index("fits3") + 1)
-    assert state.game.hands.picking  # nothing is chosen yet
+    assert hands_of(state.game).picking  # nothing is chosen yet
     assert all(view["tile"].sum() == 0 and view["board"][0, fits].sum() == 0 for view in views)
     state.apply(state.legal_actions()[-1])
     views = [_layout(state).views(_observe(state, seat)) for seat in (0, 1)]
@@ -182,13 +183,13 @@ def test_the_pettingzoo_mask_offers_the_picks():
     rng = numpy.random.default_rng(2)
     for agent in env.agent_iter():
         obs, _, terminated, truncated, _ = env.last()
-        if env.state.game.hands.picking:
+        if hands_of(env.state.game).picking:
             codec = env.state.codec
             picks = numpy.flatnonzero(obs["action_mask"]) - codec.pick_from
-            assert picks.tolist() == env.state.game.hands.types(env.state.player)
+            assert picks.tolist() == hands_of(env.state.game).types(env.state.player)
             other = env.possible_agents[1 - env.possible_agents.index(agent)]
             views = env.layout.views(env.observe(other)["observation"])
-            assert views["hand"].sum() == len(env.state.game.hands.held[1 - env.state.player])
+            assert views["hand"].sum() == len(hands_of(env.state.game).held[1 - env.state.player])
             break
         env.step(None if terminated or truncated else int(rng.choice(numpy.flatnonzero(obs["action_mask"]))))
     else:

@@ -14,6 +14,7 @@ from engine.api import observation
 from engine.api.actions import CropTooSmall
 from engine.api.turns import ChanceGame
 from engine.core import moving
+from engine.core.hands import of as hands_of
 from engine.geometry import pack
 from engine.rules.ruleset import load_ruleset
 
@@ -72,7 +73,7 @@ def test_no_two_positions_look_alike(ref):
                 continue
             check(state)
             step += 1
-            if step % 10 == 0 and state.game.hands is None:
+            if step % 10 == 0 and hands_of(state.game) is None:
                 for action in state.legal_actions():
                     child = state.copy()
                     child.apply(action)

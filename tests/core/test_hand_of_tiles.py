@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from engine.bots.random_player import RandomPlayer
 from engine.core.chance import determinise
 from engine.core.game import Game
+from engine.core.hands import of as hands_of
 from engine.core.moves import IllegalMove, Move, pick
 from engine.errors import UserError
 from engine.files.record import record_from_text, replay
@@ -44,8 +45,8 @@ def ids(game: Game, tiles) -> list[str]:
 
 
 def held(game: Game, seat: int) -> list[str]:
-    assert game.hands is not None
-    return [game.tiles[t].id for t, _, _ in game.hands.held[seat]]
+    assert hands_of(game) is not None
+    return [game.tiles[t].id for t, _, _ in hands_of(game).held[seat]]
 
 
 def draw_turn(game: Game) -> None:
@@ -57,7 +58,7 @@ def draw_turn(game: Game) -> None:
 def place(game: Game, tile_id: str) -> None:
     """The player picks ``tile_id`` from the hand and places it at its first legal placement."""
     tile = game.ruleset.tile_ids[tile_id]
-    if game.hands is not None and game.hands.picking:
+    if hands_of(game) is not None and hands_of(game).picking:
         game.play(pick(tile), draw=False)
     assert game.tile == tile
     game.play(Move(*game.placements()[0]), draw=False)
@@ -67,24 +68,24 @@ def test_draw_three_keep_one_returns_the_two_to_the_bottom_in_the_order_drawn() 
     # U, V, E for A; A places V and returns U then E: under B, L, W, which come first.
     game = stacked("basic+draw-three-keep-one", ["U", "V", "E", "B", "L", "W", "K"])
     draw_turn(game)
-    assert held(game, 0) == ["U", "V", "E"] and game.hands.picking
+    assert held(game, 0) == ["U", "V", "E"] and hands_of(game).picking
     place(game, "V")
     assert held(game, 0) == []
     assert ids(game, reversed(game.stacks[0][0])) == ["B", "L", "W", "K", "U", "E"]
-    assert game.hands.marks[0][0] == [0b01, 0b01]  # the bottom two, E lowest: only A knows them
+    assert hands_of(game).marks[0][0] == [0b01, 0b01]  # the bottom two, E lowest: only A knows them
     draw_turn(game)
     assert held(game, 1) == ["B", "L", "W"]
     place(game, "B")
     assert ids(game, reversed(game.stacks[0][0])) == ["K", "U", "E", "L", "W"]
     draw_turn(game)
     assert held(game, 0) == ["K", "U", "E"]  # A's own returns come back to A: known to A alone
-    assert [known for _, _, known in game.hands.held[0]] == [0b01, 0b01, 0b01]
+    assert [known for _, _, known in hands_of(game).held[0]] == [0b01, 0b01, 0b01]
     place(game, "U")
     draw_turn(game)
     assert held(game, 1) == ["L", "W", "K"]
     # L and W are B's own returns, K was A's: B now knows L and W (it returned them), and K
     # (drawn), and A knows K (it returned it).
-    assert [known for _, _, known in game.hands.held[1]] == [0b10, 0b10, 0b11]
+    assert [known for _, _, known in hands_of(game).held[1]] == [0b10, 0b10, 0b11]
 
 
 def test_a_hand_does_not_combine_with_the_rivers_phases(tmp_path: Path) -> None:
@@ -111,9 +112,9 @@ def test_return_box_takes_the_tiles_out_and_reshuffle_puts_them_back(tmp_path: P
         place(game, "V")
         left = sorted(ids(game, game.stacks[0][0]))
         if returned == "box":
-            assert left == ["B", "L"] and sorted(ids(game, [t for t, _, _ in game.hands.out])) == ["E", "U"]
+            assert left == ["B", "L"] and sorted(ids(game, [t for t, _, _ in hands_of(game).out])) == ["E", "U"]
         else:
-            assert left == ["B", "E", "L", "U"] and game.hands.out == []
+            assert left == ["B", "E", "L", "U"] and hands_of(game).out == []
 
 
 def test_a_hand_of_two_keeps_the_tile_not_placed_and_refills() -> None:
@@ -141,7 +142,7 @@ def hand_swapped(game: Game, seat: int) -> Game | None:
     """A copy of ``game`` in which one tile ``seat`` holds is swapped with a hidden stack tile of
     another type from the same phase: what another seat sees is the same in both."""
     other = game.copy()
-    hands = other.hands
+    hands = hands_of(other)
     assert hands is not None
     stack = other.stacks[other.map]
     for i, (tile, number, known) in enumerate(hands.held[seat]):
@@ -154,7 +155,7 @@ def hand_swapped(game: Game, seat: int) -> Game | None:
 
 
 def state(game: Game) -> tuple:
-    return (game.stacks, game.box, game.hands.held if game.hands else None, game.hands.out if game.hands else None)
+    return (game.stacks, game.box, hands_of(game).held if hands_of(game) else None, hands_of(game).out if hands_of(game) else None)
 
 
 @settings(max_examples=25, deadline=None)
@@ -169,14 +170,14 @@ def test_determinise_never_reveals_another_players_hand(seed: int, turns: int, r
         move = bots[game.player].choose(game)
         placed += move.rotation >= 0
         game.play(move, checked=True)
-    if game.tile is None or not game.hands.held[1]:
+    if game.tile is None or not hands_of(game).held[1]:
         return  # over, or seat 1 holds nothing now (draw-three-keep-one between turns)
     swapped = hand_swapped(game, 1)
     if swapped is None:
         return
     assert state(determinise(game, random.Random(seed), 0)) == state(determinise(swapped, random.Random(seed), 0))
-    mine = [determinise(g, random.Random(seed), 1).hands.held[1] for g in (game, swapped)]
-    assert mine[0] == game.hands.held[1] and mine[1] == swapped.hands.held[1] and mine[0] != mine[1]
+    mine = [hands_of(determinise(g, random.Random(seed), 1)).held[1] for g in (game, swapped)]
+    assert mine[0] == hands_of(game).held[1] and mine[1] == hands_of(swapped).held[1] and mine[0] != mine[1]
 
 
 def test_determinise_keeps_what_the_seat_returned_to_the_bottom_and_deals_the_rest() -> None:
@@ -202,8 +203,8 @@ def test_hand_games_end_replay_and_resume(seed: int, ref: str) -> None:
     played = play_game(ruleset, ["greedy", "random"], seed, ref=ref)
     game = played.game
     size = ruleset.hand.size
-    assert all(len(shown) <= size for shown in game.hands.shown)
-    assert game.tile is None and game.remaining == 0 and not any(game.hands.held)
+    assert all(len(shown) <= size for shown in hands_of(game).shown)
+    assert game.tile is None and game.remaining == 0 and not any(hands_of(game).held)
     assert play_game(ruleset, ["greedy", "random"], seed, ref=ref).record == played.record
     doc = record_from_text(json.dumps(played.record), "game.json")
     replayed, problems = replay(doc)
@@ -218,7 +219,7 @@ def test_the_tile_offered_always_fits(seed: int, ref: str) -> None:
     bot = RandomPlayer(seed)
     while game.tile is not None:
         assert game.fits_somewhere(game.tile)
-        assert all(game.fits_somewhere(t) for t in game.hands.types(game.player))
+        assert all(game.fits_somewhere(t) for t in hands_of(game).types(game.player))
         game.play(bot.choose(game), checked=True)
 
 
@@ -252,7 +253,7 @@ def test_a_record_of_returns_to_the_box_replays_with_every_tile_accounted_for(tm
                                     "deck": {"hand": {"size": 3, "keep": False, "return": "box"}}}))
     played = play_game(load_ruleset(str(path)), ["greedy", "random"], 2, ref=str(path))
     placed = sum(1 for _, move in played.game.history if move is not None)
-    assert placed < 71 and len(played.game.hands.out) > 0
+    assert placed < 71 and len(hands_of(played.game).out) > 0
     doc = record_from_text(json.dumps(played.record), str(tmp_path / "game.json"))
     replayed, problems = replay(doc)
     assert problems == [] and replayed.scores == played.game.scores

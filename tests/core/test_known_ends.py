@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from engine.bots.random_player import RandomPlayer
 from engine.core import moving
 from engine.core.game import Game
+from engine.core.hands import of as hands_of
 from engine.core.known_ends import RULES, KnownEnds
 from engine.core.moves import Move
 from engine.core.trial import TrialLookahead, look_ahead
@@ -62,7 +63,7 @@ def check_candidates(ref: str, seed: int, players: int, stop: int, every: tuple[
     bots = [RandomPlayer(f"{seed}:{p}") for p in range(players)]
     checked = 0
     while game.tile is not None and game.turn < stop:
-        if not moving.of(game).movers and not (game.hands is not None and game.hands.picking) and game.turn % 4 in every:
+        if not moving.of(game).movers and not (hands_of(game) is not None and hands_of(game).picking) and game.turn % 4 in every:
             keep = 2 if game.turn % 8 == 1 else 0
             for looking in (TrialLookahead(game, keep), look_ahead(game, keep)):
                 for move, vector in looking.moves():

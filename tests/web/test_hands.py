@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.core.chance import determinise
+from engine.core.hands import of as hands_of
 from engine.files.record import replay
 from engine.rules.ruleset import load_ruleset
 from engine.rules.source import Document
@@ -112,12 +113,12 @@ def test_no_state_holds_another_seats_hand(ref: str) -> None:
     table = _table(ref, ["human", "greedy"], 5)
     for _ in range(4):
         _play(table, 1)
-        before, theirs = build_state(table), list(table.game.hands.held[1])
+        before, theirs = build_state(table), list(hands_of(table.game).held[1])
         assert before["hand"]["seat"] == 0
         real, changed = table.game, 0
         for seed in range(20):
             table.game = determinise(real, random.Random(seed), seat=0)
-            changed += table.game.hands.held[1] != theirs
+            changed += hands_of(table.game).held[1] != theirs
             assert build_state(table) == before
         table.game = real
         assert changed or ref == THREE  # under keep: false seat 1 holds nothing between its turns
