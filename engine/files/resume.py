@@ -49,7 +49,7 @@ def resume(doc: Document) -> tuple[Ruleset, Game, list[int] | None]:
         entries += "move" not in turn
     in_game = None
     if data.get("finished", True):
-        _settle(game)
+        _settle(game)  # HOME and DRAW: legal whenever a follower is queued or a tile offered
         if game.tile is not None or game.remaining:
             raise UserError("the record says the game finished, but its seed leaves tiles to draw",
                             code="resume", **doc.where(("turns",)))
@@ -66,7 +66,7 @@ def _settle(game: Game) -> None:
     """Make the choices a finished record leaves unwritten after its last entry: a follower that
     could have moved on went home, and each seat offered its personal tile in the last round
     passed (a pass, like a decline, is not an entry)."""
-    while moving.of(game).movers or personal.of(game).offered:
+    while moving.of(game).movers or personal.of(game).offered and personal.of(game).last_round is not None:
         game.play(HOME if moving.of(game).movers else DRAW)
 
 
@@ -100,8 +100,10 @@ def _play(game: Game, turn: dict[str, Any], entries: int, doc: Document, path: t
         return
     while moving.of(game).movers:  # a follower that could have moved on, and the record goes on: it went home
         game.play(HOME)
-    history = game.history
+    history, tiles = game.history, personal.of(game)
     if turn.get("discarded"):
+        if tiles.offered:
+            game.play(DRAW)  # the personal tile offered was declined, and the tile drawn instead fit nowhere
         if len(history) <= entries or history[entries][1] is not None or \
                 game.ruleset.tiles[history[entries][0]].id != turn["tile"]:
             raise UserError(f"the record sets {turn['tile']} aside here, but the seed's deal does not",
@@ -110,7 +112,6 @@ def _play(game: Game, turn: dict[str, Any], entries: int, doc: Document, path: t
     if len(history) > entries:
         raise UserError(f"the seed's deal sets {game.ruleset.tiles[history[entries][0]].id} aside here, but the "
                         "record does not", code="resume", **doc.where(path))
-    tiles = personal.of(game)
     if turn.get("personal"):
         while tiles.offered and game.player != turn.get("player", game.player):
             game.play(DRAW)  # the seats before it passed in the last round

@@ -72,9 +72,50 @@ def test_a_finished_record_ending_in_passes_resumes_to_its_scores(seed: int) -> 
     assert personal.of(resumed).held == personal.of(game).held
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_game_of_unwritten_choices_replays_and_resumes(players: int) -> None:
+    """The whole kind: games in which every choice that writes no entry is taken whenever it may
+    be (declines, passes, followers sent home; discards between them) replay and resume to their
+    scores, whatever the seats."""
+    for seed in range(12):
+        record, game, _ = finished_record(seed, players)
+        doc = record_from_text(json.dumps(record), "game.json")
+        assert replay(doc)[1] == [], (players, seed)
+        assert resume(doc)[1].scores == game.scores, (players, seed)
+
+
 def test_every_seat_passing_in_the_last_round_resumes() -> None:
     """Four seats all keep their abbeys: the last round is four passes, none of them written."""
     record, game, _ = finished_record(7, 4)
     assert personal.of(game).held == [1, 1, 1, 1]
     _, resumed, _ = resume(record_from_text(json.dumps(record), "game.json"))
     assert resumed.scores == game.scores and resumed.finished
+
+
+def test_a_decline_before_a_discard_resumes() -> None:
+    """Found by review: a seat declined its abbey, drew a tile that fits nowhere and it was set
+    aside; the record's discard entry was checked before the decline was played, so resume
+    refused the record ("the record sets C aside here, but the seed's deal does not") while
+    replay accepted it.  Seed 1193, two seats, is such a game."""
+    record, game, _ = finished_record(1193, 2)
+    assert any(turn.get("discarded") for turn in record["turns"])
+    doc = record_from_text(json.dumps(record), "game.json")
+    assert replay(doc)[1] == []
+    _, resumed, _ = resume(doc)
+    assert resumed.scores == game.scores
+
+
+
+def test_a_record_saved_just_after_a_decline_and_a_discard_resumes() -> None:
+    """The same game saved just after the discard, as the web table saves a record after every
+    move: it resumes to the same position, the declining seat to place the tile drawn next."""
+    game = Game(RULESET, 2, 1193)
+    bots = [Refuser(f"1193:{seat}") for seat in range(2)]
+    while not any(move is None for _, move in game.history):  # up to the first tile set aside
+        game.play(bots[game.player].choose(game))
+    players_json = [{"name": f"p{seat}", "kind": "random"} for seat in range(2)]
+    record = build_record(game, REF, players_json, list(game.scores))
+    assert record["finished"] is False and record["turns"][-1].get("discarded")
+    _, resumed, in_game = resume(record_from_text(json.dumps(record), "game.json"))
+    assert in_game is None and resumed.scores == game.scores
+    assert (resumed.player, resumed.tile, resumed.remaining) == (game.player, game.tile, game.remaining)
