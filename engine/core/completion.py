@@ -1,11 +1,12 @@
-"""What a placement sets off: completed features scored and cleared, tokens handed out,
-features noted as held, and an extra turn earned.
+"""What a placement sets off: completed features scored and cleared, the mechanisms told of
+each completion, and an extra turn earned.
 
 :meth:`engine.core.game.Game.apply` calls these after placing a tile (RULES.md
 §3.1: a feature is scored as soon as it is complete, for its majority, and its
-followers go home).  Rewards and holding are :mod:`engine.core.tallies`; the
-extra turn is the follower types' ``extra_turn`` (docs/rulesets.md, "Follower
-types").
+followers go home).  The ``completed`` moment's handlers hear of every completed
+feature, occupied or not (tokens handed out and features noted for bonuses:
+:mod:`engine.core.tallies`); the extra turn is the follower types' ``extra_turn``
+(docs/rulesets.md, "Follower types").
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from .followers import count_of
 from ..rules.completes import OPEN
 from ..rules.tiles import NONE
 from .scoring import ScoreEvent, Scored, check_totals, feature_inputs, majority_in, score_feature
-from .tallies import hold, note_closed, reward
 
 if TYPE_CHECKING:
     from ..rules.tiles import TileType
@@ -32,7 +32,7 @@ def score_completed(game: "Game", tile_index: int, pos: int, base: int) -> list[
     events: list[Scored] = []
     fol, open_ = game.fol, game.open
     done = []
-    rewarding = bool(game.ruleset.tokens) or bool(game.ruleset.bonuses)
+    rewarding = bool(game.moments.completed)  # someone reads unoccupied completions (tokens, bonuses)
     for j in tile.closing:
         root = game.find(base + j)
         if open_[root] == 0 and root not in done and (fol[root] or rewarding):
@@ -97,24 +97,20 @@ def judge(game: "Game", tile: "TileType", pos: int, base: int, done: list[int], 
 
 
 def score_completion(game: "Game", root: int, noted: bool = True) -> list[Scored]:
-    """Score the completed feature at ``root`` if occupied, pay it, hand out its tokens, note
-    who held it and who completed it (for bonuses), and free its followers.  ``noted=False``: it
-    completed before (a done feature joined to occupied ones), so no rewards or completion are noted again."""
+    """Score the completed feature at ``root`` if occupied and pay it, tell the ``completed``
+    moment's handlers (its tokens handed out, who held it and who completed it noted for
+    bonuses), and free its followers.  ``noted=False``: it completed before (a done feature
+    joined to occupied ones), so the handlers note nothing again."""
     found: list[Scored] = []
     players: tuple[int, ...] = ()
-    if game.ruleset.bonuses and noted:
-        note_closed(game, root)
     if game.fol[root]:
         scored = score_feature(game, root, complete=True, phase="in_game", explain=game.explain)
         check_totals(game, scored, list(game.scores))
         pay(game, scored)
         found.extend(scored)
         players = majority_in(game, [root], game.followers_by_player(root))
-        if game.ruleset.bonuses:
-            hold(game, root, players)
-    given = reward(game, root, players) if noted else None
-    if given is not None:
-        found.append(given)
+    for completed in game.moments.completed:
+        found.extend(completed(game, root, players, noted))
     if game.explain:
         game.events.extend(e for e in found if isinstance(e, ScoreEvent))
     if game.fol[root]:

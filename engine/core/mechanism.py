@@ -19,8 +19,11 @@ tile set from outside     ``forced(game)``: a replay names the turn's tile  —
                           (:meth:`~engine.core.game.Game.force_tile`)
 tile placed               ``placed(game, tile type, first segment)``        —
 piece deployed            ``deployed(game, placed segment, follower type)`` score events
+feature completed         ``completed(game, root, holders, noted)`` after   score events
+                          its scoring, occupied or not (``holders``: its
+                          majority, if any; ``noted``: not completed before)
 feature scored            ``feature_scored(game, root)`` before its         —
-                          followers go home
+                          followers go home (occupied features only)
 tile's scoring done       ``scored(game, tile type, first segment)``        score events
 decision left open        ``holds(game)``: a decision for another seat      True: the turn waits
 turn end                  ``turn_end(game)``                                —
@@ -51,6 +54,7 @@ Step = Callable[["Game"], None]
 Placed = Callable[["Game", int, int], None]
 Deployed = Callable[["Game", int, int], "list[Scored]"]
 FeatureScored = Callable[["Game", int], None]
+Completed = Callable[["Game", int, "tuple[int, ...]", bool], "list[Scored]"]
 Scoring = Callable[["Game", int, int], "list[Scored]"]
 Holds = Callable[["Game"], bool]
 Play = Callable[["Game", "Move", bool], "list[Scored]"]
@@ -113,14 +117,15 @@ class Mechanism:
     refused when the mechanism is not asking for it (a decline with no personal tile offered)."""
 
     __slots__ = ("name", "uses", "state", "turn_start", "draw", "draw_one", "drawn", "forced", "placed", "deployed",
-                 "feature_scored", "scored", "holds", "turn_end", "decisions", "plays", "options", "refusals")
+                 "completed", "feature_scored", "scored", "holds", "turn_end", "decisions", "plays", "options",
+                 "refusals")
 
     def __init__(self, name: str, uses: "Callable[[Ruleset], bool]", *, state: Optional[State] = None,
                  turn_start: Optional[TurnStart] = None,
                  draw: Optional[Draw] = None, draw_one: Optional[DrawOne] = None, drawn: Optional[Step] = None,
                  forced: Optional[Step] = None,
                  placed: Optional[Placed] = None, deployed: Optional[Deployed] = None,
-                 feature_scored: Optional[FeatureScored] = None, scored: Optional[Scoring] = None,
+                 completed: Optional[Completed] = None, feature_scored: Optional[FeatureScored] = None, scored: Optional[Scoring] = None,
                  holds: Optional[Holds] = None, turn_end: Optional[Step] = None,
                  decisions: tuple[DecisionKind, ...] = (), plays: Optional[dict[int, Play]] = None,
                  options: Optional[Options] = None, refusals: Optional[dict[int, tuple[str, str]]] = None) -> None:
@@ -134,6 +139,7 @@ class Mechanism:
         self.forced = forced
         self.placed = placed
         self.deployed = deployed
+        self.completed = completed
         self.feature_scored = feature_scored
         self.scored = scored
         self.holds = holds

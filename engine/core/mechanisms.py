@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from . import burial, extra_turns, hands, moving, personal, tallies, titles, triggered
 from .mechanism import (
+    Completed,
     DecisionKind,
     Deployed,
     Draw,
@@ -45,7 +46,8 @@ class Moments:
     message)``, for a move of that kind when nothing asks for it."""
 
     __slots__ = ("mechanisms", "states", "turn_start", "draw", "draw_one", "drawn", "forced", "placed", "deployed",
-                 "feature_scored", "scored", "holds", "turn_end", "decisions", "plays", "options", "refusals")
+                 "completed", "feature_scored", "scored", "holds", "turn_end", "decisions", "plays", "options",
+                 "refusals")
 
     def __init__(self, mechanisms: tuple[Mechanism, ...]) -> None:
         self.mechanisms = mechanisms
@@ -60,6 +62,7 @@ class Moments:
         self.forced: tuple[Step, ...] = tuple(m.forced for m in mechanisms if m.forced)
         self.placed: tuple[Placed, ...] = tuple(m.placed for m in mechanisms if m.placed)
         self.deployed: tuple[Deployed, ...] = tuple(m.deployed for m in mechanisms if m.deployed)
+        self.completed: tuple[Completed, ...] = tuple(m.completed for m in mechanisms if m.completed)
         self.feature_scored: tuple[FeatureScored, ...] = tuple(m.feature_scored for m in mechanisms
                                                                 if m.feature_scored)
         self.scored: tuple[Scoring, ...] = tuple(m.scored for m in mechanisms if m.scored)

@@ -90,6 +90,20 @@ def reward(game: "Game", root: int, players: tuple[int, ...]) -> Scored | None:
                       map=game.local(game.seg_pos[root])[0] if game.ruleset.maps > 1 else None)
 
 
+def completed(game: "Game", root: int, players: tuple[int, ...], noted: bool) -> list[Scored]:
+    """The feature at ``root`` completed and was scored (``players``: its majority, if it was
+    occupied): under bonuses, note that ``players`` held it and, unless it completed before
+    (``noted=False``: a done feature joined to occupied ones), that the seat playing completed
+    it; then, unless it completed before, hand out its tokens.  Returns the reward's event, if
+    any (:func:`reward`)."""
+    if game.ruleset.bonuses:
+        if noted:
+            note_closed(game, root)
+        hold(game, root, players)
+    given = reward(game, root, players) if noted else None
+    return [] if given is None else [given]
+
+
 def hold(game: "Game", root: int, players: tuple[int, ...]) -> None:
     """Note that ``players`` held the feature at ``root`` when it was completed (for bonuses)."""
     held = of(game).held
@@ -208,4 +222,4 @@ def _uses(ruleset: "Ruleset") -> bool:
     return bool(ruleset.tokens) or bool(ruleset.bonuses)  # titles are bonuses too
 
 
-MECHANISM: Mechanism = Mechanism(NAME, _uses, state=_start)
+MECHANISM: Mechanism = Mechanism(NAME, _uses, state=_start, completed=completed)

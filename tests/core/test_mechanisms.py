@@ -77,7 +77,8 @@ def _journal(seen: list[str]) -> Mechanism:
         return handler
     return Mechanism("journal", lambda ruleset: True, turn_start=note("turn start", False),
                      drawn=note("tile drawn"), placed=note("tile placed"), deployed=note("deployed", "events"),
-                     feature_scored=note("feature scored"), scored=note("scored", "events"),
+                     completed=note("completed", "events"), feature_scored=note("feature scored"),
+                     scored=note("scored", "events"),
                      holds=note("holds", False), turn_end=note("turn end"))
 
 
@@ -92,6 +93,34 @@ def test_a_mechanism_runs_at_its_moments_in_the_turns_order() -> None:
     pos, rotation = next((p, r) for p, r in game.placements() if game.local(p)[1:] == (0, 1))
     game.play(Move(pos, rotation, road))  # a road north–south below the start tile's: nothing completes
     assert seen[2:] == ["tile placed", "deployed", "scored", "holds", "turn end", "turn start", "tile drawn"]
+
+
+def test_a_completed_feature_is_told_to_the_completed_moment_occupied_or_not() -> None:
+    """A city of two tiles closed with nobody on it: the ``completed`` handlers hear of it (a
+    mechanism listening to completions makes unoccupied ones count), ``feature scored`` does not
+    (no followers go home); with a follower on it, both, ``completed`` first."""
+    ruleset = load_ruleset("basic")
+    ids = ruleset.tile_ids
+    plain = Game(ruleset, 2, draw_order=[ids["E"], ids["E"]], start=(ids["E"], 0))
+    closing = next((p, r) for p, r in plain.placements() if _closes_a_city(plain, p, r))
+    city = next(j for j, s in enumerate(ruleset.tiles[ids["E"]].segments) if ruleset.kinds[s.kind].name == "city")
+    for follower in (False, True):
+        seen: list[str] = []
+        game = Game(ruleset, 2, draw_order=[ids["E"], ids["E"]], start=(ids["E"], 0),
+                    mechanisms=REGISTRY + (_journal(seen),))
+        game.play(Move(*closing, city) if follower else Move(*closing))
+        moments = seen[2:seen.index("scored") + 1]
+        assert moments == ["tile placed", *(["deployed"] if follower else []), "completed",
+                           *(["feature scored"] if follower else []), "scored"], follower
+
+
+def _closes_a_city(game: Game, pos: int, rotation: int) -> bool:
+    """Whether placing the current tile at ``pos``, ``rotation`` closes a city (on a copy)."""
+    after = game.copy()
+    after.play(Move(pos, rotation))
+    _, base, tile = after.board[pos]
+    return any(after.ruleset.kinds[s.kind].name == "city" and after.open[after.find(base + j)] == 0
+               for j, s in enumerate(after.tiles[tile].segments))
 
 
 TOY = 7  # a move kind no shipped mechanism uses
