@@ -89,8 +89,9 @@ class BonusPart:
         return paid
 
     def _complete(self, tallies: Tallies, k: int, tiles: int, attrs: list[int], players: tuple[int, ...]) -> None:
-        """Note a feature of kind ``k`` the move completes (as engine/core/completion.py's
-        ``score_completion`` does): closed by the placer, held by ``players``, its tokens handed out."""
+        """Note a feature of kind ``k`` the move completes (as the game's tallies do at the
+        ``completed`` moment, engine/core/tallies.py): closed by the placer, held by ``players``, its
+        tokens handed out."""
         game = self.game
         kind = game.ruleset.kinds[k]
         tallies.closed[game.player].append((k, tiles))

@@ -26,8 +26,9 @@ if TYPE_CHECKING:
 
 def score_completed(game: "Game", tile_index: int, pos: int, base: int) -> list[Scored]:
     """Score and clear every feature the placement of tile type ``tile_index`` at ``pos`` (its
-    segments from ``base``) completed: the occupied ones, and under rewards or bonuses every one
-    (the bonuses' aggregates count features completed by the placer, occupied or not)."""
+    segments from ``base``) completed: the occupied ones, and every one when a mechanism listens at
+    the ``completed`` moment (the tallies: the bonuses' aggregates count features completed by the
+    placer, occupied or not)."""
     tile = game.tiles[tile_index]
     events: list[Scored] = []
     fol, open_ = game.fol, game.open

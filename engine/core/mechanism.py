@@ -1,7 +1,7 @@
 """The shape of a mechanism: handlers at the named moments of a turn, and the decisions it asks for.
 
 A mechanism (burial, hands of tiles, personal tiles, extra turns, score triggers,
-titles, followers that move on, …) is one module of ``engine/core`` that ends with a
+tallies, titles, followers that move on, …) is one module of ``engine/core`` that ends with a
 :class:`Mechanism` entry, listed once in :data:`engine.core.mechanisms.REGISTRY`.
 The turn loop (:mod:`engine.core.game`) runs, at each moment, the handlers of the
 mechanisms its ruleset uses (:class:`Moments`), in registry order, and names none of

@@ -102,8 +102,8 @@ def _play(game: Game, turn: dict[str, Any], entries: int, doc: Document, path: t
         game.play(HOME)
     history, tiles = game.history, personal.of(game)
     if turn.get("discarded"):
-        if tiles.offered:
-            game.play(DRAW)  # the personal tile offered was declined, and the tile drawn instead fit nowhere
+        if tiles.offered and len(history) <= entries:  # not yet drawn: the personal tile offered was
+            game.play(DRAW)  # declined, and the tile drawn instead fit nowhere
         if len(history) <= entries or history[entries][1] is not None or \
                 game.ruleset.tiles[history[entries][0]].id != turn["tile"]:
             raise UserError(f"the record sets {turn['tile']} aside here, but the seed's deal does not",

@@ -9,6 +9,7 @@ the abbey offered.  The kind: any unwritten choice pending after a finished reco
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -22,28 +23,35 @@ from engine.rules.ruleset import load_ruleset
 
 REF = "basic+abbey-and-mayor"
 RULESET = load_ruleset(REF)
+#: Abbey & Mayor's abbey, and crossroads that go only into a hole: most are set aside as drawn.
+UNFIT = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "abbey-unfit.yaml")
 
 
 class Refuser:
     """Random, except that it makes every unwritten choice when it may: it declines (or, in the
-    last round, passes with) its abbey and sends home every follower that could move on."""
+    last round, passes with) its abbey and sends home every follower that could move on; a
+    ``keeper`` places its abbey in the last round instead of passing."""
 
-    def __init__(self, seed: str) -> None:
+    def __init__(self, seed: str, keeper: bool = False) -> None:
         self.random = RandomPlayer(seed)
+        self.keeper = keeper
 
     def choose(self, game: Game) -> Move:
         legal = game.legal_moves()
+        if self.keeper and personal.of(game).last_round is not None and DRAW in legal:
+            return legal[0]  # a placement of the abbey: the last round's moves are its placements, then DRAW
         for unwritten in (HOME, DRAW):
             if unwritten in legal:
                 return unwritten
         return self.random.choose(game)
 
 
-def finished_record(seed: int, players: int) -> tuple[dict, Game, int]:
-    """A finished game of Refusers on ``REF``: its record, the game, and how many unwritten choices
-    were pending after the last placement (what resume must make itself)."""
-    game = Game(RULESET, players, seed)
-    bots = [Refuser(f"{seed}:{seat}") for seat in range(players)]
+def finished_record(seed: int, players: int, ref: str = REF, keeper: bool = False) -> tuple[dict, Game, int]:
+    """A finished game of Refusers (``keeper``: that place their abbey in the last round) on
+    ``ref``: its record, the game, and how many unwritten choices were pending after the last
+    placement (what resume must make itself)."""
+    game = Game(RULESET if ref == REF else load_ruleset(ref), players, seed)
+    bots = [Refuser(f"{seed}:{seat}", keeper) for seat in range(players)]
     placements = pending = 0
     while game.tile is not None or moving.of(game).movers:
         move = bots[game.player].choose(game)
@@ -56,7 +64,7 @@ def finished_record(seed: int, players: int) -> tuple[dict, Game, int]:
     in_game = list(game.scores)
     game.finish()
     players_json = [{"name": f"p{seat}", "kind": "random"} for seat in range(players)]
-    return build_record(game, REF, players_json, in_game), game, pending
+    return build_record(game, ref, players_json, in_game), game, pending
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -119,3 +127,29 @@ def test_a_record_saved_just_after_a_decline_and_a_discard_resumes() -> None:
     _, resumed, in_game = resume(record_from_text(json.dumps(record), "game.json"))
     assert in_game is None and resumed.scores == game.scores
     assert (resumed.player, resumed.tile, resumed.remaining) == (game.player, game.tile, game.remaining)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_decline_whose_draw_sets_aside_the_last_tiles_resumes(players: int) -> None:
+    """Found by review: a seat declined its abbey, and its draw set aside the stacks' last tiles,
+    which began the last round with that seat offered its abbey again; resume declined at each
+    discard entry, so it passed the seat at the second and refused the abbey the seat then
+    placed.  Seed 6042, with seats that place their abbey in the last round, is such a game."""
+    record, game, _ = finished_record(6042, players, UNFIT, keeper=True)
+    turns = record["turns"]
+    assert any(a.get("discarded") and b.get("discarded") for a, b in zip(turns, turns[1:]))
+    assert turns[-1].get("personal")
+    doc = record_from_text(json.dumps(record), "game.json")
+    assert replay(doc)[1] == []
+    assert resume(doc)[1].scores == game.scores
+
+
+def test_games_that_set_aside_most_draws_replay_and_resume() -> None:
+    """The kind, where discards are common: 20 games of the crossroads-only-in-holes ruleset, on
+    2 and 3 seats, the seats keeping their abbeys to the last round and placing them there."""
+    for seed in range(6070, 6080):
+        for players in (2, 3):
+            record, game, _ = finished_record(seed, players, UNFIT, keeper=True)
+            doc = record_from_text(json.dumps(record), "game.json")
+            assert replay(doc)[1] == [], (seed, players)
+            assert resume(doc)[1].scores == game.scores, (seed, players)
