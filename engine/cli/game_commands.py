@@ -8,7 +8,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..core import burial, hands, personal, tallies
+from ..core import burial, personal, tallies
+from ..core.hands import of as hands_of
 from .app import Failed, app, check_pictures, epilog, exit_check, scenario_app, write_picture
 from .completion import complete_player_list, complete_ref
 from .output import JsonOption, Output, ref_inputs
@@ -113,7 +114,7 @@ def play(
         score_table(output, game, names, played.in_game)
         back = f" ({game.returned} unplaceable draw{'s' * (game.returned != 1)} went back into the stack)" \
             if game.returned else ""
-        held = hands.of(game)
+        held = hands_of(game)
         if held is not None and held.out:  # deck.hand return: box
             back += f", {len(held.out)} returned to the box unplaced"
         if burial.of(game).buried:  # deck.bury

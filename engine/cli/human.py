@@ -26,8 +26,9 @@ from typing import Callable
 from rich.console import Console
 from rich.text import Text
 
-from ..core import burial, hands, moving, personal, tallies
+from ..core import burial, moving, personal, tallies
 from ..core.game import Game
+from ..core.hands import of as hands_of
 from ..core.moves import HOME, Move
 from ..core.titles import held_by
 from ..errors import UserError
@@ -199,7 +200,7 @@ class HumanPlayer:
         c.print(Text(f"Your tile {ruleset.tiles[tile].id} (edges N E S W per rotation; rotations are "
                      f"clockwise quarter turns):", style="bold"))
         c.print(tile_text(ruleset, tile, legal=legal), end="")
-        if hands.of(game) is not None:
+        if hands_of(game) is not None:
             c.print(hand_note(game))
         c.print(self._move_list(game, choices, limit=self.max_listed))
         if personal.of(game).offered:

@@ -125,7 +125,8 @@ class Mechanism:
                  draw: Optional[Draw] = None, draw_one: Optional[DrawOne] = None, drawn: Optional[Step] = None,
                  forced: Optional[Step] = None,
                  placed: Optional[Placed] = None, deployed: Optional[Deployed] = None,
-                 completed: Optional[Completed] = None, feature_scored: Optional[FeatureScored] = None, scored: Optional[Scoring] = None,
+                 completed: Optional[Completed] = None, feature_scored: Optional[FeatureScored] = None,
+                 scored: Optional[Scoring] = None,
                  holds: Optional[Holds] = None, turn_end: Optional[Step] = None,
                  decisions: tuple[DecisionKind, ...] = (), plays: Optional[dict[int, Play]] = None,
                  options: Optional[Options] = None, refusals: Optional[dict[int, tuple[str, str]]] = None) -> None:

@@ -45,24 +45,28 @@ def on_placed(game: "Game", tile_index: int, base: int) -> list[Scored]:
     ``tile_index``, segments from ``base``), in segment order; returns the score events (applied).
     A trigger none of whose pieces is on the board is not looked for (most turns of a game)."""
     pieces = _pieces(game)
-    live = False
-    for i in pieces.on_place:  # a loop, not a list: most turns none is live and nothing is built
-        if pieces.deployed(game, i):
-            live = True
-            break
-    if not live:
-        return []
     found: list[Scored] = []
-    fol, roots = game.fol, []
+    roots: list[int] | None = None  # worked out for the first live trigger: most turns none is live
+    for i in pieces.on_place:
+        if not pieces.deployed(game, i):
+            continue
+        if roots is None:
+            roots = _occupied(game, tile_index, base)
+        for root in roots:  # still roots: a trigger merges nothing
+            found.extend(score_others(game, root, i))
+    return found
+
+
+def _occupied(game: "Game", tile_index: int, base: int) -> list[int]:
+    """The roots of the features the tile just placed (type ``tile_index``, segments from ``base``)
+    is part of that hold a piece, in segment order: a feature holding nobody sets off nothing."""
+    fol = game.fol
+    roots: list[int] = []
     for j in range(len(game.tiles[tile_index].segments)):
         root = game.find(base + j)
-        if fol[root] and root not in roots:  # a feature holding nobody sets off nothing
+        if fol[root] and root not in roots:
             roots.append(root)
-    for i in pieces.on_place:
-        if pieces.deployed(game, i):
-            for root in roots:  # still roots: a trigger merges nothing
-                found.extend(score_others(game, root, i))
-    return found
+    return roots
 
 
 class Pieces:
