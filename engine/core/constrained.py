@@ -54,7 +54,12 @@ def by_cell_only(game: "Game", tile: int) -> bool:
     """Whether where ``tile`` fits is kept as :class:`Spots`: it has constraints, they all read
     the cell alone, and the game has one map (a cell's spots are its map's)."""
     constraints = game.ruleset.constraints[tile]
-    return bool(constraints) and game.ruleset.maps == 1 and all(c.per_cell for c in constraints)
+    if not constraints or game.ruleset.maps != 1:
+        return False
+    for constraint in constraints:  # a loop, not all(…): asked on every offer
+        if not constraint.per_cell:
+            return False
+    return True
 
 
 def spots(game: "Game", tile: int) -> frozenset[int]:
@@ -85,10 +90,16 @@ def spots(game: "Game", tile: int) -> frozenset[int]:
 def _changed_beside(game: "Game", tile: int, pos: int, found: frozenset[int]) -> bool:
     """Whether a frontier cell beside ``pos`` (the only cells whose edge constraint a tile placed
     there changed) now fits ``tile`` where ``found`` says not, or the other way round."""
-    frontier = game.frontier
+    frontier, ruleset = game.frontier, game.ruleset
+    known = ruleset.cell_table(tile)
     for step in SIDE_STEP:
-        key = frontier.get(pos + step)
-        if key is not None and game.ruleset.fits_cell(tile, key) != (pos + step in found):
+        key = frontier.get(pos + step, -1)
+        if key < 0:
+            continue
+        fit = known[key]
+        if fit < 0:
+            fit = 1 if ruleset.fits_cell(tile, key) else 0
+        if (fit == 1) != (pos + step in found):
             return True
     return False
 
@@ -101,8 +112,8 @@ def _beside(game: "Game", tile: int, pos: int, found: frozenset[int]) -> frozens
     dropped = [pos]
     for step in SIDE_STEP:
         q = pos + step
-        key = frontier.get(q)
-        if key is None:
+        key = frontier.get(q, -1)
+        if key < 0:
             continue
         if game.ruleset.fits_cell(tile, key):
             added.append(q)

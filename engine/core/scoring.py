@@ -163,14 +163,19 @@ def owner_paid(game: "Game", root: int, kind: "FeatureKind", rule: str, env: dic
     (else the kind's formula for ``rule``) once, majority or not; the event's rule is ``RULE, TYPE``."""
     found: list[Scored] = []
     packed, players = game.fol[root], game.players
-    make = explained if explain else paid_only
+    if not packed:
+        return found
     for index in game.ruleset.owner_types:
-        owners = tuple(p for p in range(players) if count_of(packed, p, index, players))
-        if owners:
-            piece = game.ruleset.follower_types[index]
-            score = piece.score if piece.score is not None else getattr(kind, rule.split(",")[0])
-            found.append(make(game, kind, f"{rule}, {piece.name}", score, env,
-                              [count_of(packed, p, index, players) for p in range(players)], owners, root, phase))
+        counts = [count_of(packed, p, index, players) for p in range(players)]
+        owners = tuple([p for p in range(players) if counts[p]])
+        if not owners:
+            continue
+        piece = game.ruleset.follower_types[index]
+        score = piece.score if piece.score is not None else getattr(kind, rule.split(",")[0])
+        name = f"{rule}, {piece.name}"
+        # Each called by name, not through a variable: a native call.
+        found.append(explained(game, kind, name, score, env, counts, owners, root, phase) if explain
+                     else paid_only(game, kind, name, score, env, counts, owners, root, phase))
     return found
 
 

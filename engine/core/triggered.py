@@ -44,7 +44,7 @@ def on_placed(game: "Game", tile_index: int, base: int) -> list[Scored]:
     """Set off the ``when: placed`` triggers on each feature of the tile just placed (tile type
     ``tile_index``, segments from ``base``), in segment order; returns the score events (applied).
     A trigger none of whose pieces is on the board is not looked for (most turns of a game)."""
-    pieces = _pieces(game)
+    pieces, fol = _pieces(game), game.fol
     found: list[Scored] = []
     roots: list[int] | None = None  # worked out for the first live trigger: most turns none is live
     for i in pieces.on_place:
@@ -52,8 +52,10 @@ def on_placed(game: "Game", tile_index: int, base: int) -> list[Scored]:
             continue
         if roots is None:
             roots = _occupied(game, tile_index, base)
+        own, others = pieces.own[i], pieces.others[i]
         for root in roots:  # still roots: a trigger merges nothing
-            found.extend(score_others(game, root, i))
+            if fol[root] & own and fol[root] & others:  # its piece and one it scores: most features not
+                found.extend(score_others(game, root, i))
     return found
 
 

@@ -126,8 +126,9 @@ class Ruleset:
     #: ``orientations`` order) whose side meets it; and per such bit set, their rotations.
     _side_fits: tuple[tuple[tuple[int, ...], ...], ...] = field(default=(), repr=False, compare=False)
     _rotation_sets: tuple[tuple[tuple[int, ...], ...], ...] = field(default=(), repr=False, compare=False)
-    #: The memo behind :meth:`fits_cell`, per tile type.
-    _cell_fits: list[dict[int, bool]] = field(default_factory=list, repr=False, compare=False)
+    #: The memo behind :meth:`fits_cell`, per tile type: indexed by edge constraint (``edge_base``
+    #: to the fourth entries, made on first use), 1 fits, 0 not, -1 not worked out yet.
+    _cell_fits: list[list[int]] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def tile_ids(self) -> dict[str, int]:
@@ -164,17 +165,26 @@ class Ruleset:
         """Whether tile type ``tile``, whose placement constraints all read the cell alone
         (``hole``: :attr:`~engine.rules.constraints.Constraint.per_cell`), fits a frontier cell of
         edge constraint ``key``: some rotation meets its sides (:meth:`fits`) and every
-        constraint allows the cell.  Memoised per ruleset, like :meth:`fits` (the abbey is asked
-        about the cells beside every tile placed: engine/core/constrained.py)."""
-        table = self._cell_fits[tile]
-        found = table.get(key)
-        if found is None:
-            found = bool(self.fits(tile, key))
+        constraint allows the cell.  Memoised per ruleset, like :meth:`fits`, in a list indexed by
+        the key (:meth:`cell_table`: the abbey is asked about the cells beside every tile placed,
+        engine/core/constrained.py, and an int-keyed dict costs a boxed key a look-up)."""
+        found = self.cell_table(tile)[key]
+        if found < 0:
+            found = 1 if self.fits(tile, key) else 0
             for constraint in self.constraints[tile]:
                 if not constraint.allows_cell(key, self.edge_base):
-                    found = False
-            table[key] = found
-        return found
+                    found = 0
+            self._cell_fits[tile][key] = found
+        return found == 1
+
+    def cell_table(self, tile: int) -> list[int]:
+        """The memo behind :meth:`fits_cell` for one tile type: per edge constraint, 1 (fits), 0
+        (does not) or -1 (not asked yet: ask :meth:`fits_cell`)."""
+        table = self._cell_fits[tile]
+        if not table:
+            base = self.edge_base
+            table.extend([-1] * (base * base * base * base))
+        return table
 
 
 def load_ruleset_for(doc: Document, path: tuple) -> "Ruleset":
@@ -360,7 +370,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         edge_mirror=tuple(codes.mirror), edge_base=codes.base, edge_wild=codes.wild,
         warnings=tuple(sorted(problems.warnings, key=diagnostic_order)),
         _fits=[{} for _ in tiles],
-        _cell_fits=[{} for _ in tiles],
+        _cell_fits=[[] for _ in tiles],
         _side_fits=tuple(side_fits(t, codes.base, codes.wild) for t in tiles),
         _rotation_sets=tuple(rotation_sets(tuple(o.rotation for o in t.orientations)) for t in tiles),
     )
