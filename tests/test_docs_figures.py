@@ -79,3 +79,28 @@ def test_the_editions_report_quotes_its_result_file() -> None:
     for line in quoted:
         assert line in findings, line
         assert line.replace("'", "&#x27;") in page, line
+
+
+def _quoted_results() -> list[str]:
+    """The result files README.md and docs/ name (``benchmarks/results/NAME``)."""
+    texts = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    return sorted({name for path in texts
+                   for name in re.findall(r"benchmarks/results/([\w.-]+\.(?:json|txt))", path.read_text())})
+
+
+@pytest.mark.parametrize("name", _quoted_results())
+def test_quoted_result_files_come_from_clean_trees(name: str) -> None:
+    """A figure the docs quote was measured on a committed tree (issue 51): its file exists, names
+    its commit, and the commit is not ``+dirty``."""
+    path = ROOT / "benchmarks" / "results" / name
+    assert path.is_file(), f"{name} is quoted but not committed"
+    text = path.read_text()
+    if name.endswith(".json"):
+        data = json.loads(text)
+        commit = data.get("commit") or data.get("provenance", {}).get("commit")
+        assert commit, f"{name} names no commit"
+        assert "+dirty" not in commit, f"{name} was measured on an uncommitted tree ({commit})"
+    else:
+        assert re.search(r"\b[0-9a-f]{7,40}\b", text), f"{name} names no commit"
+        assert "+dirty" not in text, f"{name} was measured on an uncommitted tree"
+
