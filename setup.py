@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parent
 
 #: The modules a game spends its time in (issue 14's profile): the board and feature graph,
 #: legal moves, the turn loop and scoring, the compiled tile types, placement constraints and ruleset they read,
-#: the look-ahead and the bots; since issue 48's, the game end, tallies and titles that bonuses read.  They must type-check under mypy: mypyc compiles what mypy proves.
+#: the look-ahead and the bots; since issue 48's, the game end, tallies and titles that bonuses read.
+#: They must type-check under mypy: mypyc compiles what mypy proves.
 COMPILED = [
     "engine/geometry.py",
     "engine/core/after_move.py",

@@ -30,7 +30,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from provenance import provenance  # noqa: E402
 
-
 ROOT = Path(__file__).resolve().parents[1]
 
 

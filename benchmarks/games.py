@@ -14,9 +14,10 @@ import sys
 
 sys.path[:0] = [os.getcwd(), os.path.join(os.getcwd(), "benchmarks")]
 
+from workloads import play  # noqa: E402
+
 from engine.build_info import engine_build  # noqa: E402  (after the path is set)
 from engine.rules.ruleset import load_ruleset  # noqa: E402
-from workloads import play  # noqa: E402
 
 
 def main() -> None:

@@ -24,10 +24,11 @@ import time
 
 sys.path[:0] = [os.getcwd(), os.path.join(os.getcwd(), "benchmarks")]
 
+from workloads import play, search_position  # noqa: E402
+
 from engine.bots.mcts import MctsPlayer  # noqa: E402  (after the path is set)
 from engine.build_info import engine_build  # noqa: E402
 from engine.rules.ruleset import load_ruleset  # noqa: E402
-from workloads import play, search_position  # noqa: E402
 
 RULESETS = ["basic", "basic+inns-and-cathedrals+traders-and-builders", "basic+abbey-and-mayor",
             "basic+king-and-robber-baron", "basic+hills+vineyards", "basic+longest-road-bonus", "basic+hand-of-two"]
@@ -52,9 +53,12 @@ def measure(rounds: int) -> dict[str, dict[str, list[float]]]:
         for ref, ruleset in rulesets.items():
             seeds = r * 1000
             times = {
-                "random": timed(lambda i: play(ruleset, "random", seeds + i), PER_ROUND["random"]),
-                "greedy": timed(lambda i: play(ruleset, "greedy", seeds + i), PER_ROUND["greedy"]),
-                "mcts": timed(lambda i: MctsPlayer(seeds + i).choose(positions[ref]), PER_ROUND["mcts"]),
+                "random": timed(lambda i, ruleset=ruleset, seeds=seeds: play(ruleset, "random", seeds + i),
+                                PER_ROUND["random"]),
+                "greedy": timed(lambda i, ruleset=ruleset, seeds=seeds: play(ruleset, "greedy", seeds + i),
+                                PER_ROUND["greedy"]),
+                "mcts": timed(lambda i, seeds=seeds, ref=ref: MctsPlayer(seeds + i).choose(positions[ref]),
+                              PER_ROUND["mcts"]),
             }
             if r:
                 for workload, seconds in times.items():

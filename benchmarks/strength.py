@@ -34,8 +34,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.build_info import engine_build  # noqa: E402
 from provenance import command_line, provenance  # noqa: E402
+
+from engine.build_info import engine_build  # noqa: E402
 
 
 def play_one(args: tuple[str, str, str, int, int]) -> dict:

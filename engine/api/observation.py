@@ -124,7 +124,7 @@ class Layout:
         Raises :class:`~engine.api.actions.CropTooSmall` when the board outgrew the crop."""
         game = state.game
         board, window = view["board"], state.window
-        for pos, (orientation, base, tile) in game.board.items():
+        for pos, (orientation, _base, tile) in game.board.items():
             m, x, y = map_local(pos)
             cell = board[m, :, y - window[m][1], x - window[m][0]]
             cell[0] = 1
@@ -270,7 +270,7 @@ def _fill_hands(view: dict[str, "numpy.ndarray"], hands: "Hands", seat: int) -> 
     me = 1 << seat
     for other, held in enumerate(hands.held):
         view["held"][other] = len(held)
-        for tile, _, known in held:
+        for tile, _, _known in held:
             view["hand" if other == seat else "unseen"][tile] += 1
     for tile, _, known in hands.out:
         if not known & me:

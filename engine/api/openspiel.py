@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.hands import of as hands_of
 from ..errors import UserError
 from ..rules.formula_syntax import MAX_POINTS
 from ..rules.ruleset import Ruleset, load_ruleset
 from ..rules.seats import pieces_at_start
-from ..core.hands import of as hands_of
 from . import observation
 from .actions import DEFAULT_CROP
 from .turns import ChanceGame

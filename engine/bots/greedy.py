@@ -8,8 +8,8 @@ from typing import TypeVar
 from ..core.choices import PLACE_DECISION, decision_kind
 from ..core.game import Game
 from ..core.lookahead import Lookahead
-from ..core.trial import BonusLookahead, PiecewiseLookahead, TrialLookahead, look_ahead
 from ..core.moves import Move
+from ..core.trial import BonusLookahead, PiecewiseLookahead, TrialLookahead, look_ahead
 from .valuing import decision_values, margin, offered_values
 
 T = TypeVar("T")

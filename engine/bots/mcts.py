@@ -275,4 +275,5 @@ def _moves(state: Game) -> list[Move]:
         return state.legal_moves()
     placements = state.placements()
     bare = [Move(pos, r) for pos, r in placements]
-    return bare + [Move(pos, r, j, t) for pos, r in placements for j, t in state.deploy_choices(pos, r)] + offered(state)
+    return (bare + [Move(pos, r, j, t) for pos, r in placements for j, t in state.deploy_choices(pos, r)]
+            + offered(state))

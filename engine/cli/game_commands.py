@@ -118,7 +118,8 @@ def play(
         if held is not None and held.out:  # deck.hand return: box
             back += f", {len(held.out)} returned to the box unplaced"
         if burial.of(game).buried:  # deck.bury
-            back += f", {len(burial.of(game).buried)} buried under {game.ruleset.kinds[game.ruleset.bury_kind].name} tiles"
+            back += (f", {len(burial.of(game).buried)} buried under "
+                     f"{game.ruleset.kinds[game.ruleset.bury_kind].name} tiles")
         starts = {0: "no start tile", 1: "start tile included"}.get(len(game.starts), "start tiles included")
         console.print(f"{placed} tiles placed ({starts}), {discarded} discarded{back}.")
         if record is not None:
@@ -147,9 +148,11 @@ def play(
     "carcassonne replay game.json --json - | jq .agrees",
 ], exit_check("a replayed score differs from the record")))
 def replay(
-    record: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record written by 'carcassonne play --record'.")],
+    record: Annotated[Path, typer.Argument(metavar="RECORD",
+                                           help="A game record written by 'carcassonne play --record'.")],
     html_path: Annotated[Optional[Path], typer.Option("--html", metavar="FILE",
-                                                      help="Also write a self-contained HTML replay viewer to FILE.")] = None,
+                                                      help="Also write a self-contained HTML replay viewer "
+                                                           "to FILE.")] = None,
     json_target: JsonOption = None,
 ) -> None:
     """Replay a game record and check every score against it."""
@@ -185,9 +188,11 @@ def render(
     turn: Annotated[Optional[int], typer.Option("--turn", metavar="N", min=0, max=10**9,
                                                 help="The board after N turns, at most the record's (default: "
                                                      "the end, after final scoring).")] = None,
-    svg: Annotated[Optional[Path], typer.Option("--svg", metavar="FILE", help="Write the board as SVG to FILE.")] = None,
+    svg: Annotated[Optional[Path], typer.Option("--svg", metavar="FILE",
+                                                help="Write the board as SVG to FILE.")] = None,
     png: Annotated[Optional[Path], typer.Option("--png", metavar="FILE",
-                                                help="Write the board as PNG to FILE (needs the render extra).")] = None,
+                                                help="Write the board as PNG to FILE (needs the render "
+                                                     "extra).")] = None,
     coordinates: Annotated[bool, typer.Option("--coordinates", help="Label the columns with x and the rows with y, "
                                                                     "as the turn log names positions.")] = False,
 ) -> None:

@@ -6,13 +6,12 @@ drawn tile in its four rotations and the numbered legal moves, drawn by
 class serves a real terminal (``builtins.input``) and tests (a function that pops scripted
 answers).  Everything is printed through a :class:`rich.console.Console` (tests capture it).
 
-An answer is a number from the list, or the move typed in the README's
-notation (read by :func:`~engine.cli.move_input.parse_move`).  Anything else is
-refused with the reason and asked again: a typo must never end a game.  ``?``
-prints help and every legal move; ``q`` (or end of input) raises
-:class:`~engine.sim.play.QuitGame`, which the play loop catches; then
-:meth:`HumanPlayer.ask_save` asks whether to save the game so far, and where:
-nothing is written that the player did not ask for.
+An answer is a number from the list, or the move typed in the README's notation (read by
+:func:`~engine.cli.move_input.parse_move`).  Anything else is refused with the reason and
+asked again: a typo must never end a game.  ``?`` prints help and every legal move; ``q``
+(or end of input) raises :class:`~engine.sim.play.QuitGame`, which the play loop catches;
+then :meth:`HumanPlayer.ask_save` asks whether to save the game so far, and where: nothing
+is written that the player did not ask for.
 """
 
 from __future__ import annotations
@@ -204,8 +203,8 @@ class HumanPlayer:
             c.print(hand_note(game))
         c.print(self._move_list(game, choices, limit=self.max_listed))
         if personal.of(game).offered:
-            instead = ("pass: the stacks are used up, and this is the last round" if personal.of(game).last_round is not None
-                       else "draw a tile from the stack instead")
+            instead = ("pass: the stacks are used up, and this is the last round"
+                       if personal.of(game).last_round is not None else "draw a tile from the stack instead")
             c.print(Text(f"{ruleset.tiles[tile].id} is your own tile, placed instead of drawing: place it, or "
                          f"type d to keep it and {instead}.", style="bold yellow"))
         c.print(Text("Type a number or a move like 3,-1 r2 city@N (no follower: 3,-1 r2); "
@@ -220,7 +219,8 @@ class HumanPlayer:
             "  X,Y rR                            place the tile without a follower, e.g. 3,-1 r2\n"
             "  X,Y rR KIND@PORT                  and put a follower there, e.g. 3,-1 r2 city@N\n"
             "  X,Y rR KIND                       a port-less feature, e.g. 0,1 r0 cloister\n"
-            f"  d                                 keep your own tile (a personal one) and {decline_word(game)} instead\n"
+            f"  d                                 keep your own tile (a personal one) and {decline_word(game)} "
+            "instead\n"
             "  ? help   b redraw the board   q quit (you are asked whether to save the game so far)\n"
             "Coordinates: x grows east, y grows SOUTH; the start tile is at 0,0, so 0,-1 is north of it.\n"
             "Rotations: r0–r3 are clockwise quarter turns of the tile as drawn at r0 (r1 = 90°).\n"
@@ -235,10 +235,9 @@ class HumanPlayer:
         """Numbered moves grouped by cell, a line per rotation, the cell named on its first:
         ``3,-1  r0: 1) —  2) +city@N  3) +field@NL (north)`` then ``       r2: 4) — …``.
 
-        A field is also named by where it lies on the tile, since its half-side
-        port alone is hard to picture.  Whole cells are shown up to ``limit``
-        lines (the rest are one ``?`` away), so a 100-move turn late in the game
-        leaves the board on screen.
+        A field is also named by where it lies on the tile, since its half-side port alone
+        is hard to picture.  Whole cells are shown up to ``limit`` lines (the rest are one
+        ``?`` away), so a 100-move turn late in the game leaves the board on screen.
         """
         ruleset, tile = game.ruleset, game.tile
         cells: dict[tuple[int, int, int], list[Choice]] = {}
@@ -266,7 +265,8 @@ class HumanPlayer:
                 out.append(f"  r{rotation}:")
                 for choice in (c for c in group if c.move.rotation == rotation):
                     move = choice.move
-                    out.append(f" {choice.number:>{number_w}}) ", style="bold cyan" if move.follower is None else "cyan")
+                    out.append(f" {choice.number:>{number_w}}) ",
+                               style="bold cyan" if move.follower is None else "cyan")
                     if move.follower is None:
                         out.append("—")
                         continue

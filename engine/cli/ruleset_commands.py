@@ -57,7 +57,8 @@ def rulesets_show(
         output.echo(warning.render(), err=True)
     if not output.to_stdout:
         typer.echo(show(ref, origins=origins), nl=False)
-    output.json("rulesets-show", {"ref": ref, "ruleset": resolved(doc), "origins": leaf_origins(doc) if origins else None,
+    output.json("rulesets-show", {"ref": ref, "ruleset": resolved(doc),
+                                  "origins": leaf_origins(doc) if origins else None,
                                   "chains": leaf_chains(doc) if origins else None})
 
 
@@ -140,7 +141,8 @@ def tiles(
     svg: Annotated[Optional[Path], typer.Option("--svg", metavar="FILE",
                                                 help="Write a picture of every tile type (SVG) to FILE.")] = None,
     png: Annotated[Optional[Path], typer.Option("--png", metavar="FILE",
-                                                help="Write the picture as PNG to FILE (needs the render extra).")] = None,
+                                                help="Write the picture as PNG to FILE (needs the render "
+                                                     "extra).")] = None,
     json_target: JsonOption = None,
 ) -> None:
     """Each tile type: count, edges, segments and a small drawing."""

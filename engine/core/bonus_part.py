@@ -22,7 +22,8 @@ from ..rules.bonuses import read_by
 from .game_end import bonus_scores
 from .scoring import is_complete, kind_of, majority_in
 from .tallies import Tallies, kinds_read, of, wanted_aggregates
-from .titles import of as titles_of, passing
+from .titles import of as titles_of
+from .titles import passing
 from .totals import totals
 
 if TYPE_CHECKING:

@@ -1,4 +1,5 @@
-"""What the current player may do: legal placements and the placement decision (followers: :mod:`engine.core.deployment`).
+"""What the current player may do: legal placements and the placement decision (followers:
+:mod:`engine.core.deployment`).
 
 :class:`~engine.core.game.Game`'s methods of the same names call these, kept
 here so that the game module holds the turn loop only.

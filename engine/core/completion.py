@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..geometry import RING8
-from .followers import count_of
 from ..rules.completes import OPEN
 from ..rules.tiles import NONE
-from .scoring import ScoreEvent, Scored, check_totals, feature_inputs, majority_in, score_feature
+from .followers import count_of
+from .scoring import Scored, ScoreEvent, check_totals, feature_inputs, majority_in, score_feature
 
 if TYPE_CHECKING:
     from ..rules.tiles import TileType

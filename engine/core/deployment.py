@@ -79,7 +79,8 @@ def choices_given(game: Game, tile: TileType, pos: int, rotation: int, here_of: 
     ``beside``: the cell's :func:`_sides_beside` when the caller has it (-1: worked out here)."""
     player = game.player
     types = game.ruleset.follower_types
-    reserve, mask, kept_out, by_kind = game.reserve[player], game.deploy_masks[player], game.kept_out, game.segment_types
+    reserve, mask, kept_out, by_kind = (game.reserve[player], game.deploy_masks[player], game.kept_out,
+                                        game.segment_types)
     rules_by_kind = game.segment_rules
     found: list[tuple[int, int]] = []
     for j, seg in enumerate(tile.segments):
@@ -134,7 +135,8 @@ def _may_go(game: Game, piece: FollowerType, kind: int, here: int, mask: int) ->
     packed followers are ``here`` (after the placement): one left in supply, a kind it goes on,
     and ``needs`` met, or else the kind deployable and the feature free under the deploy rule
     (``mask``), or the type may ``join`` it anyway."""
-    return bool(game.reserve[game.player][piece.index]) and kind in piece.kinds and _allowed(game, piece, kind, here, mask)
+    return (bool(game.reserve[game.player][piece.index]) and kind in piece.kinds
+            and _allowed(game, piece, kind, here, mask))
 
 
 def _allowed(game: Game, piece: FollowerType, kind: int, here: int, mask: int) -> bool:

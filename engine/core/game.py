@@ -104,7 +104,8 @@ class Game(Board):
         self.stacks: list[Stack]
         #: Per map, which ends of its phases hold pinned tiles (:data:`~engine.core.deck.Pins`).
         self.pins: list[Pins]
-        #: Per phase, the tiles ``deck.size`` left out of the game or buried (``deck.bury``): hidden like the stacks' order.
+        #: Per phase, the tiles ``deck.size`` left out of the game or buried (``deck.bury``): hidden like the
+        #: stacks' order.
         self.box: list[list[int]]
         if draw_order is None:
             self.stacks, self.pins, self.box = build_stacks(ruleset, self.rng, [tile for tile, _ in starts or ()])
@@ -164,7 +165,8 @@ class Game(Board):
         return deployment.deploy_options(self, pos, rotation)
 
     def deploy_choices(self, pos: int, rotation: int) -> list[tuple[int, int]]:
-        """``(spot, follower type)`` pairs the current player may deploy there (:func:`~engine.core.deployment.deploy_choices`)."""
+        """``(spot, follower type)`` pairs the current player may deploy there
+        (:func:`~engine.core.deployment.deploy_choices`)."""
         return deployment.deploy_choices(self, pos, rotation)
 
     def decision(self) -> Decision | None:
@@ -276,7 +278,8 @@ class Game(Board):
 
     def discard(self) -> None:
         """Discard the current tile (it fits nowhere) and draw the next; the same player goes on.  Under
-        ``unplaceable: reshuffle`` (seed 001) it may go back (:func:`~engine.core.deck.put_back`: when, and why games end)."""
+        ``unplaceable: reshuffle`` (seed 001) it may go back (:func:`~engine.core.deck.put_back`: when,
+        and why games end)."""
         self.set_aside()
         self._draw_next()
         if self.tile is None and self.remaining:  # this map's stack ran out mid-turn: on to the next map

@@ -18,8 +18,22 @@ from typing import TYPE_CHECKING
 
 from ..rules.bonuses import read_by
 from ..rules.kinds import ScoreRangeError
-from .scoring import (Paid, ScoreEvent, Scored, check_totals, count_by_kind, explained, feature_inputs,
-                      is_complete, kind_of, majority_in, own_env, owner_paid, paid_only, score_feature)
+from .scoring import (
+    Paid,
+    Scored,
+    ScoreEvent,
+    check_totals,
+    count_by_kind,
+    explained,
+    feature_inputs,
+    is_complete,
+    kind_of,
+    majority_in,
+    own_env,
+    owner_paid,
+    paid_only,
+    score_feature,
+)
 from .tallies import aggregates
 from .titles import of as titles_of
 from .totals import adjacent_of

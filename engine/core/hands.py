@@ -11,10 +11,10 @@ and the game ends when no seat holds a tile: every turn places or discards a
 tile, and each tile goes back at most once per turn, so every game ends.
 
 The choice is a move.  While the hand holds more than one tile (even of one
-type, so that a pick step tells nobody what the hand holds), :attr:`Hands.picking` is True, :attr:`~engine.core.game.Game.tile` is the
-lowest-numbered type held, and the decision is ``pick``: its moves are ``pick(t)`` for each
-type ``t`` held (:func:`~engine.core.moves.pick`); once one is picked its
-placements follow as for a drawn tile.
+type, so that a pick step tells nobody what the hand holds), :attr:`Hands.picking` is True,
+:attr:`~engine.core.game.Game.tile` is the lowest-numbered type held, and the decision is
+``pick``: its moves are ``pick(t)`` for each type ``t`` held (:func:`~engine.core.moves.pick`);
+once one is picked its placements follow as for a drawn tile.
 
 What each seat knows: its own hand, not the others'; the tiles it returned
 to the bottom of the stack or to the box.  Every held or returned tile
@@ -218,7 +218,8 @@ def _dealt(game: "Game") -> int:
 def _check_supply(game: "Game", tiles: list[int], size: int) -> None:
     """A forced hand must be one the deck can deal: no type held beyond the copies not yet placed,
     discarded, boxed or held by another seat, and (``unplaceable: discard``) no hand short of
-    ``size`` (0: not checked) while tiles were left to draw, nor any hand once every tile is drawn.  ``ValueError`` otherwise."""
+    ``size`` (0: not checked) while tiles were left to draw, nor any hand once every tile is drawn.
+    ``ValueError`` otherwise."""
     ruleset = game.ruleset
     discards_stay = ruleset.unplaceable != "reshuffle"  # else a discarded copy may be back in the stack
     gone = _gone(game, discards_stay)
@@ -230,7 +231,8 @@ def _check_supply(game: "Game", tiles: list[int], size: int) -> None:
         if gone[tile] + held > count:
             raise ValueError(f"the hand holds {held} × {ruleset.tiles[tile].id}, but the ruleset has {count} "
                              f"cop{'y' if count == 1 else 'ies'} and {gone[tile]} of them "
-                             f"{'is' if gone[tile] == 1 else 'are'} placed, discarded, set aside or held by another seat")
+                             f"{'is' if gone[tile] == 1 else 'are'} placed, discarded, set aside or held by "
+                             "another seat")
     dealt = _dealt(game)
     if len(tiles) < size and discards_stay and sum(gone.values()) + len(tiles) < dealt:
         raise ValueError(f"the hand holds {len(tiles)} tile{'s' * (len(tiles) != 1)}, fewer than deck.hand's {size}, "
@@ -347,6 +349,6 @@ def _uses(ruleset: "Ruleset") -> bool:
 
 #: Which held tile to place this turn.
 PICK_DECISION: DecisionKind = DecisionKind("pick", _picking, options, check, (PICK,))
-MECHANISM: Mechanism = Mechanism(NAME, _uses, state=_start, draw=open_turn, draw_one=draw_one, placed=played, turn_end=end_turn,
-                      decisions=(PICK_DECISION,), plays={PICK: picked},
+MECHANISM: Mechanism = Mechanism(NAME, _uses, state=_start, draw=open_turn, draw_one=draw_one, placed=played,
+                      turn_end=end_turn, decisions=(PICK_DECISION,), plays={PICK: picked},
                       refusals={PICK: ("placement", "the tile to place is chosen: place it")})

@@ -23,17 +23,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..geometry import FACING, RING8, SIDE_STEP
 from ..errors import UserError
+from ..geometry import FACING, RING8, SIDE_STEP
 from ..rules.kinds import ScoreRangeError
-from .deployment import choices_given, current_tile
 from .after_move import Group, add_to, complete_after, local_root, subtract_from
-from .pooled import pool_total
+from .deployment import choices_given, current_tile
 from .followers import one_follower, pieces_by_player
 from .majorities import Majorities
-from .supply_value import kept_points, turns_ahead
 from .moves import Move
+from .pooled import pool_total
 from .scoring import kind_of, make_inputs
+from .supply_value import kept_points, turns_ahead
 from .totals import totals
 
 if TYPE_CHECKING:

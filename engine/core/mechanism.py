@@ -112,7 +112,8 @@ class Decision:
 
 class Mechanism:
     """A mechanism's registry entry: ``name``, ``uses(ruleset)`` (whether a ruleset needs it), ``state``
-    (its own state's factory, module docstring) and its handlers, each None when it has nothing to do at that moment (module docstring's table).
+    (its own state's factory, module docstring) and its handlers, each None when it has nothing to do at that
+    moment (module docstring's table).
     ``refusals`` maps each move kind it owns to ``(reason, message)``: why that kind of move is
     refused when the mechanism is not asking for it (a decline with no personal tile offered)."""
 

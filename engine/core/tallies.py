@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Final
 
 from ..rules.bonuses import KIND_AGGREGATES
 from .mechanism import Mechanism
-from .scoring import Paid, ScoreEvent, Scored, is_complete, kind_of, majority_in
+from .scoring import Paid, Scored, ScoreEvent, is_complete, kind_of, majority_in
 from .totals import totals
 
 if TYPE_CHECKING:

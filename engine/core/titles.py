@@ -24,14 +24,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from ..rules.bonuses import read_by
-from .mechanism import Mechanism, MechanismState
-from .scoring import Paid, ScoreEvent, Scored
 from . import tallies
+from .mechanism import Mechanism, MechanismState
+from .scoring import Paid, Scored, ScoreEvent
 from .tallies import aggregates, kinds_read
 
 if TYPE_CHECKING:
-    from ..rules.ruleset import Ruleset
     from ..rules.bonuses import Bonus
+    from ..rules.ruleset import Ruleset
     from .game import Game
 
 #: The mechanism's name, its state's key in ``game.states`` (a constant: a native string, looked up

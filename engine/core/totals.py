@@ -32,8 +32,9 @@ class Totals:
         self.positions = positions
         self.attrs = attrs
         self.touching = touching
-        #: What the look-ahead last found the feature pays as it stands (:meth:`~engine.core.majorities.Majorities.standing`):
-        #: ``(facts, followers packed, inputs, points per seat)``, good while the facts and followers are the same.
+        #: What the look-ahead last found the feature pays as it stands
+        #: (:meth:`~engine.core.majorities.Majorities.standing`): ``(facts, followers packed, inputs,
+        #: points per seat)``, good while the facts and followers are the same.
         self.standing: tuple[Facts, int, dict[str, int | bool], list[int]] | None = None
 
 

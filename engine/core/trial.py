@@ -27,9 +27,9 @@ from .followers import types_mask
 from .game_end import end_totals
 from .known_ends import KnownEnds
 from .lookahead import Lookahead
+from .moves import Move
 from .supply_value import kept_points, turns_ahead
 from .tallies import aggregates, kinds_read
-from .moves import Move
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
@@ -98,7 +98,8 @@ class BonusLookahead:
         self.game = game
         self.features = Lookahead(game, keep)
         reads = read_by(game.ruleset.bonuses)
-        self.features.watched = frozenset(k for k, read in enumerate(kinds_read(game.ruleset, "largest_", reads)) if read)
+        self.features.watched = frozenset(k for k, read in enumerate(kinds_read(game.ruleset, "largest_", reads))
+                                          if read)
         self.keep = keep
         self._trial: TrialLookahead | None = None  # made when a move must be played on a copy
         #: The bonuses after a move that changes their inputs, where it can say (else the trial plays it).

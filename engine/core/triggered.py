@@ -5,7 +5,8 @@ placed``: after the tile's deployment, each feature the placed tile is part of.
 Either way, a feature that holds a piece of the trigger's type and pieces of
 other types is scored now with the trigger's ``score`` for the majority of those
 other pieces (each counted at its strength), and they go home; the trigger's
-pieces stay, and so do pieces that pay their owner (``pays: owner``).  Abbey & Mayor's barn (Wikicarpedia, Abbey_and_the_Mayor;
+pieces stay, and so do pieces that pay their owner (``pays: owner``).
+Abbey & Mayor's barn (Wikicarpedia, Abbey_and_the_Mayor;
 papageek.com car/Barn.htm): a barn placed on a field with farmers scores them 3
 points a completed city "just as it would be at the end of the game"; a tile
 that joins a field with farmers to a barn's scores them 1 point a completed city;
@@ -110,8 +111,8 @@ class Pieces:
 
 
 def score_others(game: "Game", root: int, i: int) -> list[Scored]:
-    """If the feature at ``root`` holds a piece of the type of trigger ``i`` (``ruleset.scorers``) and pieces of other types
-    (those that pay their owner aside: another barn-like piece is not a farmer): score it for
+    """If the feature at ``root`` holds a piece of the type of trigger ``i`` (``ruleset.scorers``) and pieces
+    of other types (those that pay their owner aside: another barn-like piece is not a farmer): score it for
     the majority of the others with the trigger's ``score`` (rule: the trigger's name), pay it,
     and send the others home.  Returns the events (none when it does not apply)."""
     packed, ruleset = game.fol[root], game.ruleset

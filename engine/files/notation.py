@@ -13,7 +13,6 @@ another type than normal is named before it: ``large:city@N``
 from __future__ import annotations
 
 import math
-
 from typing import TYPE_CHECKING
 
 from ..geometry import CORNERS, PORT_INDEX, PORTS, SIDES
@@ -25,8 +24,8 @@ if TYPE_CHECKING:
 
 
 def format_follower(ruleset: Ruleset, tile: int, rotation: int, segment: int, kind_of_follower: int = 0) -> str:
-    """The notation of spot ``segment`` (a segment index; past them, a corner) of tile type ``tile`` turned ``rotation``, prefixed
-    ``TYPE:`` for a follower of type ``kind_of_follower`` other than normal (0)."""
+    """The notation of spot ``segment`` (a segment index; past them, a corner) of tile type ``tile`` turned
+    ``rotation``, prefixed ``TYPE:`` for a follower of type ``kind_of_follower`` other than normal (0)."""
     if kind_of_follower:
         return f"{ruleset.follower_types[kind_of_follower].name}:" + format_follower(ruleset, tile, rotation, segment)
     tile_type = ruleset.tiles[tile]
@@ -76,7 +75,8 @@ def place_name(ruleset: Ruleset, tile: int, rotation: int, segment: int) -> str:
     player reads at a glance: ``city (north, east)``, ``road (south to north)``, ``road
     (dead end, south)``, ``field (north-west)`` (the compass point of the half-sides it
     touches), ``field (all round)``, ``cloister`` (a port-less segment, numbered as in
-    :func:`format_follower` when the tile has several), ``field (north-east corner)`` (a corner spot).  Board orientation, after turning.
+    :func:`format_follower` when the tile has several), ``field (north-east corner)`` (a corner spot).
+    Board orientation, after turning.
     """
     tile_type = ruleset.tiles[tile]
     kind = ruleset.kinds[tile_type.segments[tile_type.spot_segment(segment)].kind]
@@ -189,4 +189,5 @@ def moved_on_phrase(game: "Game", kind: int, move: "Move") -> str:
     orientation, _, tile = game.board[move.pos]
     m, x, y = game.local(move.pos)
     where = f"map {m} " if ruleset.maps > 1 else ""
-    return f"{name} moves on to the {place_name(ruleset, tile, orientation.rotation, move.follower)} at {where}({x},{y})"
+    return (f"{name} moves on to the {place_name(ruleset, tile, orientation.rotation, move.follower)} "
+            f"at {where}({x},{y})")

@@ -148,7 +148,8 @@ def _same_hand(game: Game, turn: dict[str, Any], doc: Document, path: tuple) -> 
     assert hands is not None, "hands only"
     dealt = sorted(game.tiles[t].id for t, _, _ in hands.held[game.player])
     if "hand" in turn and sorted(map(str, turn["hand"])) != dealt:
-        raise UserError(f"the seed deals the hand {', '.join(dealt)} here, the record {', '.join(map(str, turn['hand']))}: "
+        raise UserError(f"the seed deals the hand {', '.join(dealt)} here, "
+                        f"the record {', '.join(map(str, turn['hand']))}: "
                         "it cannot be resumed (it was edited, or another version of the engine dealt it)",
                         code="resume", **doc.where(path + ("hand",)))
 

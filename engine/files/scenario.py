@@ -224,7 +224,8 @@ def _check_supply(doc: Document, ruleset, start: tuple[int, int] | None) -> None
             drawn += 1
             if ruleset.deck_size and drawn > ruleset.deck_size:
                 raise UserError(f"turn {i + 1}{'s buried tile' * (key == 'buried')} is one more than the "
-                                f"{ruleset.deck_size} tiles deck.size deals in {ruleset.ref}", code="scenario-supply", **doc.where(("turns", i, key)))
+                                f"{ruleset.deck_size} tiles deck.size deals in {ruleset.ref}", code="scenario-supply",
+                                **doc.where(("turns", i, key)))
             used[turn[key]] += 1
             index = ruleset.tile_ids.get(turn[key])
             if index is None:

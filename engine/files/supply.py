@@ -89,9 +89,10 @@ class TileSupply:
             self.take(tile, bool(turn.get("discarded")), f"turn {i + 1}", ("turns", i))
         if tile is not None and "at" in turn and "buried" not in turn and self._buries(tile) and self.used < self.dealt:
             left = self.dealt - self.used
-            raise UserError(f"turn {i + 1} places {turn['tile']}, which has a {self.ruleset.kinds[self.ruleset.bury_kind].name}, "
-                            f"with {left} tile{'s' * (left != 1)} left to draw, so a tile went under it: a record names "
-                            "it (buried: TILE)", code="replay", **self.doc.where(("turns", i)))
+            raise UserError(f"turn {i + 1} places {turn['tile']}, which has a "
+                            f"{self.ruleset.kinds[self.ruleset.bury_kind].name}, with {left} tile{'s' * (left != 1)} "
+                            "left to draw, so a tile went under it: a record names it (buried: TILE)",
+                            code="replay", **self.doc.where(("turns", i)))
         buried = self.ruleset.tile_ids.get(turn.get("buried", ""))
         if buried is not None and "at" in turn:  # an unknown id is the replay's error
             self.take(buried, True, f"turn {i + 1}'s buried tile", ("turns", i, "buried"), buried=True)

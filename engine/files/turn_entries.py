@@ -125,7 +125,8 @@ def _take_from_hand(game: Game, turn: dict, tile: int, doc: Document, path: tupl
             hands.drop(game, tile)
             game.force_tile(tile)
             return
-        held = [tile_index(game.ruleset, t, doc, path + ("hand", i)) for i, t in enumerate(turn.get("hand", [turn["tile"]]))]
+        held = [tile_index(game.ruleset, t, doc, path + ("hand", i))
+                for i, t in enumerate(turn.get("hand", [turn["tile"]]))]
         if tile not in held:  # a probe may try it (illegal: placement); a record never holds it
             raise IllegalMove("placement", f"the player holds no {turn['tile']} (the hand: {', '.join(turn['hand'])})")
         hands.force(game, held, tile, "hand" in turn)

@@ -183,8 +183,9 @@ def clashes(before: Document, after: Document, name: str, option: Document, chan
             if builds and old is _GONE:
                 errors.append(_clash(other, other_doc, other_path, name, option, path, deleted=True))
             elif builds:
-                warnings.extend(_unordered(name, option, path, [(n, d) for n, d in chain if n != name
-                                                                and names_previous(value_at(d.data, ("patch", *other_path)))]))
+                warnings.extend(_unordered(name, option, path,
+                                           [(n, d) for n, d in chain if n != name
+                                            and names_previous(value_at(d.data, ("patch", *other_path)))]))
             elif other not in allowed and _differ(new, old):
                 errors.append(_clash(other, other_doc, other_path, name, option, path, deleted=False))
             else:

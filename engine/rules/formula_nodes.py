@@ -144,7 +144,11 @@ def combine(op: str, a: Node, b: Node) -> Node:
         fn = _GENERAL[op](a.fn, b.fn)
     else:
         compare, f, g = _FOLD[op], a.fn, b.fn
-        fn = lambda env: compare(f(env), g(env))
+
+        def folded(env: Env) -> Value:
+            return compare(f(env), g(env))
+
+        fn = folded
     return Node(a.start, b.end, is_bool, fn, src=_src(op, a.src, b.src), refs=a.refs + b.refs)
 
 

@@ -59,7 +59,8 @@ def _parser() -> Lark:
         return out.getvalue()
 
     # Building the LALR tables is most of a short command's start-up; they are kept on disk.
-    return cached("formula-parser", cache_key(grammar, lark.__version__), build, lambda data: Lark.load(io.BytesIO(data)))
+    return cached("formula-parser", cache_key(grammar, lark.__version__), build,
+                  lambda data: Lark.load(io.BytesIO(data)))
 
 
 @dataclass(frozen=True)

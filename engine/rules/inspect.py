@@ -105,7 +105,8 @@ def _name_of(file: str) -> str:
 
 def chain_text(chain: list[Layer]) -> str:
     """The layers below the newest as one line: ``builds on tiny-city (file:line), replacing …``."""
-    return ", ".join(f"{_relation(newer, older)} {older.name} ({older.origin})" for newer, older in zip(chain, chain[1:]))
+    return ", ".join(f"{_relation(newer, older)} {older.name} ({older.origin})"
+                     for newer, older in zip(chain, chain[1:]))
 
 
 def _relation(newer: Layer, older: Layer) -> str:
@@ -289,7 +290,8 @@ def yaml_text(value: Any) -> str:
 
 
 def _scalar(value: Any) -> str:
-    return yaml.safe_dump(value, default_flow_style=True, width=10_000, allow_unicode=True).strip().removesuffix("...").strip()
+    return (yaml.safe_dump(value, default_flow_style=True, width=10_000, allow_unicode=True).strip()
+            .removesuffix("...").strip())
 
 
 def _emit(doc: Document, value: Any, path: JsonPath, indent: int, lines: list[str], origins: bool) -> None:

@@ -62,7 +62,8 @@ class Score:
     def _first_points(self, env) -> int:
         refs = tuple(ref for _, formula in self.items for ref in formula.refs)
         total = " + ".join(f"({formula.src})" for _, formula in self.items)
-        body = f"points = {total}\nif {-MAX_POINTS} <= points <= {MAX_POINTS}:\n    return points\nreturn _over(env, points)"
+        body = (f"points = {total}\nif {-MAX_POINTS} <= points <= {MAX_POINTS}:\n    return points\n"
+                "return _over(env, points)")
         generated = function(body, self.text, refs + (("_over", self._over),))
         object.__setattr__(self, "points", generated)
         return generated(env)

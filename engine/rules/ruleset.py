@@ -17,11 +17,11 @@ from typing import Any
 
 from ..errors import Diagnostic, UserError
 from .bonuses import Bonus, compile_bonuses, token_names
+from .burial import compile_bury
 from .compose import compose
 from .constraints import Constraint, compile_constraints
 from .edge_fit import rotation_sets, side_fits
 from .follower_types import FollowerType, compile_follower_types
-from .burial import compile_bury
 from .hands import Hand, compile_hand
 from .kinds import FeatureKind, Score, compile_kinds
 from .problems import Problems, diagnostic_order
@@ -126,8 +126,7 @@ class Ruleset:
     #: ``orientations`` order) whose side meets it; and per such bit set, their rotations.
     _side_fits: tuple[tuple[tuple[int, ...], ...], ...] = field(default=(), repr=False, compare=False)
     _rotation_sets: tuple[tuple[tuple[int, ...], ...], ...] = field(default=(), repr=False, compare=False)
-    #: The memo behind :meth:`fits_cell`, per tile type: indexed by edge constraint (``edge_base``
-    #: to the fourth entries, made on first use), 1 fits, 0 not, -1 not worked out yet.
+    #: Per tile type, :meth:`cell_table`'s memo (made on first use).
     _cell_fits: list[list[int]] = field(default_factory=list, repr=False, compare=False)
 
     @property
@@ -162,12 +161,10 @@ class Ruleset:
         return found
 
     def fits_cell(self, tile: int, key: int) -> bool:
-        """Whether tile type ``tile``, whose placement constraints all read the cell alone
-        (``hole``: :attr:`~engine.rules.constraints.Constraint.per_cell`), fits a frontier cell of
-        edge constraint ``key``: some rotation meets its sides (:meth:`fits`) and every
-        constraint allows the cell.  Memoised per ruleset, like :meth:`fits`, in a list indexed by
-        the key (:meth:`cell_table`: the abbey is asked about the cells beside every tile placed,
-        engine/core/constrained.py, and an int-keyed dict costs a boxed key a look-up)."""
+        """Whether tile type ``tile``, whose placement constraints all read the cell alone (``hole``:
+        :attr:`~engine.rules.constraints.Constraint.per_cell`), fits a frontier cell of edge constraint
+        ``key``: some rotation meets its sides (:meth:`fits`) and every constraint allows the cell.
+        Memoised per ruleset in :meth:`cell_table` (the abbey's spots: engine/core/constrained.py)."""
         found = self.cell_table(tile)[key]
         if found < 0:
             found = 1 if self.fits(tile, key) else 0
@@ -178,12 +175,11 @@ class Ruleset:
         return found == 1
 
     def cell_table(self, tile: int) -> list[int]:
-        """The memo behind :meth:`fits_cell` for one tile type: per edge constraint, 1 (fits), 0
-        (does not) or -1 (not asked yet: ask :meth:`fits_cell`)."""
+        """:meth:`fits_cell`'s memo for one tile type, indexed by edge constraint (a list: an int-keyed
+        dict boxes its key a look-up): 1 fits, 0 does not, -1 not asked yet."""
         table = self._cell_fits[tile]
         if not table:
-            base = self.edge_base
-            table.extend([-1] * (base * base * base * base))
+            table.extend([-1] * self.edge_base ** 4)
         return table
 
 
@@ -206,11 +202,10 @@ def load_ruleset_for(doc: Document, path: tuple) -> "Ruleset":
 def load_ruleset(ref: str, base: Path | None = None, *, cache: bool = True) -> Ruleset:
     """Load, compose, validate and compile the ruleset reference ``ref``.
 
-    ``ref`` is ``NAME_OR_PATH[+OPTION]…`` (see :mod:`engine.rules.compose`);
-    relative paths are taken from ``base`` if given.  Raises
-    :class:`UserError` with every problem found, each at the file and line
-    that set the value.  Results are cached until one of the files changes,
-    so loading the same ruleset for many games costs one ``stat`` per file
+    ``ref`` is ``NAME_OR_PATH[+OPTION]…`` (see :mod:`engine.rules.compose`); relative paths
+    are taken from ``base`` if given.  Raises :class:`UserError` with every problem found,
+    each at the file and line that set the value.  Results are cached until one of the files
+    changes, so loading the same ruleset for many games costs one ``stat`` per file
     (``cache=False`` loads afresh, as the benchmark does).
     """
     key = (ref, str(base) if base is not None else None)
@@ -363,7 +358,8 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         extra_turn_types=tuple(t.index for t in follower_types if t.extra_turn), movers=movers, scorers=scorers,
         corner_types=tuple(t.index for t in follower_types if t.spot == "corner"),
         seat_pieces=seat_pieces, seat_points=seat_points,
-        categories=((START,) if any(seat_points) else ()) + tuple(k.name for k in kinds) + tuple(b.name for b in bonuses),
+        categories=(((START,) if any(seat_points) else ()) + tuple(k.name for k in kinds)
+                    + tuple(b.name for b in bonuses)),
         owner_types=tuple(t.index for t in follower_types if t.pays_owner),
         feature_strengths=tuple((t.index, t.strength_of) for t in follower_types if t.strength_of is not None),
         constraints=tuple(tuple(c for c in constraints if c.applies_to(t)) for t in tiles),

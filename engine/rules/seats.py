@@ -90,4 +90,5 @@ def categories_at_start(ruleset: Ruleset, seat: int) -> dict[str, int]:
     return found
 
 
-__all__ = ["SEAT_NAMES", "START", "categories_at_start", "compile_seats", "seat_gives", "pieces_at_start", "points_at_start"]
+__all__ = ["SEAT_NAMES", "START", "categories_at_start", "compile_seats", "seat_gives", "pieces_at_start",
+           "points_at_start"]

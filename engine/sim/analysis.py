@@ -213,7 +213,8 @@ def findings(reports: list[dict], differences: list[dict], strong: str | None, w
         lines.append(f"Under {r['unit']} ({r['games']} deals) the first seat wins {_pct(win['mean'])} % of games "
                      f"{_interval(win, 100)} against an even share of {100 / players:.1f} %; the deal alone accounts "
                      f"for {_pct(luck['mean'])} % of the variation in {margin} {_interval(luck, 100)}; the lead "
-                     f"changes {tension['lead_changes']['mean']:.1f} times a game {_interval(tension['lead_changes'], 1)}, "
+                     f"changes {tension['lead_changes']['mean']:.1f} times a game "
+                     f"{_interval(tension['lead_changes'], 1)}, "
                      f"and the winner was behind two thirds of the way through in "
                      f"{_pct(tension['comeback_rate']['mean'])} % of games {_interval(tension['comeback_rate'], 100)}.")
         if r["skill"] is not None:
@@ -221,8 +222,10 @@ def findings(reports: list[dict], differences: list[dict], strong: str | None, w
                          f"games {_interval(r['skill']['win_rate'], 100)} (seats swapped on every deal), by "
                          f"{r['skill']['mean_margin']['mean']:.1f} points on average "
                          f"{_interval(r['skill']['mean_margin'], 1)}.")
-    words = {"first_seat_win_rate": ("the first seat wins", "percentage points more often", "percentage points less often", 100),
-             "skill_win_rate": (f"{strong} beats {weak}", "percentage points more often", "percentage points less often", 100),
+    words = {"first_seat_win_rate": ("the first seat wins", "percentage points more often",
+                                     "percentage points less often", 100),
+             "skill_win_rate": (f"{strong} beats {weak}", "percentage points more often",
+                                "percentage points less often", 100),
              "luck_deal_share": ("the deal accounts for", "percentage points more of the margin",
                                  "percentage points less of the margin", 100),
              "lead_changes": ("the lead changes", "more times a game", "fewer times a game", 1),

@@ -95,7 +95,8 @@ def _cell(figure: dict | None, scale: float = 1, digits: int = 1) -> str:
 
 #: The table rows: (section title, [(row label, path, scale)]).
 ROWS: list[tuple[str, list[tuple[str, tuple[Any, ...], float]]]] = [
-    ("Balance", [("first seat's advantage over an even share (points of %)", ("balance", "first_seat_advantage"), 100)]),
+    ("Balance", [("first seat's advantage over an even share (points of %)",
+                  ("balance", "first_seat_advantage"), 100)]),
     ("Skill", [("strong player wins (%)", ("skill", "win_rate"), 100),
                ("strong player's mean margin", ("skill", "mean_margin"), 1)]),
     ("Luck", [("share of the first seat's margin the deal decides (%)", ("luck", "deal_share"), 100)]),
@@ -144,10 +145,12 @@ def page(result: dict, command: str, versions: dict[str, str], svg: str) -> str:
     made = "".join(f"<li>{html.escape(k)} {html.escape(v)}</li>" for k, v in versions.items())
     data = html.escape(json.dumps(result, indent=1, sort_keys=True))
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Designer's report: {html.escape(', '.join(result['rulesets']))}</title>
+<html lang="en"><head><meta charset="utf-8">\
+<title>Designer's report: {html.escape(', '.join(result['rulesets']))}</title>
 <style>
 body {{ font-family: sans-serif; max-width: 70em; margin: 1em auto; padding: 0 1em; color: #222; }}
-table {{ border-collapse: collapse; margin: 1em 0; }} td, th {{ border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: right; }}
+table {{ border-collapse: collapse; margin: 1em 0; }} \
+td, th {{ border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: right; }}
 td:first-child {{ text-align: left; }} th.section {{ text-align: left; background: #eee; }} small {{ color: #666; }}
 pre {{ background: #f6f6f6; padding: 1em; overflow-x: auto; }}
 </style></head><body>

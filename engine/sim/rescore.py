@@ -1,7 +1,8 @@
 """Rescoring a recorded game under other rulesets: the same moves, other rules.
 
 Each ruleset replays the record's turns (same tiles, positions, rotations and
-followers; under a ruleset without hands, a turn's ``hand`` is left out: the move is the same).  A turn that ruleset refuses — a deployment a house rule allowed,
+followers; under a ruleset without hands, a turn's ``hand`` is left out: the move is the same).
+A turn that ruleset refuses — a deployment a house rule allowed,
 a placement a constraint forbids — ends that ruleset's column there, with the
 turn and the reason; otherwise the game is finished and scored.
 """

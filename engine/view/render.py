@@ -24,8 +24,8 @@ from ..geometry import CORNER_POINTS
 from ..rules.ruleset import Ruleset
 from ..rules.source import Document
 from ..rules.tiles import HALF
-from .markup import svg_num, xml_text
 from .figures import piece_svg
+from .markup import svg_num, xml_text
 from .tile_svg import segment_anchor, tile_group
 
 #: Follower colours by seat (up to six players): the Okabe–Ito colours (Okabe & Ito, "Color
@@ -84,9 +84,9 @@ def atlas_svg(ruleset: Ruleset, *, size: float = 80, columns: int = 8) -> str:
         body.append(tile_group(ruleset, i, 0, size))
         if i == ruleset.start:
             pad = size * 0.05
-            body.append(f'<rect class="start" x="{svg_num(-pad)}" y="{svg_num(-pad)}" width="{svg_num(size + 2 * pad)}" '
-                        f'height="{svg_num(size + 2 * pad)}" fill="none" stroke="#e0a800" '
-                        f'stroke-width="{svg_num(size * 0.04)}"/>')
+            body.append(f'<rect class="start" x="{svg_num(-pad)}" y="{svg_num(-pad)}" '
+                        f'width="{svg_num(size + 2 * pad)}" height="{svg_num(size + 2 * pad)}" '
+                        f'fill="none" stroke="#e0a800" stroke-width="{svg_num(size * 0.04)}"/>')
         fitted = min(font, font * room / label_width(text, font))  # textLength is not drawn by every renderer
         body.append(f'<text class="tile-label" x="{svg_num(size / 2)}" y="{svg_num(size + label * 0.8)}" '
                     f'font-size="{svg_num(fitted)}" text-anchor="middle">{xml_text(text)}</text>')
@@ -133,8 +133,8 @@ def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60
         extent.setdefault(m, []).append((x, y))
     body: list[str] = []
     if title:
-        body.append(f'<text class="title" x="{svg_num(margin)}" y="{svg_num(size * 0.6)}" font-size="{svg_num(size * 0.3)}" '
-                    f'font-weight="bold">{xml_text(title)}</text>')
+        body.append(f'<text class="title" x="{svg_num(margin)}" y="{svg_num(size * 0.6)}" '
+                    f'font-size="{svg_num(size * 0.3)}" font-weight="bold">{xml_text(title)}</text>')
     origins: dict[int, tuple[float, float]] = {}
     left = margin
     panel_h = 0.0
@@ -153,9 +153,9 @@ def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60
             orientation, _, tile_index = game.board[pos]
             body.append(f'<g transform="translate({svg_num(ox + x * size)},{svg_num(oy + y * size)})">'
                         + tile_group(ruleset, tile_index, orientation.rotation, size) + "</g>")
-        body.append(f'<rect class="origin" x="{svg_num(ox)}" y="{svg_num(oy)}" width="{svg_num(size)}" height="{svg_num(size)}" '
-                    f'fill="none" stroke="#000000" stroke-dasharray="{svg_num(size * 0.08)}" '
-                    f'stroke-width="{svg_num(size * 0.02)}"/>')
+        body.append(f'<rect class="origin" x="{svg_num(ox)}" y="{svg_num(oy)}" width="{svg_num(size)}" '
+                    f'height="{svg_num(size)}" fill="none" stroke="#000000" '
+                    f'stroke-dasharray="{svg_num(size * 0.08)}" stroke-width="{svg_num(size * 0.02)}"/>')
         if coordinates:
             body.extend(_coordinates(x0, x1, y0, y1, ox, oy, size))
         body.append("</g>")
@@ -181,9 +181,10 @@ def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60
         m, x, y = game.local(last)
         ox, oy = origins[m]
         width = size * 0.07
-        body.append(f'<rect class="last" data-map="{m}" data-x="{x}" data-y="{y}" x="{svg_num(ox + x * size + width / 2)}" '
-                    f'y="{svg_num(oy + y * size + width / 2)}" width="{svg_num(size - width)}" '
-                    f'height="{svg_num(size - width)}" fill="none" stroke="{LAST_MARK}" stroke-width="{svg_num(width)}"/>')
+        body.append(f'<rect class="last" data-map="{m}" data-x="{x}" data-y="{y}" '
+                    f'x="{svg_num(ox + x * size + width / 2)}" y="{svg_num(oy + y * size + width / 2)}" '
+                    f'width="{svg_num(size - width)}" height="{svg_num(size - width)}" fill="none" '
+                    f'stroke="{LAST_MARK}" stroke-width="{svg_num(width)}"/>')
     # Followers last, so no neighbouring tile covers them.
     for segment, seat, type_index, corner in game.on_board:
         pos = game.seg_pos[segment]
@@ -204,8 +205,8 @@ def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60
                     + "</g>")
     # The score table.
     tx, row = left, size * 0.4
-    body.append(f'<g class="scores"><text x="{svg_num(tx)}" y="{svg_num(head + row * 0.8)}" font-size="{svg_num(row * 0.7)}" '
-                f'font-weight="bold">score</text>')
+    body.append(f'<g class="scores"><text x="{svg_num(tx)}" y="{svg_num(head + row * 0.8)}" '
+                f'font-size="{svg_num(row * 0.7)}" font-weight="bold">score</text>')
     widest = max((len(n) for n in names), default=4)
     # Scores right-aligned in a column past the longest name (a character is about
     # 0.6 of the font size, and the font is 0.7 of a row), leaving room for 4 digits.
@@ -213,8 +214,9 @@ def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60
     for seat in range(game.players):
         y = head + row * (seat + 2)
         name = names[seat] if seat < len(names) else f"seat {seat + 1}"
-        body.append(f'<rect x="{svg_num(tx)}" y="{svg_num(y - row * 0.6)}" width="{svg_num(row * 0.6)}" height="{svg_num(row * 0.6)}" '
-                    f'fill="{PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]}" stroke="#111111"/>')
+        body.append(f'<rect x="{svg_num(tx)}" y="{svg_num(y - row * 0.6)}" width="{svg_num(row * 0.6)}" '
+                    f'height="{svg_num(row * 0.6)}" fill="{PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]}" '
+                    'stroke="#111111"/>')
         body.append(f'<text class="score" data-player="{seat}" x="{svg_num(tx + row)}" y="{svg_num(y)}" '
                     f'font-size="{svg_num(row * 0.7)}">{xml_text(name)}'
                     f'<tspan x="{svg_num(score_x)}" text-anchor="end">{game.scores[seat]}</tspan></text>')
@@ -233,8 +235,8 @@ def _coordinates(x0: int, x1: int, y0: int, y1: int, ox: float, oy: float, size:
         out.append(f'<text x="{svg_num(ox + (x + 0.5) * size)}" y="{svg_num(oy + y0 * size - font * 0.5)}" '
                    f'text-anchor="middle">{x}</text>')
     for y in range(y0, y1 + 1):
-        out.append(f'<text x="{svg_num(ox + x0 * size - font * 0.4)}" y="{svg_num(oy + (y + 0.5) * size + font * 0.35)}" '
-                   f'text-anchor="end">{y}</text>')
+        out.append(f'<text x="{svg_num(ox + x0 * size - font * 0.4)}" '
+                   f'y="{svg_num(oy + (y + 0.5) * size + font * 0.35)}" text-anchor="end">{y}</text>')
     out.append("</g>")
     return out
 
@@ -296,5 +298,5 @@ def to_png(svg_text: str, path: str | Path, *, scale: float = 2.0) -> None:
 
 
 
-__all__ = ["LAST_MARK", "PLAYER_COLOURS", "SPOT_FILL", "SPOT_OPACITY", "SPOT_STROKE", "atlas_svg", "board_svg", "board_after",
-           "png_renderer", "to_png"]
+__all__ = ["LAST_MARK", "PLAYER_COLOURS", "SPOT_FILL", "SPOT_OPACITY", "SPOT_STROKE", "atlas_svg", "board_svg",
+           "board_after", "png_renderer", "to_png"]

@@ -49,7 +49,8 @@ def grapes(at: Point, fill: str, stroke: str, s: float) -> str:
 def hill(at: Point, fill: str, stroke: str, s: float) -> str:
     """A hill (Hills & Sheep): a mound 0.36 tiles wide, its foot on ``at``."""
     x, y, w = at[0] * s, at[1] * s, 0.18 * s
-    d = f"M{svg_num(x - w)},{svg_num(y + 0.06 * s)} Q{svg_num(x)},{svg_num(y - 0.22 * s)} {svg_num(x + w)},{svg_num(y + 0.06 * s)} Z"
+    d = (f"M{svg_num(x - w)},{svg_num(y + 0.06 * s)} Q{svg_num(x)},{svg_num(y - 0.22 * s)} "
+         f"{svg_num(x + w)},{svg_num(y + 0.06 * s)} Z")
     return f'<path class="icon hill" d="{d}" fill="{fill}" stroke="{stroke}" stroke-width="{svg_num(s * 0.02)}"/>'
 
 
@@ -57,10 +58,12 @@ def shield(at: Point, s: float) -> str:
     """A pennant: a small white shield edged in dark grey, 0.12 tiles wide (:data:`PENNANT`:
     white is no player's colour, and reads on city, field and every meeple colour)."""
     x, y, w = at[0] * s, at[1] * s, 0.12 * s
-    d = (f"M{svg_num(x - w / 2)},{svg_num(y - w / 2)} L{svg_num(x + w / 2)},{svg_num(y - w / 2)} L{svg_num(x + w / 2)},{svg_num(y)} "
+    d = (f"M{svg_num(x - w / 2)},{svg_num(y - w / 2)} L{svg_num(x + w / 2)},{svg_num(y - w / 2)} "
+         f"L{svg_num(x + w / 2)},{svg_num(y)} "
          f"Q{svg_num(x + w / 2)},{svg_num(y + w / 2)} {svg_num(x)},{svg_num(y + w * 0.7)} "
          f"Q{svg_num(x - w / 2)},{svg_num(y + w / 2)} {svg_num(x - w / 2)},{svg_num(y)} Z")
-    return f'<path class="pennant" d="{d}" fill="{PENNANT[0]}" stroke="{PENNANT[1]}" stroke-width="{svg_num(s * 0.015)}"/>'
+    return (f'<path class="pennant" d="{d}" fill="{PENNANT[0]}" stroke="{PENNANT[1]}" '
+            f'stroke-width="{svg_num(s * 0.015)}"/>')
 
 
 def mark_spots(at: Point, n: int) -> list[Point]:

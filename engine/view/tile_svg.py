@@ -51,9 +51,20 @@ from ..geometry import CORNER_POINTS
 from ..rules.ruleset import Ruleset
 from ..rules.tiles import CENTRE_KIND, HALF, NONE, SIDE
 from .markup import pts, svg_num, xml_text
+from .symbols import (
+    PENNANT,
+    PENNANT_ATTRIBUTE,
+    TOKEN_COLOURS,
+    badge,
+    grapes,
+    hill,
+    icon,
+    labels,
+    mark_spots,
+    shield,
+    token,
+)
 from .tile_geometry import Point, bend, border, half_runs, perimeter, side_mid, side_runs
-from .symbols import PENNANT, PENNANT_ATTRIBUTE, TOKEN_COLOURS, badge, grapes, hill, icon, labels, mark_spots, shield, token
-
 
 #: Colours for the usual kind names: (fill, stroke).  Any other kind gets a
 #: colour derived from its name (:func:`kind_colours`), so it is stable across runs.

@@ -53,7 +53,8 @@ def replay_html(doc: Document) -> str:
         play_turn(game, turn, doc, ("turns", i - 1))
         if "move" in turn:
             title = (f"{names[seat]}'s {turn['move']} goes home" if turn.get("home") else
-                     f"{names[seat]}'s {turn['move']} moves on to {turn['follower']} at ({turn['to'][0]},{turn['to'][1]})")
+                     f"{names[seat]}'s {turn['move']} moves on to {turn['follower']} "
+                     f"at ({turn['to'][0]},{turn['to'][1]})")
         elif turn.get("discarded"):
             title = f"{names[seat]} draws {turn['tile']}: it fits nowhere"
         else:

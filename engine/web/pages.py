@@ -35,8 +35,9 @@ def index_page(form: dict[str, str], tables: list[Listed]) -> str:
     links to the tables, those in progress before a restart included."""
     names = [s.name for s in shipped()]
     options = "".join(f'<option value="{xml_text(n)}">' for n in names)
-    rows = "".join(f'<li><a href="/table/{xml_text(t.id)}">table {xml_text(t.id)}: {xml_text(t.ref)}, seed {xml_text(str(t.seed))}, '
-                   f'{xml_text(", ".join(t.names))}</a> ({xml_text(t.progress)})</li>' for t in tables)
+    rows = "".join(f'<li><a href="/table/{xml_text(t.id)}">table {xml_text(t.id)}: {xml_text(t.ref)}, '
+                   f'seed {xml_text(str(t.seed))}, {xml_text(", ".join(t.names))}</a> ({xml_text(t.progress)})</li>'
+                   for t in tables)
     body = f"""<form id="new-game">
 <label>Ruleset <input name="ruleset" list="shipped" value="{xml_text(form['ruleset'])}" size="40"></label>
 <datalist id="shipped">{options}</datalist>

@@ -152,4 +152,5 @@ def port_taken(port: int) -> str | None:
     return None
 
 
-__all__ = ["BODY_TIMEOUT", "HEAD_TIMEOUT", "IDLE_TIMEOUT", "KEEP_ALIVE", "SWITCH_INTERVAL", "TimedH11Protocol", "in_thread", "port_taken", "server"]
+__all__ = ["BODY_TIMEOUT", "HEAD_TIMEOUT", "IDLE_TIMEOUT", "KEEP_ALIVE", "SWITCH_INTERVAL", "TimedH11Protocol",
+           "in_thread", "port_taken", "server"]

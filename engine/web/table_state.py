@@ -39,7 +39,8 @@ def build_state(table: Table) -> dict[str, Any]:
     state: dict[str, Any] = {
         "ruleset": table.ref, "seed": table.seed, "turn": game.turn, "remaining": game.remaining,
         "finished": game.finished, "to_play": seat, "maps": ruleset.maps, "map": game.map, "tile_size": TILE,
-        "players": [{"name": s.name, "spec": s.spec, "human": s.human, "colour": PLAYER_COLOURS[i % len(PLAYER_COLOURS)],
+        "players": [{"name": s.name, "spec": s.spec, "human": s.human,
+                     "colour": PLAYER_COLOURS[i % len(PLAYER_COLOURS)],
                      "score": game.scores[i], "followers": game.supply[i],
                      "pieces": {t.name: game.reserve[i][t.index] for t in ruleset.follower_types},
                      "by_kind": dict(game.kind_points[i]),
@@ -201,8 +202,9 @@ def _moved_on(table: Table, turn: int) -> list[str]:
             for when, seat, kind, move in moving.of(table.game).decisions if when == turn]
 
 def _events(table: Table) -> list[dict[str, Any]]:
-    return [{"text": e.explain(table.names), "words": e.words(table.names), "turn": e.turn, "phase": e.phase, "kind": e.kind, "points": e.points,
-             "players": list(e.players), "map": e.map or 0, "tiles": [list(t) for t in e.tiles]}
+    return [{"text": e.explain(table.names), "words": e.words(table.names), "turn": e.turn, "phase": e.phase,
+             "kind": e.kind, "points": e.points, "players": list(e.players), "map": e.map or 0,
+             "tiles": [list(t) for t in e.tiles]}
             for e in table.game.events]
 
 

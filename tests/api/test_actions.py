@@ -160,7 +160,7 @@ def test_a_start_rotation_out_of_range_leaves_the_state_alone():
 
 def test_declining_a_personal_tile_has_its_own_action_only_under_deck_personal():
     with pytest.raises(ValueError, match="no personal tiles"):
-        ActionCodec.for_ruleset(load_ruleset("basic"), 9).draw_action
+        ActionCodec.for_ruleset(load_ruleset("basic"), 9).draw_action  # noqa: B018  the attribute access raises
     ruleset = load_ruleset(str(SCENARIO_RULESETS / "abbey-supply.yaml"))
     codec = ActionCodec.for_ruleset(ruleset, DEFAULT_CROP)
     assert codec.size == codec.placements + codec.slots + 4 + 1 == codec.draw_action + 1
@@ -195,7 +195,7 @@ def test_a_follower_moving_on_is_counted_from_the_tile_it_stood_on_and_home_is_l
     with pytest.raises(ValueError, match="may not move on"):
         codec.move_on_action(move_on(pack(0, 2), 4, 1), origin)
     with pytest.raises(ValueError, match="no follower of the ruleset moves on"):
-        ActionCodec.for_ruleset(load_ruleset("basic"), 9).home_action
+        ActionCodec.for_ruleset(load_ruleset("basic"), 9).home_action  # noqa: B018  the attribute access raises
     state, rng, decided = ChanceGame(ruleset, 2), random.Random(0), 0
     while not state.over:
         if state.chance:
@@ -232,7 +232,8 @@ def test_an_engine_bots_move_is_played_by_its_actions(ref):
             if through_actions.over:  # the last tile: the stepped game ran final scoring
                 direct.finish()
             assert through_actions.game.history == direct.history and through_actions.game.scores == direct.scores
-            assert moving.of(through_actions.game).decisions == moving.of(direct).decisions and through_actions.placing is None
+            assert (moving.of(through_actions.game).decisions == moving.of(direct).decisions
+                    and through_actions.placing is None)
         for action in state.actions_for(rng.choice(moves)):
             state.apply(action)
     with pytest.raises(ValueError, match="not legal now"):

@@ -13,7 +13,6 @@ from pettingzoo.test import api_test  # noqa: E402
 from engine.api.pettingzoo import CarcassonneEnv  # noqa: E402
 from engine.rules.inspect import shipped_games  # noqa: E402
 
-
 ABBEYS = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "abbey-supply.yaml")
 WAGONS = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "wagon.yaml")
 
@@ -91,7 +90,7 @@ def test_a_board_that_outgrows_the_crop_truncates_the_episode():
     env = CarcassonneEnv("basic", 2, crop=5)
     env.reset(seed=3)
     rng = numpy.random.default_rng(3)
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
         if terminated or truncated:
             assert truncated and not terminated and reward == 0

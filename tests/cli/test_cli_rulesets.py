@@ -24,7 +24,7 @@ def test_list_names_rulesets_and_options_with_sources() -> None:
 def test_show_with_origins_names_the_file_and_line() -> None:
     result = run("rulesets", "show", "basic+tiny-city", "--origins")
     assert result.returncode == 0
-    line = next(l for l in result.stdout.splitlines() if l.strip().startswith("complete: if tiles == 2"))
+    line = next(s for s in result.stdout.splitlines() if s.strip().startswith("complete: if tiles == 2"))
     assert "options/tiny-city.yaml:" in line
     assert "followers: 7  # rulesets/basic.yaml:" in result.stdout
 
@@ -32,7 +32,7 @@ def test_show_with_origins_names_the_file_and_line() -> None:
 def test_diff_lists_exactly_the_differences() -> None:
     result = run("rulesets", "diff", "basic", "basic+tiny-city")
     assert result.returncode == 0
-    paths = [l for l in result.stdout.splitlines() if l.startswith("$")]
+    paths = [s for s in result.stdout.splitlines() if s.startswith("$")]
     assert paths == ["$.features.city.scoring.complete"]
     same = run("rulesets", "diff", "basic", "basic")
     assert same.returncode == 0 and "same rules" in same.stdout
@@ -51,7 +51,7 @@ def test_validate_exit_codes(tmp_path: Path) -> None:
 def test_tiles_draws_every_tile_type() -> None:
     result = run("tiles", "basic")
     assert result.returncode == 0
-    headers = [l for l in result.stdout.splitlines() if "edges" in l and "×" in l]
+    headers = [s for s in result.stdout.splitlines() if "edges" in s and "×" in s]
     assert len(headers) == 24
     assert "D  ×4  edges CRFR (start tile)" in result.stdout
 

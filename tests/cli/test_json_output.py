@@ -18,7 +18,6 @@ from referencing import Registry, Resource
 from typer.testing import CliRunner
 
 from engine.build_info import engine_build
-
 from engine.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]

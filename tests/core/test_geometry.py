@@ -7,13 +7,15 @@ import pytest
 from engine.geometry import PORT_INDEX, PORTS, RING8, SIDE_STEP, facing_port, pack, rotate_port, unpack
 
 
-@pytest.mark.parametrize("mine, theirs", [("EL", "WR"), ("NL", "SR"), ("NR", "SL"), ("ER", "WL"), ("N", "S"), ("W", "E")])
+@pytest.mark.parametrize("mine, theirs", [("EL", "WR"), ("NL", "SR"), ("NR", "SL"), ("ER", "WL"), ("N", "S"),
+                                          ("W", "E")])
 def test_facing_ports(mine: str, theirs: str) -> None:
     assert PORTS[facing_port(PORT_INDEX[mine])] == theirs
     assert PORTS[facing_port(PORT_INDEX[theirs])] == mine
 
 
-@pytest.mark.parametrize("port, turns, after", [("N", 1, "E"), ("NL", 1, "EL"), ("WR", 1, "NR"), ("SL", 2, "NL"), ("E", 3, "N"), ("ER", 4, "ER")])
+@pytest.mark.parametrize("port, turns, after", [("N", 1, "E"), ("NL", 1, "EL"), ("WR", 1, "NR"), ("SL", 2, "NL"),
+                                                ("E", 3, "N"), ("ER", 4, "ER")])
 def test_rotation_is_clockwise_and_keeps_left_right(port: str, turns: int, after: str) -> None:
     assert PORTS[rotate_port(PORT_INDEX[port], turns)] == after
 

@@ -4,8 +4,8 @@ search never learns another player's hand."""
 from __future__ import annotations
 
 import json
-import re
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -155,7 +155,8 @@ def hand_swapped(game: Game, seat: int) -> Game | None:
 
 
 def state(game: Game) -> tuple:
-    return (game.stacks, game.box, hands_of(game).held if hands_of(game) else None, hands_of(game).out if hands_of(game) else None)
+    return (game.stacks, game.box, hands_of(game).held if hands_of(game) else None,
+            hands_of(game).out if hands_of(game) else None)
 
 
 @settings(max_examples=25, deadline=None)
@@ -301,5 +302,6 @@ def test_a_record_turn_after_the_end_of_the_game_says_so(ref: str) -> None:
     played = play_game(load_ruleset(ref), ["greedy", "random"], 2, ref=ref)
     record = json.loads(json.dumps(played.record))
     record["turns"].append({"player": 0, "tile": "E", "at": [50, 50], "rotation": 0, "hand": ["E"]})
-    with pytest.raises(UserError, match="this turn comes after the end of the game: all 72 tiles of " + re.escape(ref) + " are drawn"):
+    with pytest.raises(UserError, match="this turn comes after the end of the game: all 72 tiles of "
+                                        + re.escape(ref) + " are drawn"):
         replay(record_from_text(json.dumps(record), "game.json"))

@@ -35,9 +35,9 @@ REFS = [*shipped_games(), f"basic+{EVERY}", f"first-edition+{EVERY}", f"second-e
 BY_FEATURES = ["basic+abbey-and-mayor", "basic+hills+vineyards", "basic+inns-and-cathedrals+traders-and-builders",
                "basic+king-and-robber-baron", "basic+longest-road-bonus",
                "basic+inns-and-cathedrals+hills+vineyards+longest-road-bonus",
-               *(str(TEST_RULESETS / name) for name in ("hills.yaml", "zero-strength-own.yaml", "title-from-the-start.yaml",
-                                                        "never-complete-around.yaml", "mayor.yaml", "wagon.yaml",
-                                                        "barn.yaml", "abbey-tiles.yaml"))]
+               *(str(TEST_RULESETS / name) for name in ("hills.yaml", "zero-strength-own.yaml",
+                                                        "title-from-the-start.yaml", "never-complete-around.yaml",
+                                                        "mayor.yaml", "wagon.yaml", "barn.yaml", "abbey-tiles.yaml"))]
 
 
 def whole_board(game: Game, move: Move, keep: int) -> list[int]:
@@ -63,7 +63,8 @@ def check_candidates(ref: str, seed: int, players: int, stop: int, every: tuple[
     bots = [RandomPlayer(f"{seed}:{p}") for p in range(players)]
     checked = 0
     while game.tile is not None and game.turn < stop:
-        if not moving.of(game).movers and not (hands_of(game) is not None and hands_of(game).picking) and game.turn % 4 in every:
+        if (not moving.of(game).movers and not (hands_of(game) is not None and hands_of(game).picking)
+                and game.turn % 4 in every):
             keep = 2 if game.turn % 8 == 1 else 0
             for looking in (TrialLookahead(game, keep), look_ahead(game, keep)):
                 for move, vector in looking.moves():

@@ -11,8 +11,8 @@ from engine.bots.random_player import RandomPlayer
 from engine.core.choices import PLACE_DECISION, decision_kind
 from engine.core.game import Game
 from engine.core.lookahead import Lookahead
-from engine.core.trial import BonusLookahead, PiecewiseLookahead, TrialLookahead, look_ahead
 from engine.core.moves import Move
+from engine.core.trial import BonusLookahead, PiecewiseLookahead, TrialLookahead, look_ahead
 from engine.rules.ruleset import load_ruleset
 
 BASIC = load_ruleset("basic")

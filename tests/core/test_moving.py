@@ -103,7 +103,8 @@ def test_a_record_whose_follower_moves_where_none_is_moving_is_refused(tmp_path:
 
 def test_a_ruleset_names_a_follower_type_that_exists(tmp_path: Path) -> None:
     path = tmp_path / "bad.yaml"
-    path.write_text(f"extends: {WAGONS}\nname: bad\ntriggers:\n  cart: {{when: scored, follower: cart, effect: move}}\n")
+    path.write_text(f"extends: {WAGONS}\nname: bad\n"
+                    "triggers:\n  cart: {when: scored, follower: cart, effect: move}\n")
     with pytest.raises(UserError, match="'cart' is not a follower type") as raised:
         load_ruleset(str(path))
     assert raised.value.diagnostics[0].code == "trigger"

@@ -22,7 +22,8 @@ def event(**changes: object) -> ScoreEvent:
 
 def test_defaults_and_fields() -> None:
     made = event()
-    assert (made.map, made.target, made.constants, made.tokens, made.values, made.holder) == (None, None, (), {}, (), -1)
+    assert ((made.map, made.target, made.constants, made.tokens, made.values, made.holder)
+            == (None, None, (), {}, (), -1))
     assert dict(zip(FIELDS, made.fields()))["points"] == 6
     assert len(FIELDS) == len(made.fields())
 

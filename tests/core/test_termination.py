@@ -69,7 +69,8 @@ class Bounded(Game):
         # placement: at most N + (P + 1)·(K − 1).
         # A tile of a player's own (deck.personal) is neither drawn nor counted among the N.
         own = len(personal.of(self).turns)
-        assert len(self.history) - own < self.n + (self.turn - own + 1) * max(self.k - 1, 0), "more draws than the bound"
+        assert len(self.history) - own < self.n + (self.turn - own + 1) * max(self.k - 1, 0), \
+            "more draws than the bound"
         super().discard()
 
 
@@ -283,8 +284,8 @@ READS: dict[str, tuple[str, ...] | None] = {
     "kinds": None,  # deployable kinds and kind names in refusals
     "ref": None,  # the error message for a wrong player count
 }
-DRAWING_AND_PLACING = ["core/game.py", "core/choices.py", "core/deployment.py", "core/deck.py", "core/hands.py", "core/burial.py",
-                       "rules/constraints.py"]
+DRAWING_AND_PLACING = ["core/game.py", "core/choices.py", "core/deployment.py", "core/deck.py", "core/hands.py",
+                       "core/burial.py", "rules/constraints.py"]
 PLAY_OPTIONS = {name for name, data in OPTIONS.items() if draw_part(data.get("patch", {}))}
 #: The most options that change drawing or placing taken together, besides the largest sets: with 15
 #: such options every combination would be 1,792 groups of 5,397 rulesets, and composing them alone

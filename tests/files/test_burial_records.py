@@ -80,7 +80,8 @@ def test_a_version_4_record_has_no_buried_tiles() -> None:
 def test_resume_checks_the_buried_tile_against_the_seed() -> None:
     other = "E" if RECORD["turns"][FIRST]["buried"] != "E" else "K"
     record = edited(lambda r: r["turns"][FIRST].update(buried=other))
-    with pytest.raises(UserError, match=f"buries {RECORD['turns'][FIRST]['buried']} under this tile, the record {other}"):
+    with pytest.raises(UserError,
+                       match=f"buries {RECORD['turns'][FIRST]['buried']} under this tile, the record {other}"):
         resume(doc_of(record))
 
 
@@ -110,14 +111,16 @@ def test_a_scenario_burying_a_tile_the_ruleset_lacks_is_refused() -> None:
 
 
 def test_a_scenario_burying_under_a_ruleset_without_burial_is_refused() -> None:
-    text = SCENARIO.format(ref="basic", buried="K").replace("HS_RFR_h, at: [1, 0], rotation: 1", "E, at: [0, -1], rotation: 2")
+    text = SCENARIO.format(ref="basic", buried="K").replace("HS_RFR_h, at: [1, 0], rotation: 1",
+                                                            "E, at: [0, -1], rotation: 2")
     with pytest.raises(UserError, match="basic buries no tiles") as error:
         run_scenario(load_yaml("s.yaml", text=text))
     assert error.value.diagnostics[0].code == "buried"
 
 
 def test_a_probe_buries_nothing() -> None:
-    text = SCENARIO.format(ref="basic+hills", buried="K").replace("rotation: 1, buried", "rotation: 1, illegal: placement, buried")
+    text = SCENARIO.format(ref="basic+hills", buried="K").replace("rotation: 1, buried",
+                                                                  "rotation: 1, illegal: placement, buried")
     with pytest.raises(UserError, match="a probe \\(illegal\\) is not played, so nothing is buried under it") as error:
         run_scenario(load_yaml("s.yaml", text=text))
     assert error.value.diagnostics[0].code == "scenario"

@@ -36,7 +36,8 @@ def extra_by_seats(record: dict) -> list[int]:
     a placement whose seat placed the tile before it too (a discard keeps the seat, so it
     does not count as the tile before)."""
     placements = [i for i, t in enumerate(record["turns"]) if not t.get("discarded")]
-    return [b for a, b in zip(placements, placements[1:]) if record["turns"][a]["player"] == record["turns"][b]["player"]]
+    return [b for a, b in zip(placements, placements[1:])
+            if record["turns"][a]["player"] == record["turns"][b]["player"]]
 
 
 def write(tmp_path: Path, data: dict) -> Path:

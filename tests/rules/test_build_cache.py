@@ -8,10 +8,8 @@ import sys
 import pytest
 
 from engine.resources import rulesets_dir
-
 from engine.rules import build_cache
 from engine.rules.build_cache import cache_dir, cache_key, cached, cached_code
-
 
 ROOT = rulesets_dir().parent
 
@@ -91,9 +89,8 @@ def test_the_key_depends_on_every_part_and_the_python():
 
 def test_a_bytecode_file_of_another_kind_is_rebuilt(folder):
     folder.mkdir()
-    import marshal
-
     import hashlib
+    import marshal
 
     data = marshal.dumps([1, 2, 3])  # valid marshal, not code
     (folder / "mod-k1.bin").write_bytes(hashlib.sha256(data).digest() + data)

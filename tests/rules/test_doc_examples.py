@@ -81,7 +81,7 @@ def wagons_move_within_reach(game) -> bool:
 
     replay = Game(game.ruleset, game.players, draw_order=[t for t, _ in game.history])
     decisions = list(moving.of(game).decisions)
-    for tile, move in game.history:
+    for _tile, move in game.history:
         if move is None:
             continue
         replay.play(move)

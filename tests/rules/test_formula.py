@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from engine.errors import Diagnostic, UserError
 from engine.rules.formula import Formula, compile_formula
 from engine.rules.formula_nodes import function
-from engine.rules.kinds import Score
 from engine.rules.formula_syntax import GRAMMAR_PATH, MAX_DEPTH, MAX_LENGTH, _parser
+from engine.rules.kinds import Score
 
 INPUTS: dict[str, type] = {"tiles": int, "pennants": int, "neighbors": int, "completed_cities": int,
                            "complete": bool}
@@ -373,7 +373,8 @@ Node = tuple[Any, ...]
 
 @functools.cache
 def int_exprs(depth: int) -> st.SearchStrategy[Node]:
-    leaf = st.one_of(st.integers(0, 12).map(lambda n: ("lit", n)), st.sampled_from(INT_NAMES).map(lambda n: ("name", n)))
+    leaf = st.one_of(st.integers(0, 12).map(lambda n: ("lit", n)),
+                     st.sampled_from(INT_NAMES).map(lambda n: ("name", n)))
     if depth == 0:
         return leaf
     i, b = int_exprs(depth - 1), bool_exprs(depth - 1)

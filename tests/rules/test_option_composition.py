@@ -192,7 +192,8 @@ def test_one_option_given_twice_is_the_reference_s_fault_not_the_option_file_s(t
     with pytest.raises(UserError) as caught:
         run_scenario(load_scenario(scenario))
     (found,) = caught.value.diagnostics
-    assert (found.code, found.file, found.line, found.col) == ("option-twice", str(scenario), 1, 19)  # where it is written
+    # where it is written
+    assert (found.code, found.file, found.line, found.col) == ("option-twice", str(scenario), 1, 19)
 
 
 def test_two_files_with_one_name(tmp_path: Path) -> None:

@@ -68,7 +68,8 @@ def burial(ruleset: Ruleset) -> str | None:
     total = sum(t.count for t in ruleset.tiles) - len(ruleset.set_aside) - (0 if ruleset.start_drawn else ruleset.maps)
     want = min(total, ruleset.deck_size) if ruleset.deck_size else total
     n = dealt(game)
-    return None if n == want and core_burial.of(game).buried else f"{n} tiles dealt of {want}, {len(core_burial.of(game).buried)} buried"
+    return (None if n == want and core_burial.of(game).buried
+            else f"{n} tiles dealt of {want}, {len(core_burial.of(game).buried)} buried")
 
 
 CHECKS: dict[str, Callable[[Ruleset], str | None]] = {"start-tile-drawn": start_tile_drawn,

@@ -1,4 +1,5 @@
-"""Tests for the position-keeping YAML loader (engine.rules.source, engine.rules.yaml_nodes) and schema checks (engine.rules.validate).
+"""Tests for the position-keeping YAML loader (engine.rules.source, engine.rules.yaml_nodes) and schema checks
+(engine.rules.validate).
 
 Every user-facing problem must name file, line and column, so most tests
 assert exact positions.  Inputs are inline YAML; files only where reading is
@@ -211,7 +212,8 @@ def test_alias_bomb_stops(monkeypatch: pytest.MonkeyPatch) -> None:
     bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
     for level in "bcd":
         prev = chr(ord(level) - 1)
-        bomb += f"{level}: &{level} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"
+        bomb += (f"{level}: &{level} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, "
+                 f"*{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n")
     (found,) = errors(bomb)
     assert found.code == "yaml-too-large"
 
@@ -424,8 +426,8 @@ def test_schema_error_on_empty_document() -> None:
 
 
 def test_schema_formula_must_be_text() -> None:
-    found = errors("name: x\nfeatures: {c: {scoring: {final: 0}}}\ntiles: {A: {count: 1, edges: FFFF, segments: [{kind: c}]}}\n",
-                   "ruleset")
+    found = errors("name: x\nfeatures: {c: {scoring: {final: 0}}}\n"
+                   "tiles: {A: {count: 1, edges: FFFF, segments: [{kind: c}]}}\n", "ruleset")
     assert [d.message for d in found] == ["expected a formula as text, got 0 (quote a bare number)"]
 
 
@@ -463,7 +465,8 @@ def test_scenario_turn_shapes() -> None:
         (4, "expected a position [x, y]"),
         (4, "4 is greater than the maximum of 3"),
         (5, "'at' is not allowed in a discard turn (only tile, discarded, map and player)"),
-        (6, "missing required key 'at' (a placement needs tile, at and rotation; a discard needs tile and discarded: true)"),
+        (6, "missing required key 'at' (a placement needs tile, at and rotation; a discard needs tile and "
+            "discarded: true)"),
         (7, "'maybe' is not one of 'placement', 'follower'"),
         (9, "expected an integer, got 'x'"),
         (9, "unknown key 'in_gam' (did you mean 'in_game'?)"),

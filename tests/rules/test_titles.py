@@ -180,7 +180,8 @@ def test_rescore_names_a_title_event_without_a_place(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("ref", ["basic+king-and-robber-baron", "basic+king-and-robber-baron+inns-and-cathedrals",
-                                 str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "title-from-the-start.yaml")])
+                                 str(Path(__file__).parents[1] / "scenarios" / "rulesets"
+                                     / "title-from-the-start.yaml")])
 def test_a_turn_the_titles_skip_would_pass_no_title(ref: str) -> None:
     """The titles skip working out their aggregates on a turn that changed nothing those are made of
     (engine/core/titles.py, ``Settled``): after every turn of random games, settling them on the

@@ -34,7 +34,8 @@ def test_compare_is_identical_on_one_and_two_workers_and_dask(tmp_path: Path) ->
     outputs = []
     for extra in (["--workers", "1"], ["--workers", "2"]):
         target = tmp_path / f"c{len(outputs)}.json"
-        result = run("compare", "basic", "first-edition", "--games", "120", "--seed", "5", "--json", str(target), *extra)
+        result = run("compare", "basic", "first-edition", "--games", "120", "--seed", "5", "--json", str(target),
+                     *extra)
         assert result.returncode == 0, result.stderr
         outputs.append(target.read_bytes())
     distributed = pytest.importorskip("distributed")

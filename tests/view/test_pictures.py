@@ -95,7 +95,8 @@ def _line_ends(group: ET.Element) -> list[tuple[float, float]]:
 
 
 def _tile(ruleset, tile_id: str, rotation: int = 0) -> ET.Element:
-    svg = f'<svg xmlns="http://www.w3.org/2000/svg">{tile_group(ruleset, ruleset.tile_ids[tile_id], rotation, SIZE)}</svg>'
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg">'
+           f'{tile_group(ruleset, ruleset.tile_ids[tile_id], rotation, SIZE)}</svg>')
     return ET.fromstring(svg)
 
 
@@ -154,7 +155,8 @@ def test_nothing_is_drawn_in_the_water_on_any_shipped_tile() -> None:
             if not through:
                 continue
             checked += 1
-            root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{tile_group(ruleset, index, rotation, SIZE)}</svg>')
+            root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">'
+                                 f'{tile_group(ruleset, index, rotation, SIZE)}</svg>')
             marks = [(float(c.get("cx")), float(c.get("cy"))) for c in _classed(root, "junction")]
             for icon in _classed(root, "icon"):
                 (body, *_) = list(icon)
@@ -360,7 +362,8 @@ def test_two_fields_that_meet_with_nothing_between_are_split_on_every_shipped_ti
     split_tiles = set()
     for ruleset, index in _every_shipped_tile():
         for rotation in range(4):
-            root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{tile_group(ruleset, index, rotation, SIZE)}</svg>')
+            root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">'
+                                 f'{tile_group(ruleset, index, rotation, SIZE)}</svg>')
             splits = set().union(*(_pairs(path.get("d")) for path in _classed(root, "field-split")))
             lines = set().union(*(_pairs(path.get("d") or "") for group in _classed(root, "segment")
                                   if group.get("data-kind") in ("road", "river") for path in group.iter(f"{SVG}path")))
@@ -411,7 +414,7 @@ def test_no_atlas_label_runs_into_its_neighbours() -> None:
         places = [(float(re.search(r"translate\(([\d.]+),", g.get("transform")).group(1)), g)
                   for g in root if g.tag == f"{SVG}g"]
         column = places[1][0] - places[0][0]
-        for x, group in places:
+        for _x, group in places:
             label = next(e for e in group if e.get("class") == "tile-label")
             size = float(label.get("font-size"))
             real = TextPath((0, 0), label.text, size=size, prop=font).get_extents().width
@@ -473,7 +476,7 @@ def test_each_piece_is_drawn_as_what_it_is() -> None:
 
     drawn = {name: figure(30, 30, 60, "#0072b2", False, 1.0, "") for name, figure in FIGURES.items()}
     assert len(set(drawn.values())) == len(FIGURES) == 6  # no two figures alike
-    for name, svg in drawn.items():
+    for _name, svg in drawn.items():
         ET.fromstring(f'<g xmlns="http://www.w3.org/2000/svg">{svg}</g>')  # well-formed
     ruleset = load_ruleset("basic+traders-and-builders+abbey-and-mayor+inns-and-cathedrals")
     figures = {t.name: t.figure for t in ruleset.follower_types}

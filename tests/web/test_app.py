@@ -18,8 +18,8 @@ except (ImportError, RuntimeError):
     pytest.skip("Starlette's test client needs httpx2 (the dev extra)", allow_module_level=True)
 
 from engine.rules.inspect import shipped  # noqa: E402
-from engine.sim.play import play_game  # noqa: E402
 from engine.rules.ruleset import load_ruleset  # noqa: E402
+from engine.sim.play import play_game  # noqa: E402
 from engine.web.app import MAX_BODY, Tables, create_app  # noqa: E402
 from engine.web.tables import KEEP_FINISHED  # noqa: E402
 
@@ -311,8 +311,8 @@ def test_a_record_is_checked_before_it_is_shown(client: TestClient) -> None:
     says = _error(client.post("/api/replay", params={"name": "x.json"}, content=json.dumps(edited), headers=JSON), 422)
     assert "x.json: the record disagrees with its ruleset: final scores" in says and "[500, 1]" in says
     cut = record | {"turns": record["turns"][:10]}  # still says it finished, with tiles left to draw
-    assert "x.json:" in _error(client.post("/api/replay", params={"name": "x.json"}, content=json.dumps(cut), headers=JSON),
-                                  400)
+    assert "x.json:" in _error(client.post("/api/replay", params={"name": "x.json"}, content=json.dumps(cut),
+                                           headers=JSON), 400)
 
 
 def test_a_body_that_is_not_utf8_is_refused(client: TestClient) -> None:
@@ -352,7 +352,8 @@ def test_a_seed_typed_as_digits_keeps_every_digit(client: TestClient) -> None:
 
 
 def test_a_host_with_anything_after_the_port_is_refused(client: TestClient) -> None:
-    assert "not '127.0.0.1:8000@elsewhere'" in _error(client.get("/", headers={"Host": "127.0.0.1:8000@elsewhere"}), 421)
+    assert "not '127.0.0.1:8000@elsewhere'" in _error(client.get("/", headers={"Host": "127.0.0.1:8000@elsewhere"}),
+                                                      421)
 
 
 def test_a_plus_turned_into_a_space_is_explained(client: TestClient) -> None:

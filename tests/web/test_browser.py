@@ -40,9 +40,9 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="the browser test n
 uvicorn = pytest.importorskip("uvicorn", reason="the web table needs the web extra")
 Image = pytest.importorskip("PIL.Image", reason="the screenshot checks need pillow (the dev extra)")
 
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -52,7 +52,8 @@ from engine.rules.source import Document  # noqa: E402
 from engine.sim.play import play_game  # noqa: E402
 from engine.view.render import LAST_MARK  # noqa: E402
 from engine.web.app import Tables, create_app  # noqa: E402
-from engine.web.server import in_thread, server as server_of  # noqa: E402
+from engine.web.server import in_thread  # noqa: E402
+from engine.web.server import server as server_of  # noqa: E402
 
 
 @contextlib.contextmanager
@@ -97,7 +98,8 @@ def _wait_for_turn(driver) -> str:
     the status text."""
     def ready(d):
         text = d.find_element(By.ID, "status").text
-        return text if any(s in text for s in ("Click a highlighted cell", "Game over", "Turn the start tile")) else False
+        return (text if any(s in text for s in ("Click a highlighted cell", "Game over", "Turn the start tile"))
+                else False)
     return WebDriverWait(driver, 60).until(ready)
 
 
@@ -492,7 +494,8 @@ def test_a_game_survives_a_server_restart(browser, tmp_path) -> None:
             _wait_for_turn(driver)
             driver.find_elements(By.CSS_SELECTOR, "#board rect.spot")[0].click()
             driver.find_element(By.ID, "confirm").click()
-            WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "status").text.startswith(f"Turn {turn + 3}:"))
+            WebDriverWait(driver, 60).until(
+                lambda d, turn=turn: d.find_element(By.ID, "status").text.startswith(f"Turn {turn + 3}:"))
         before = (_placed_tiles(driver), _log(driver), driver.find_element(By.ID, "players").text)
     with _serving(tmp_path, port) as address:  # a new server: nothing in memory, the records on disk
         driver.refresh()
@@ -546,7 +549,8 @@ def test_the_board_stays_put_as_it_grows(server, browser) -> None:
         pick = min(spots, key=lambda s: (float(s.get_attribute("x")), float(s.get_attribute("y"))))
         driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", pick)
         driver.find_element(By.ID, "confirm").click()
-        WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "status").text.startswith(f"Turn {2 * turn + 3}:"))
+        WebDriverWait(driver, 60).until(
+            lambda d, turn=turn: d.find_element(By.ID, "status").text.startswith(f"Turn {2 * turn + 3}:"))
         after = driver.execute_script(where)
         assert abs(after[0] - before[0]) < 1.5 and abs(after[1] - before[1]) < 1.5, (turn, before, after)
         grew += driver.execute_script(corner) != origin

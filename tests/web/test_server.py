@@ -14,7 +14,8 @@ import pytest
 uvicorn = pytest.importorskip("uvicorn", reason="the web table needs the web extra")
 
 from engine.web.app import Tables, create_app  # noqa: E402
-from engine.web.server import TimedH11Protocol, in_thread, port_taken, server as server_of  # noqa: E402
+from engine.web.server import TimedH11Protocol, in_thread, port_taken  # noqa: E402
+from engine.web.server import server as server_of  # noqa: E402
 
 pytestmark = pytest.mark.xdist_group("timed-or-heavy")  # timings: never beside Chromium or the hostile cases
 

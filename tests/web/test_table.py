@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import re
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -89,7 +89,8 @@ def test_options_name_every_follower_spot(basic) -> None:
     assert len(cells) == len({table.game.local(pos)[1:] for pos, _ in legal})
     for cell in state["options"]:
         for rotation, spots in cell["rotations"].items():
-            pos = next(p for p, r in legal if table.game.local(p) == (cell["map"], cell["x"], cell["y"]) and r == int(rotation))
+            pos = next(p for p, r in legal
+                       if table.game.local(p) == (cell["map"], cell["x"], cell["y"]) and r == int(rotation))
             assert [s["segment"] for s in spots] == table.game.deploy_options(pos, int(rotation))
             for spot in spots:
                 assert spot["name"].split(" ")[0] in {"city", "road", "field", "cloister"}
