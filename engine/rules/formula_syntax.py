@@ -160,7 +160,9 @@ _CHAR_HINTS = {"=": "; use '==' to compare", "/": "; use '//' (floor division)",
                "|": "; use 'or'", "!": "; use 'not'"}
 _TOKEN_HINTS = {"COMPARE": "comparisons do not chain; join them with 'and'",
                 "LPAR": "only min(...) and max(...) can be called",
-                "NOT": "put 'not ...' in parentheses here", "IF": "put 'if ... else ...' in parentheses here"}
+                "NOT": "put 'not ...' in parentheses here", "IF": "put 'if ... then ... else ...' in parentheses here"}
+#: The hint for ``if`` after a whole value (Python's ``A if C else B``), where parentheses do not help.
+_CONDITION_FIRST = "the condition comes first: 'if CONDITION then VALUE else VALUE'"
 _VALUE_START = {"INT", "NAME", "LPAR", "MINUS", "TRUE", "FALSE", "MIN", "MAX", "NOT", "IF"}
 _OPERATORS = {"PLUS", "MINUS", "TIMES", "FLOORDIV", "COMPARE", "AND", "OR"}
 
@@ -201,6 +203,8 @@ def _parse(source: Source) -> Tree:
                         len(text.rstrip()))
         what = {"NAME": f"name {token.value!r}", "INT": f"number {token.value}"}.get(token.type, repr(token.value))
         hint = _TOKEN_HINTS.get(token.type, "") if token.type not in accepted else ""
+        if token.type == "IF" and ("$END" in accepted or accepted & _OPERATORS):
+            hint = _CONDITION_FIRST
         source.fail("formula-syntax", f"unexpected {what}; {hint or 'expected ' + _expected(accepted)}",
                     span(token)[0])
     except UnexpectedInput:  # UnexpectedEOF: LALR reports $END instead; kept so nothing of lark leaks

@@ -157,7 +157,10 @@ def _diagnostics(error: "ValidationError", doc: Document, root: dict[str, Any]) 
         # Report the alternative that got furthest rather than "not valid under any of ...".
         from jsonschema.exceptions import best_match
 
-        best = best_match(error.context)
+        # An alternative of another type than the value ("expected a list" for a mapping) says
+        # nothing about the value's own mistake: the alternatives of its type speak first.
+        same_type = [e for e in error.context if e.validator != "type" or e.path]
+        best = best_match(same_type or error.context)
         if best is not None:
             yield from _diagnostics(best, doc, root)
             return
@@ -256,7 +259,7 @@ def _suggest(key: str, allowed: list[str], *, list_allowed: bool = True) -> str:
     close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
     if close:
         return f" (did you mean {close[0]!r}?)"
-    if list_allowed and allowed and len(allowed) <= 10:
+    if list_allowed and allowed and len(allowed) <= 30:
         return " (expected one of " + ", ".join(repr(a) for a in allowed) + ")"
     return ""
 
