@@ -75,6 +75,8 @@ class Diagnostic:
             text += f" (at {self.path})"
         if self.code:
             text += f" [{self.code}]"
+        # One line per diagnostic, whatever a quoted file name or value holds (a newline in a path).
+        text = text.replace("\n", "\\n")
         if self.snippet:
             text += "\n" + self.snippet
         return printable(text)  # messages quote names and values from the file

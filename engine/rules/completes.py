@@ -64,7 +64,7 @@ def compile_completion(doc: Document, at: tuple, text: str, ports: str, inputs: 
             return None
         readable[OPEN] = int
     word = text.strip()
-    if word.isidentifier() and word not in readable:
+    if word.isidentifier() and word not in readable and word not in ("true", "false"):  # constants are formulas
         close = difflib.get_close_matches(word, BUILT_IN, n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         problems.at(where, f"completion '{word}' is neither a built-in rule ({', '.join(BUILT_IN)}) nor a "

@@ -56,10 +56,19 @@ def options_dir() -> Path:
     return rulesets_dir() / "options"
 
 
-def split_ref(ref: str) -> tuple[str, list[str]]:
-    """``"basic+river+tiny-city"`` → ``("basic", ["river", "tiny-city"])``."""
-    base, *options = ref.split("+")
-    return base, options
+def split_ref(ref: str, base: Path | None = None) -> tuple[str, list[str]]:
+    """``"basic+river+tiny-city"`` → ``("basic", ["river", "tiny-city"])``; a path that names an
+    existing file whole (``my+rules.yaml``, relative to ``base`` or the working directory) is that
+    file, with no options (docs/rulesets.md, "ruleset reference")."""
+    if "+" in ref and not is_name(ref):
+        path = Path(ref) if base is None or Path(ref).is_absolute() else base / ref
+        try:
+            if path.is_file():
+                return ref, []
+        except OSError:  # a name too long for the system: no file, so a reference
+            pass
+    name, *options = ref.split("+")
+    return name, options
 
 
 def compose(ref: str, base: Path | None = None) -> tuple[Document, list[Path]]:
@@ -75,7 +84,7 @@ def compose(ref: str, base: Path | None = None) -> tuple[Document, list[Path]]:
     the files.
     """
 
-    name, options = split_ref(ref)
+    name, options = split_ref(ref, base)
     files: list[Path] = []
     doc = _chain(resolve(name, base), [], files)
     given: list[tuple[str, Document]] = []

@@ -203,3 +203,18 @@ features:
     env = {"tiles": 3, "pennants": 1, "segments": 3, "complete": True}
     assert score(env) == 8
     assert score.terms(env) == [("tiles: 2 * tiles", 6), ("pennants: 2 * pennants", 2)]
+
+
+def test_a_path_with_a_plus_that_names_a_file_is_that_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 51: ``my+rules.yaml`` was read as ruleset ``my`` with option ``rules.yaml``; a path that
+    names an existing file whole is that file (docs/rulesets.md), relative to the working directory
+    or to the file naming it, and a ``+`` after a path that names no file whole still adds options."""
+    write(tmp_path, "my+rules.yaml", "extends: basic\nfollowers: 5\n")
+    monkeypatch.chdir(tmp_path)
+    assert load_ruleset("my+rules.yaml").followers == 5
+    assert load_ruleset("my+rules.yaml", tmp_path).followers == 5
+    write(tmp_path, "plain.yaml", "extends: basic\nfollowers: 6\n")
+    with_river = load_ruleset("plain.yaml+river")
+    assert with_river.followers == 6 and len(with_river.tiles) > len(load_ruleset("plain.yaml").tiles)
+    with pytest.raises(UserError, match="unknown ruleset 'my'"):
+        load_ruleset("my+rules.yaml+river")

@@ -34,6 +34,15 @@ def test_a_warning_renders_as_a_warning() -> None:
     assert Diagnostic("bad", file="r.yaml").render() == "r.yaml: error: bad"
 
 
+def test_a_diagnostic_is_one_line_whatever_a_file_name_holds(tmp_path: Path) -> None:
+    """Issue 51: a newline in a file name split the error line; the snippet under it keeps its lines."""
+    found = Diagnostic("ruleset file not found: a\nb.yaml", file="x\ny.yaml", line=1, col=2, code="io",
+                       snippet="  f\n  ^")
+    assert found.render() == "x\\ny.yaml:1:2: error: ruleset file not found: a\\nb.yaml [io]\n  f\n  ^"
+    done = run("play", "--ruleset", str(tmp_path / "a\nb.yaml"), "--players", "random,random", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "a\\nb.yaml" in done.stderr
+
+
 def test_adjacency_to_a_kind_that_never_completes_warns_at_the_kind(tmp_path: Path) -> None:
     path = tmp_path / "never.yaml"
     path.write_text(NEVER)
