@@ -106,10 +106,20 @@ class Source:
         raw = _file_from(self.file, self.line, self.col)
         if raw is None:
             return fallback
-        j = 1 if raw[:1] in ("'", '"') else 0  # a quoted scalar's mark is its quote
+        quote, j = _quote(raw, self.file, self.line, self.col)
         i = 0
         while i < offset and j < len(raw):
-            if self.text[i] == raw[j]:
+            if quote == '"' and raw[j] == "\\":
+                width = _escape_width(raw, j)
+                if raw[j + 1:j + 2] in ("\r", "\n"):  # an escaped line break: nothing, nor the indentation after
+                    j += width
+                    while j < len(raw) and raw[j] in " \t":
+                        j += 1
+                else:  # one character of the text (\t, \", \x41, ...)
+                    i, j = i + 1, j + width
+            elif quote == "'" and raw.startswith("''", j):  # a single-quoted scalar's doubled quote
+                i, j = i + 1, j + 2
+            elif self.text[i] == raw[j]:
                 i, j = i + 1, j + 1
             elif raw[j] in " \t\r\n":
                 while j < len(raw) and raw[j] in " \t\r\n":
@@ -123,6 +133,25 @@ class Source:
         assert self.line is not None and self.col is not None  # _file_from needs both
         breaks = raw.count("\n", 0, j)
         return self.line + breaks, (self.col + j if not breaks else j - raw.rfind("\n", 0, j))
+
+
+def _quote(raw: str, file: str | None, line: int | None, col: int | None) -> tuple[str, int]:
+    """The quote of the scalar whose text ``raw`` is (``"``, ``'`` or none), and where its first
+    character is in ``raw``: a value's position is its quote's, or (the columns formulas count
+    from) the character after it."""
+    if raw[:1] in ("'", '"'):
+        return raw[0], 1
+    before = _file_from(file, line, col - 1) if col is not None and col > 1 else None
+    return (before[0], 0) if before and before[0] in ("'", '"') else ("", 0)
+
+
+def _escape_width(raw: str, j: int) -> int:
+    """How many characters of a double-quoted YAML scalar the escape at ``raw[j]`` (a backslash)
+    takes: ``\\xHH`` 4, ``\\uHHHH`` 6, ``\\UHHHHHHHH`` 10, an escaped CR LF 3, any other 2."""
+    follow = raw[j + 1:j + 3]
+    if follow == "\r\n":
+        return 3
+    return {"x": 4, "u": 6, "U": 10}.get(follow[:1], 2)
 
 
 def _file_from(file: str | None, line: int | None, col: int | None) -> str | None:
