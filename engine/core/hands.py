@@ -191,7 +191,8 @@ def force(game: "Game", tiles: list[int], tile: int, given: bool = True) -> None
     missing = Counter(t for t, _, _ in hands.held[game.player]) - Counter(tiles)
     if missing:
         kept = ", ".join(game.tiles[t].id for t in sorted(missing.elements()))
-        raise ValueError(f"the player kept {kept} from their last turn, so their hand ({', '.join(names)}) holds it")
+        raise ValueError(f"the player kept {kept} from their last turn, so their hand holds it, but the hand given "
+                         f"is ({', '.join(names)})")
     _check_supply(game, tiles, size if given else 0)
     hands.held[game.player] = [(t, 0, 1 << game.player) for t in tiles]
     game.tile, game.placement_cache = tile, None

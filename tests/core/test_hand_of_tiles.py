@@ -235,6 +235,22 @@ def test_a_scenario_hand_that_outgrows_the_size_is_an_error(tmp_path: Path) -> N
         run_scenario(load_scenario(path))
 
 
+def test_a_scenario_hand_without_the_kept_tile_says_which_hand(tmp_path: Path) -> None:
+    """Issue 51: the message read as if the hand given held the kept tile."""
+    from engine.files.scenario import load_scenario, run_scenario
+
+    path = tmp_path / "s.yaml"
+    path.write_text("rulesets: [basic+hand-of-two]\nplayers: [A, B]\nstart: {tile: D, rotation: 0}\nturns:\n"
+                    "  - {tile: U, hand: [U, V], at: [1, 0], rotation: 1}\n"
+                    "  - {tile: B, hand: [B, U], at: [0, 1], rotation: 0}\n"
+                    "  - {tile: W, hand: [W, X], at: [2, 0], rotation: 0}\n"
+                    "expect:\n  basic+hand-of-two: {in_game: {A: 0, B: 0}}\n")
+    with pytest.raises(UserError, match=r"kept V from their last turn, so their hand holds it, but the hand given "
+                                        r"is \(W, X\)") as error:
+        run_scenario(load_scenario(path))
+    assert (error.value.diagnostics[0].line, error.value.diagnostics[0].col) == (7, 21)
+
+
 def test_a_hand_record_rescores_under_rulesets_with_and_without_hands() -> None:
     from engine.sim.rescore import rescore
 
