@@ -47,6 +47,9 @@ from .turn_entries import extra_turn_mismatch, play_turn, take_tile, tile_index,
 
 FORMAT = "carcassonne-record"
 VERSION = 5
+#: The keys of a turn entry that later versions added: the version that added each, and what it holds.
+SINCE = {"extra_turn": (2, "extra_turn marks"), "personal": (3, "personal marks"),
+         "move": (3, "entries of a follower moving on"), "hand": (4, "hands of tiles"), "buried": (5, "buried tiles")}
 
 
 def history_seats(game: Game) -> list[int]:
@@ -220,21 +223,13 @@ def replay(doc: Document) -> tuple[Game, list[str]]:
         supply.take(tile, False, "the start tile", ("starts", m) if "starts" in data else ("start",))
     marks_extra = data.get("version", VERSION) >= 2  # version 1 did not mark extra turns
     for i, turn in enumerate(data["turns"]):
-        if "buried" in turn and data.get("version", VERSION) < 5:
-            raise UserError(f"a version {data['version']} record has no buried tiles (version 5 added them)",
-                            code="replay", **doc.where(("turns", i, "buried")))
-        if "personal" in turn and data.get("version", VERSION) < 3:
-            raise UserError(f"a version {data['version']} record has no personal marks (version 3 added them)",
-                            code="replay", **doc.where(("turns", i, "personal")))
+        _check_version(doc, turn, i)
         try:
             take_tile(game, turn, doc, ("turns", i))  # first: in the last round, seats pass before it
         except IllegalMove as error:
             raise UserError(f"illegal {error.reason}: {error}", code="replay", **doc.where(("turns", i))) from None
         if "player" in turn and turn["player"] != game.player:
             problems.append(f"turn {i + 1} is recorded for seat {turn['player']}, but seat {game.player} plays it")
-        if "extra_turn" in turn and not marks_extra:
-            raise UserError("a version 1 record has no extra_turn marks (version 2 added them)", code="replay",
-                            **doc.where(("turns", i, "extra_turn")))
         mismatch = extra_turn_mismatch(game, turn) if marks_extra and "at" in turn else None
         if mismatch:
             problems.append(f"turn {i + 1} is {mismatch}")
@@ -293,6 +288,16 @@ def check_ruleset_unchanged(ruleset: Ruleset, doc: Document) -> None:
                         f"'{data['ruleset']}' now has {ruleset.sha256[:12]}…: the ruleset has changed since, so "
                         "the record cannot be checked against it", code="ruleset-changed",
                         **doc.where(("ruleset_sha256",)))
+
+
+def _check_version(doc: Document, turn: dict, i: int) -> None:
+    """:class:`UserError` ``replay`` if turn entry ``i`` holds a key its record's version did not
+    have yet (:data:`SINCE`): such a record was not written by this engine."""
+    version = doc.data.get("version", VERSION)
+    for key, (since, what) in SINCE.items():
+        if key in turn and version < since:
+            raise UserError(f"a version {version} record has no {what} (version {since} added them)",
+                            code="replay", **doc.where(("turns", i, key)))
 
 
 def check_players(ruleset: Ruleset, doc: Document) -> None:

@@ -321,3 +321,23 @@ def test_a_record_turn_after_the_end_of_the_game_says_so(ref: str) -> None:
     with pytest.raises(UserError, match="this turn comes after the end of the game: all 72 tiles of "
                                         + re.escape(ref) + " are drawn"):
         replay(record_from_text(json.dumps(record), "game.json"))
+
+
+@pytest.mark.parametrize("version", [1, 2, 3])
+def test_a_record_before_version_4_holds_no_hands(version: int) -> None:
+    """Issue 51: a version-2 record holding hands replayed where a version-4 one holding buried
+    tiles was refused; each key is refused in a record older than the version that added it."""
+    played = play_game(load_ruleset("basic+hand-of-two"), ["random", "random"], 5, ref="basic+hand-of-two")
+    record = dict(played.record, version=version)
+    with pytest.raises(UserError, match=f"a version {version} record has no hands of tiles \\(version 4 added them\\)"):
+        replay(record_from_text(json.dumps(record), "game.json"))
+    assert replay(record_from_text(json.dumps(dict(played.record, version=4)), "game.json")) is not None
+
+
+def test_a_record_before_version_3_holds_no_follower_moving_on() -> None:
+    """The same for the entries of a follower moving on (version 3): a wagon's move is refused."""
+    wagon = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "wagon.yaml")
+    records = (play_game(load_ruleset(wagon), ["greedy", "greedy"], seed, ref=wagon).record for seed in range(60))
+    record = next(r for r in records if any("move" in turn for turn in r["turns"]))
+    with pytest.raises(UserError, match="a version 2 record has no entries of a follower moving on"):
+        replay(record_from_text(json.dumps(dict(record, version=2)), "game.json"))
