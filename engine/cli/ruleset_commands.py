@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from .app import EXIT_PLAIN, RefArgument, app, check_pictures, epilog, rulesets_app, write_picture
 from .completion import complete_ref
 from .output import JsonOption, Output, ref_inputs
+
+if TYPE_CHECKING:
+    from ..rules.ruleset import Ruleset
+
+
+def dealt(ruleset: Ruleset) -> int | None:
+    """How many tiles ``ruleset``'s deck deals when ``deck.size`` leaves some of the stack in the box
+    (a drawn start tile counts; fixed start tiles and ``set_aside`` are not in the stack); None when
+    every tile is dealt (``Ruleset.deck_size`` is 0, or at least the stack)."""
+    fixed_starts = ruleset.maps if ruleset.start >= 0 and not ruleset.start_drawn else 0
+    stack = sum(t.count for t in ruleset.tiles) - len(ruleset.set_aside) - fixed_starts
+    return ruleset.deck_size if 0 < ruleset.deck_size < stack else None
 
 
 @rulesets_app.command("list", epilog=epilog([
@@ -97,7 +109,9 @@ def rulesets_validate(
                         "tile_types": len(ruleset.tiles), "tiles": tiles, "errors": [],
                         "warnings": diagnostic_list(ruleset.warnings)})
         on = f", checked as {ruleset.ref}" if "+" in ruleset.ref else ""
-        output.echo(f"ok   {path} ({len(ruleset.tiles)} tile types, {tiles} tiles{on})")
+        cut = dealt(ruleset)
+        output.echo(f"ok   {path} ({len(ruleset.tiles)} tile types, {tiles} tiles"
+                    f"{f', {cut} dealt' if cut is not None else ''}{on})")
     output.json("rulesets-validate", {"files": results, "bad": bad})
     if bad:
         raise typer.Exit(2)
@@ -157,8 +171,13 @@ def tiles(
 
         write_picture(atlas_svg(ruleset), svg, png)
     else:
-        aside = (f" ({sum(t.count for t in ruleset.tiles) - len(ruleset.set_aside)} in play: "
-                 f"{', '.join(ruleset.tiles[t].id for t in ruleset.set_aside)} set aside)") if ruleset.set_aside else ""
+        cut = dealt(ruleset)
+        aside_ids = ", ".join(ruleset.tiles[t].id for t in ruleset.set_aside)
+        if cut is not None:  # deck.size deals only `cut` of the stack; the rest stay in the box
+            aside = f", {cut} dealt" + (f" ({aside_ids} set aside)" if ruleset.set_aside else "")
+        else:
+            aside = (f" ({sum(t.count for t in ruleset.tiles) - len(ruleset.set_aside)} in play: "
+                     f"{aside_ids} set aside)") if ruleset.set_aside else ""
         own = (f"; each player also holds {ruleset.personal_count} {ruleset.tiles[ruleset.personal_tile].id} of "
                "their own (deck.personal)") if ruleset.personal_tile >= 0 else ""
         output.echo(f"{ruleset.ref}: {len(ruleset.tiles)} tile types, {sum(t.count for t in ruleset.tiles)} tiles"

@@ -16,7 +16,8 @@ from .completion import complete_ref
     "carcassonne serve",
     "carcassonne serve --ruleset basic+river --players human,mcts:1s",
     "carcassonne serve --players human,human,greedy --port 8080 --records games/",
-], "0 the server was stopped (Ctrl-C); 2 bad input, a missing web extra or a port in use."))
+], "130 the server was stopped with Ctrl-C (143 with SIGTERM), as every command ends on them; 2 bad input, a "
+   "missing web extra or a port in use."))
 def serve(
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", metavar="REF", autocompletion=complete_ref,
                                          help="The first table's ruleset (the start page opens others).")] = "basic",

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from ..errors import UserError
+from ..errors import UNSAFE, UserError, printable
 from ..geometry import PORTS
 from ..resources import rulesets_dir
 from .compose import RULESET_SHAPE, compose, load_option, options_dir
@@ -289,9 +289,28 @@ def yaml_text(value: Any) -> str:
     return _scalar(value)
 
 
+class _Dumper(yaml.SafeDumper):
+    """PyYAML's safe dumper, but a string holding a character a terminal acts on
+    (:data:`~engine.errors.UNSAFE`: U+2028/U+2029, an escape, a bidirectional control) is
+    written double-quoted, the one YAML style with escapes: PyYAML would write U+2028 in a
+    single-quoted scalar as it is, a line break to a terminal."""
+
+
+def _quoted_if_unsafe(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
+    if UNSAFE.search(data):
+        return dumper.represent_scalar("tag:yaml.org,2002:str", data, style='"')
+    return dumper.represent_str(data)
+
+
+_Dumper.add_representer(str, _quoted_if_unsafe)
+
+
 def _scalar(value: Any) -> str:
-    return (yaml.safe_dump(value, default_flow_style=True, width=10_000, allow_unicode=True).strip()
+    text = (yaml.dump(value, Dumper=_Dumper, default_flow_style=True, width=10_000, allow_unicode=True).strip()
             .removesuffix("...").strip())
+    # Double-quoted, PyYAML escapes the controls and the separators (\e, \r, \L, \P) but writes
+    # the bidirectional controls as they are (printable to YAML): \uXXXX is their YAML escape too.
+    return UNSAFE.sub(lambda found: f"\\u{ord(found.group(0)):04x}", text)
 
 
 def _emit(doc: Document, value: Any, path: JsonPath, indent: int, lines: list[str], origins: bool) -> None:
@@ -306,11 +325,12 @@ def _emit(doc: Document, value: Any, path: JsonPath, indent: int, lines: list[st
         note = f"  # {origin_text(doc, here, key=bool(container))}" if origins else ""
         if len(chain) > 1:
             note += f", {_relation(chain[0], chain[1])}:"
+        note = printable(note)  # a comment: file and ruleset names as visible escapes
         lines.append(label + note if container else f"{label} {_scalar(item)}{note}")
         for i, layer in enumerate(chain[1:], start=1):
             shown = "(nothing: deleted)" if layer.value is None else _scalar(layer.value)
             how = f", {_relation(layer, chain[i + 1])}:" if i + 1 < len(chain) else ""
-            lines.append(f"{pad}  #   {shown}  # {layer.origin} ({layer.name}){how}")
+            lines.append(f"{pad}  #   {shown}  # {printable(f'{layer.origin} ({layer.name}){how}')}")
         if container:
             _emit(doc, item, here, indent + 1, lines, origins)
 

@@ -28,7 +28,7 @@ Error codes raised (always as :class:`~engine.errors.UserError`):
 ``file-too-large``      more than 16 MiB
 ``encoding``            not UTF-8
 ``not-KIND``            not a file of the kind asked for (``not-ruleset``, ``not-scenario``, ...)
-``yaml-syntax``         not well-formed YAML
+``yaml-syntax``         not well-formed YAML (a second byte-order mark at the start included)
 ``yaml-duplicate-key``  a mapping repeats a key
 ``yaml-key``            a mapping key is not a string (``1:``, ``true:``, ``[a]:``)
 ``yaml-tag``            an explicit tag other than !!str/!!int/!!float/!!bool/!!null/!!map/!!seq,
@@ -327,6 +327,9 @@ def load_yaml(path: str | Path, *, text: str | None = None, shape: Shape | None 
                 why = f"it is {wide} text, not UTF-8" if wide else "it is not UTF-8 text"
                 raise shape.refuse(file, why, at.line or 1, at.col or 1) from None
             raise
+        if text.startswith("\ufeff"):  # decode_text dropped one; PyYAML would skip this one unseen
+            raise UserError("a second byte-order mark at the start of the file (one is allowed: delete the "
+                            "other)", file=file, line=1, col=1, code="yaml-syntax")
     try:
         doc = _parse(text, file)
     except UserError as error:

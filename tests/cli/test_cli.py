@@ -252,6 +252,15 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(args: list[str]) -> No
     assert b"Traceback" not in command.stderr.read()
 
 
+def test_the_docs_give_a_reader_that_goes_away_the_status_it_gets() -> None:
+    """README and docs/json.md say what the test above holds, exit 0 (docs/json.md said 1: issue 51)."""
+    root = Path(__file__).parents[2]
+    for doc in (root / "README.md", root / "docs" / "json.md"):
+        text = " ".join(doc.read_text().split())
+        said = re.findall(r"A reader that [^.]*?\b(?:exit|status) (\d+)", text)
+        assert said and set(said) == {"0"}, (doc.name, said)
+
+
 @pytest.mark.parametrize("args, code", [(["rulesets", "list"], 0), (["rulesets", "show", "nope"], 2)])
 def test_a_closed_standard_output_is_no_crash(args: list[str], code: int) -> None:
     """`carcassonne rulesets list >&-`: with no standard output at all, the command runs (what it

@@ -48,12 +48,37 @@ def test_validate_exit_codes(tmp_path: Path) -> None:
     assert f"{bad}:3:12: error:" in result.stderr and "[schema]" in result.stderr
 
 
+def test_validate_says_how_many_tiles_a_short_deck_deals(tmp_path: Path) -> None:
+    # deck.size deals fewer tiles than the tile types hold: the count says both (issue 51).
+    result = run("rulesets", "validate", "rulesets/options/short-game.yaml", "rulesets/basic.yaml")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == ("ok   rulesets/options/short-game.yaml (24 tile types, 72 tiles, 40 dealt, "
+                        "checked as basic+rulesets/options/short-game.yaml)")
+    assert lines[1] == "ok   rulesets/basic.yaml (24 tile types, 72 tiles)"  # every tile is dealt
+    river = run("rulesets", "validate", "rulesets/options/short-game.yaml", "--base", "basic+river")
+    assert river.returncode == 0, river.stderr
+    assert "(36 tile types, 84 tiles, 40 dealt, checked as basic+river+" in river.stdout
+    big = tmp_path / "big.yaml"  # a size above the deck deals every tile: nothing to add
+    big.write_text("extends: basic\nname: big\ndeck: {size: 500}\n")
+    result = run("rulesets", "validate", str(big))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"ok   {big} (24 tile types, 72 tiles)\n"
+
+
 def test_tiles_draws_every_tile_type() -> None:
     result = run("tiles", "basic")
     assert result.returncode == 0
     headers = [s for s in result.stdout.splitlines() if "edges" in s and "×" in s]
     assert len(headers) == 24
     assert "D  ×4  edges CRFR (start tile)" in result.stdout
+
+
+def test_tiles_says_how_many_tiles_a_short_deck_deals() -> None:
+    first = run("tiles", "basic+river+short-game").stdout.splitlines()[0]
+    assert first.startswith("basic+river+short-game: 36 tile types, 84 tiles, 40 dealt (D set aside). ")
+    whole = run("tiles", "basic+river").stdout  # every tile dealt: the start tiles too are in play
+    assert whole.startswith("basic+river: 36 tile types, 84 tiles (83 in play: D set aside). ")
 
 
 def test_example_variant_plays() -> None:

@@ -136,6 +136,31 @@ def test_play_and_tiles_show_a_hostile_ruleset_as_text(tmp_path: Path) -> None:
     assert "\\x1b[5mknight[/] on city@" in run("play", "-r", str(ruleset), "-s", "3", cwd=tmp_path).stdout
 
 
+def test_rulesets_show_writes_separators_and_bidi_controls_as_escapes(tmp_path: Path) -> None:
+    """`rulesets show` prints YAML: a U+2028/U+2029 (which PyYAML wrote raw in a single-quoted
+    scalar, a line break to a terminal) or a bidirectional control in a name is a YAML escape in a
+    double-quoted scalar, so the text still loads as the same ruleset (issue 51)."""
+    import yaml
+
+    name, description, source = "a\u2028b", "one\u2029two \u202eevil\u202c", "x\u200fy"
+    ruleset = tmp_path / "seps.yaml"
+    ruleset.write_text(f"extends: basic\nname: {json.dumps(name)}\ndescription: {json.dumps(description)}\n"
+                       f"source: {json.dumps(source)}\n")
+    (tmp_path / "evil.yaml").write_text(EVIL_RULESET)
+    # --origins names each ruleset a value replaced, in a comment, which a line break would end
+    (tmp_path / "child.yaml").write_text("extends: ./seps.yaml\nname: child\nfollowers: 5\n")
+    for args in (("seps.yaml",), ("seps.yaml", "--origins"), ("evil.yaml",), ("evil.yaml", "--origins"),
+                 ("child.yaml", "--origins")):
+        result = run("rulesets", "show", *args, cwd=tmp_path)
+        assert result.returncode == 0, (args, result.stderr)
+        assert_plain(result.stdout + result.stderr)
+    shown = run("rulesets", "show", "seps.yaml", cwd=tmp_path).stdout
+    assert 'name: "a\\Lb"' in shown
+    loaded = yaml.safe_load(shown)
+    assert (loaded["name"], loaded["description"], loaded["source"]) == (name, description, source)
+    assert "(a\\u2028b)" in run("rulesets", "show", "child.yaml", "--origins", cwd=tmp_path).stdout
+
+
 def test_errors_quoting_a_hostile_record_value_are_escaped(record: Path, tmp_path: Path) -> None:
     data = json.loads(record.read_text())
     data["turns"][0]["tile"] = "\x1b[2J"

@@ -586,3 +586,16 @@ def test_a_leading_bom_is_dropped_from_yaml_and_json_alike(tmp_path: Path) -> No
         path.write_bytes(b"\xef\xbb\xbf" + text.encode())
         doc = load_yaml(path, shape=SHAPE)
         assert doc.data == {"tiles": {}} and doc.mark(("tiles",))[0] == 1
+
+
+@pytest.mark.parametrize("marks", [2, 3])
+def test_a_second_leading_bom_is_a_syntax_error_at_1_1(tmp_path: Path, marks: int) -> None:
+    # The reader drops one; PyYAML would silently skip another at the start (issue 51).
+    path = tmp_path / "r.yaml"
+    path.write_bytes(b"\xef\xbb\xbf" * marks + b"extends: basic\nname: x\n")
+    for shape in (SHAPE, None):
+        with pytest.raises(UserError) as info:
+            load_yaml(path, shape=shape)
+        (found,) = info.value.diagnostics
+        assert (found.file, found.line, found.col, found.code) == (str(path), 1, 1, "yaml-syntax")
+        assert "byte-order mark" in found.message

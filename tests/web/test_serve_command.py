@@ -4,6 +4,7 @@ it; a port already taken is refused before anything is written."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -79,3 +80,41 @@ def test_a_taken_port_is_refused_before_anything_is_written(tmp_path: Path) -> N
                                 capture_output=True, text=True, timeout=120)
     assert result.returncode == 2 and f"port {port} on 127.0.0.1 cannot be used" in result.stderr
     assert "Traceback" not in result.stderr and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("thinking", [False, True], ids=["idle", "a bot thinking"])
+def test_ctrl_c_stops_the_server_with_the_status_its_help_gives(tmp_path: Path, thinking: bool) -> None:
+    """uvicorn stops the server on Ctrl-C and raises the signal again, which ends the command as
+    Ctrl-C ends every command: 130, idle or while a bot thinks (the help said 0: issue 51)."""
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, "-m", "engine.cli", "serve", "--players", "human,mcts:30s", "--seed",
+                               "5", "--port", str(port)], cwd=tmp_path, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline()
+        assert line.startswith(f"Open http://127.0.0.1:{port}/table/"), (line, server.stderr.read())
+        api = f"http://127.0.0.1:{port}/api/tables/{line.split()[1].rsplit('/', 1)[1]}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                state = json.load(urllib.request.urlopen(api, timeout=5))
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server never answered"
+                time.sleep(0.2)
+        if thinking:  # the human's move: the search bot then thinks for 30 s
+            cell = state["options"][0]
+            urllib.request.urlopen(urllib.request.Request(f"{api}/play", json.dumps(
+                {"turn": 0, "move": {"kind": "place", "map": cell["map"], "x": cell["x"], "y": cell["y"],
+                                     "rotation": int(min(cell["rotations"], key=int))}}).encode(),
+                {"Content-Type": "application/json"}), timeout=30)
+            while json.load(urllib.request.urlopen(api, timeout=5)).get("thinking") is None:
+                assert time.monotonic() < deadline, "the bot never started thinking"
+                time.sleep(0.1)
+    finally:
+        server.send_signal(signal.SIGINT)
+        code = server.wait(30)
+    assert code == 130 and "Traceback" not in server.stderr.read()
+    shown = subprocess.run([sys.executable, "-m", "engine.cli", "serve", "--help"], capture_output=True, text=True,
+                           env={**os.environ, "COLUMNS": "200"}, timeout=120).stdout
+    assert "Exit status: 130 the server was stopped with Ctrl-C" in " ".join(shown.split())
