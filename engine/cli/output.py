@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from ..errors import UNSAFE, printable
+from ..rules.references import split_ref
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -156,8 +157,13 @@ def _console_class() -> type:
 
 def ref_inputs(*refs: str) -> dict[str, str]:
     """The files named in ruleset references (``my.yaml+house.yaml``), for :class:`Output`'s ``inputs``."""
-    return {f"ruleset file {part}": part for ref in refs for part in ref.split("+")
+    return {f"ruleset file {part}": part for ref in refs for part in _parts(ref)
             if "/" in part or "\\" in part or "." in part}
+
+
+def _parts(ref: str) -> list[str]:
+    name, options = split_ref(ref)  # a path with '+' that names a file is that file
+    return [name, *options]
 
 
 def diagnostics_json(error: Any) -> list[dict[str, Any]]:

@@ -96,7 +96,7 @@ def _changed_beside(game: "Game", tile: int, pos: int, found: frozenset[int]) ->
         key = frontier.get(pos + step, -1)
         if key < 0:
             continue
-        fit = known[key]
+        fit = known[key] if known else -1  # no memo under very many side codes
         if fit < 0:
             fit = 1 if ruleset.fits_cell(tile, key) else 0
         if (fit == 1) != (pos + step in found):

@@ -34,7 +34,7 @@ from ..errors import Diagnostic, UserError
 from ..resources import rulesets_dir
 from .combine import application_order, check_relations, clashes, shipped
 from .formula import names_previous
-from .references import is_name, named_file, resolve, shipped_file, shortened
+from .references import is_name, named_file, resolve, shipped_file, shortened, split_ref
 from .source import Document, JsonPath, Shape, load_yaml_cached, own_refusal, value_at
 from .validate import check
 
@@ -54,21 +54,6 @@ MAX_EXTENDS = 32
 def options_dir() -> Path:
     """Folder of the shipped option files."""
     return rulesets_dir() / "options"
-
-
-def split_ref(ref: str, base: Path | None = None) -> tuple[str, list[str]]:
-    """``"basic+river+tiny-city"`` → ``("basic", ["river", "tiny-city"])``; a path that names an
-    existing file whole (``my+rules.yaml``, relative to ``base`` or the working directory) is that
-    file, with no options (docs/rulesets.md, "ruleset reference")."""
-    if "+" in ref and not is_name(ref):
-        path = Path(ref) if base is None or Path(ref).is_absolute() else base / ref
-        try:
-            if path.is_file():
-                return ref, []
-        except OSError:  # a name too long for the system: no file, so a reference
-            pass
-    name, *options = ref.split("+")
-    return name, options
 
 
 def compose(ref: str, base: Path | None = None) -> tuple[Document, list[Path]]:

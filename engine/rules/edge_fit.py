@@ -7,6 +7,11 @@ import functools
 
 from .tiles import TileType
 
+#: The most edge constraints (``edge_base`` to the fourth) :meth:`~engine.rules.ruleset.Ruleset.cell_table`
+#: keeps a list for: 65,536 (up to 15 side codes; the shipped rulesets have at most 6); past it a
+#: ruleset of many side codes would need gigabytes, and the cell fits are worked out each time.
+CELL_MEMO_MOST = 1 << 16
+
 
 def side_fits(tile: TileType, base: int, wild: int) -> tuple[tuple[int, ...], ...]:
     """Per side of ``tile`` (``N E S W``) and per side code a neighbour may show there (0: no

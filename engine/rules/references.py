@@ -39,6 +39,21 @@ def shipped_file(folder: Path, name: str) -> Path | None:
         return None
 
 
+def split_ref(ref: str, base: Path | None = None) -> tuple[str, list[str]]:
+    """``"basic+river+tiny-city"`` → ``("basic", ["river", "tiny-city"])``; a path that names an
+    existing file whole (``my+rules.yaml``, relative to ``base`` or the working directory) is that
+    file, with no options (docs/rulesets.md, "ruleset reference")."""
+    if "+" in ref and not is_name(ref):
+        path = Path(ref) if base is None or Path(ref).is_absolute() else base / ref
+        try:
+            if path.is_file():
+                return ref, []
+        except OSError:  # a name too long for the system: no file, so a reference
+            pass
+    name, *options = ref.split("+")
+    return name, options
+
+
 def resolve(ref: str, base: Path | None = None) -> Path:
     """The file a ruleset reference names: a shipped name (``basic``) or a path.
 
@@ -82,7 +97,7 @@ def named_file(path: Path, missing: str) -> Path:
 def portable_ref(ref: str, folder: Path) -> str:
     """``ref`` as a file written in ``folder`` should name it: shipped names as they
     are, paths relative to ``folder`` (so the file and its rulesets can move together)."""
-    name, *options = ref.split("+")
+    name, options = split_ref(ref)
     parts = [name if is_name(name) and resolve(name).parent == rulesets_dir() else _relative(resolve(name), folder)]
     for option in options:
         parts.append(option if is_name(option) else _relative(Path(option), folder))

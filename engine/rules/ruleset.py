@@ -1,10 +1,9 @@
 """Load a ruleset reference into a frozen, compiled :class:`Ruleset`.
 
-Pipeline: YAML (positions kept) → JSON Schema → meaning checks (tiles
-consistent, kinds known, formulas compile) → compiled tile orientations and
-formula closures.  Every problem is a :class:`~engine.errors.Diagnostic` at
-the file, line and column that set the value; all of a file's problems are
-reported together.
+Pipeline: YAML (positions kept) → JSON Schema → meaning checks (tiles consistent, kinds known,
+formulas compile) → compiled tile orientations and formula closures.  Every problem is a
+:class:`~engine.errors.Diagnostic` at the file, line and column that set the value; all of a file's
+problems are reported together.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from .bonuses import Bonus, compile_bonuses, token_names
 from .burial import compile_bury
 from .compose import compose
 from .constraints import Constraint, compile_constraints
-from .edge_fit import rotation_sets, side_fits
+from .edge_fit import CELL_MEMO_MOST, rotation_sets, side_fits
 from .follower_types import FollowerType, compile_follower_types
 from .hands import Hand, compile_hand
 from .kinds import FeatureKind, Score, compile_kinds
@@ -161,24 +160,25 @@ class Ruleset:
         return found
 
     def fits_cell(self, tile: int, key: int) -> bool:
-        """Whether tile type ``tile``, whose placement constraints all read the cell alone (``hole``:
-        :attr:`~engine.rules.constraints.Constraint.per_cell`), fits a frontier cell of edge constraint
-        ``key``: some rotation meets its sides (:meth:`fits`) and every constraint allows the cell.
-        Memoised per ruleset in :meth:`cell_table` (the abbey's spots: engine/core/constrained.py)."""
-        found = self.cell_table(tile)[key]
+        """Whether tile type ``tile``, whose constraints all read the cell alone (``hole``), fits a frontier
+        cell of edge constraint ``key``: some rotation meets its sides (:meth:`fits`) and every constraint
+        allows the cell; memoised in :meth:`cell_table` (the abbey's spots: engine/core/constrained.py)."""
+        table = self.cell_table(tile)
+        found = table[key] if table else -1
         if found < 0:
             found = 1 if self.fits(tile, key) else 0
             for constraint in self.constraints[tile]:
                 if not constraint.allows_cell(key, self.edge_base):
                     found = 0
-            self._cell_fits[tile][key] = found
+            if table:
+                table[key] = found
         return found == 1
 
     def cell_table(self, tile: int) -> list[int]:
-        """:meth:`fits_cell`'s memo for one tile type, indexed by edge constraint (a list: an int-keyed
-        dict boxes its key a look-up): 1 fits, 0 does not, -1 not asked yet."""
+        """:meth:`fits_cell`'s memo for a tile type by edge constraint (a dict boxes int keys): 1 fits, 0 not,
+        -1 not asked; empty (none) past ``CELL_MEMO_MOST`` constraints (many side codes: no memory for it)."""
         table = self._cell_fits[tile]
-        if not table:
+        if not table and self.edge_base ** 4 <= CELL_MEMO_MOST:
             table.extend([-1] * self.edge_base ** 4)
         return table
 

@@ -218,3 +218,20 @@ def test_a_path_with_a_plus_that_names_a_file_is_that_file(tmp_path: Path, monke
     assert with_river.followers == 6 and len(with_river.tiles) > len(load_ruleset("plain.yaml").tiles)
     with pytest.raises(UserError, match="unknown ruleset 'my'"):
         load_ruleset("my+rules.yaml+river")
+
+
+def test_a_plus_path_keeps_its_name_in_records_and_output_checks(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by review: the record's portable reference and the output-overwrite check split
+    ``my+rules.yaml`` at its '+' (``--record`` failed with "unknown ruleset 'my'"; ``--json
+    my+rules.yaml`` could overwrite the ruleset)."""
+    from engine.cli.output import ref_inputs
+    from engine.rules.references import portable_ref
+
+    write(tmp_path, "my+rules.yaml", "extends: basic\n")
+    (tmp_path / "out").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert portable_ref("my+rules.yaml", tmp_path / "out") == "../my+rules.yaml"
+    assert portable_ref("basic+river", tmp_path / "out") == "basic+river"
+    assert ref_inputs("my+rules.yaml") == {"ruleset file my+rules.yaml": "my+rules.yaml"}
+    assert ref_inputs("basic+my/house.yaml") == {"ruleset file my/house.yaml": "my/house.yaml"}

@@ -298,3 +298,29 @@ def test_the_river_cloister_lies_in_the_north_field_only() -> None:
 
 def test_without_the_option_no_field_counts_a_cloister() -> None:
     assert _fields_touching_the_cloister("basic", "B") == []
+
+
+def test_a_ruleset_of_many_side_codes_keeps_no_cell_memo_it_cannot_hold(tmp_path: Path) -> None:
+    """Found by review: the abbey's cell-fit memo, a list of ``edge_base`` to the fourth entries,
+    asked for gigabytes under a ruleset of many side codes (a MemoryError, 'a bug in the engine').
+    Past ``CELL_MEMO_MOST`` there is no memo, and a tile that fills holes still plays."""
+    from engine.core.game import Game
+    from engine.rules.edge_fit import CELL_MEMO_MOST
+
+    letters = "ABCDEGHIJKLMNOPQ"  # 16 side kinds, each its own side code
+    kinds = "".join(f"  k{i}: {{edge: {c}, ports: side, deployable: false}}\n" for i, c in enumerate(letters))
+    tiles = "".join(f"  T{i}:\n    count: 2\n    edges: {c * 4}\n    segments:\n"
+                    f"      - {{kind: k{i}, ports: [N, E, S, W]}}\n" for i, c in enumerate(letters))
+    path = tmp_path / "many.yaml"
+    path.write_text(f"name: many\nplayers: {{min: 2, max: 2}}\nfollowers: 1\nfeatures:\n{kinds}"
+                    "  hole: {ports: none, deployable: false}\n"
+                    f"tiles:\n{tiles}  W:\n    count: 4\n    edges: '****'\n    segments:\n      - {{kind: hole}}\n"
+                    "deck: {start: T0}\nconstraints:\n  fills-holes: {rule: hole, tiles: [W]}\n")
+    ruleset = load_ruleset(str(path), cache=False)
+    wild = ruleset.tile_ids["W"]
+    assert ruleset.edge_base ** 4 > CELL_MEMO_MOST and ruleset.cell_table(wild) == []
+    assert not ruleset.fits_cell(wild, 0) and ruleset.cell_table(wild) == []
+    game = Game(ruleset, 2, 1)
+    while game.tile is not None:
+        game.play(game.legal_moves()[0], checked=True)
+    game.finish()
