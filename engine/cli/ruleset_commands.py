@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
+from ..core.deck import dealt
 from .app import EXIT_PLAIN, RefArgument, app, check_pictures, epilog, rulesets_app, write_picture
 from .completion import complete_ref
 from .output import JsonOption, Output, ref_inputs
@@ -15,13 +16,10 @@ if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
 
 
-def dealt(ruleset: Ruleset) -> int | None:
-    """How many tiles ``ruleset``'s deck deals when ``deck.size`` leaves some of the stack in the box
-    (a drawn start tile counts; fixed start tiles and ``set_aside`` are not in the stack); None when
-    every tile is dealt (``Ruleset.deck_size`` is 0, or at least the stack)."""
-    fixed_starts = ruleset.maps if ruleset.start >= 0 and not ruleset.start_drawn else 0
-    stack = sum(t.count for t in ruleset.tiles) - len(ruleset.set_aside) - fixed_starts
-    return ruleset.deck_size if 0 < ruleset.deck_size < stack else None
+def dealt_of_stack(ruleset: Ruleset) -> int | None:
+    """``deck.size``, the tiles dealt from the stack, when it leaves some of the stack in the box
+    (:func:`~engine.core.deck.dealt`); None when every tile is dealt."""
+    return ruleset.deck_size if dealt(ruleset) < sum(t.count for t in ruleset.tiles) else None
 
 
 @rulesets_app.command("list", epilog=epilog([
@@ -109,7 +107,7 @@ def rulesets_validate(
                         "tile_types": len(ruleset.tiles), "tiles": tiles, "errors": [],
                         "warnings": diagnostic_list(ruleset.warnings)})
         on = f", checked as {ruleset.ref}" if "+" in ruleset.ref else ""
-        cut = dealt(ruleset)
+        cut = dealt_of_stack(ruleset)
         output.echo(f"ok   {path} ({len(ruleset.tiles)} tile types, {tiles} tiles"
                     f"{f', {cut} dealt' if cut is not None else ''}{on})")
     output.json("rulesets-validate", {"files": results, "bad": bad})
@@ -171,7 +169,7 @@ def tiles(
 
         write_picture(atlas_svg(ruleset), svg, png)
     else:
-        cut = dealt(ruleset)
+        cut = dealt_of_stack(ruleset)
         aside_ids = ", ".join(ruleset.tiles[t].id for t in ruleset.set_aside)
         if cut is not None:  # deck.size deals only `cut` of the stack; the rest stay in the box
             aside = f", {cut} dealt" + (f" ({aside_ids} set aside)" if ruleset.set_aside else "")

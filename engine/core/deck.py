@@ -29,6 +29,17 @@ Stack = list[list[int]]
 Pins = list[list[bool]]
 
 
+def dealt(ruleset: "Ruleset") -> int:
+    """How many tiles a game of ``ruleset`` deals in all, its start and set-aside tiles included: every
+    tile, or under ``deck.size`` the set-aside ones, the fixed start tiles and ``deck.size`` more (a
+    drawn start tile is one of those: :func:`_cut`)."""
+    total = sum(t.count for t in ruleset.tiles)
+    if not ruleset.deck_size:
+        return total
+    fixed_starts = ruleset.maps if ruleset.start >= 0 and not ruleset.start_drawn else 0
+    return min(total, len(ruleset.set_aside) + fixed_starts + ruleset.deck_size)
+
+
 def build_stacks(ruleset: "Ruleset", rng: random.Random,
                  starts: list[int]) -> tuple[list[Stack], list[Pins], list[list[int]]]:
     """One stack per map, phases in order (each phase list is drawn by ``pop()``),

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Final
 
-from .deck import reshuffle, take
+from .deck import dealt, reshuffle, take
 from .mechanism import DecisionKind, Mechanism
 from .moves import PICK, IllegalMove, Move, pick
 from .snapshot import own_rng
@@ -208,14 +208,6 @@ def _gone(game: "Game", discards: bool) -> Counter[int]:
                    + [t for t, _ in game.starts] + list(ruleset.set_aside) + others + [t for t, _, _ in hands.out])
 
 
-def _dealt(game: "Game") -> int:
-    """How many tiles the game deals in all (``deck.size`` cuts it; a drawn start tile is dealt)."""
-    ruleset = game.ruleset
-    total = sum(t.count for t in ruleset.tiles)
-    fixed_starts = ruleset.maps if ruleset.start >= 0 and not ruleset.start_drawn else 0
-    return min(total, len(ruleset.set_aside) + fixed_starts + ruleset.deck_size) if ruleset.deck_size else total
-
-
 def _check_supply(game: "Game", tiles: list[int], size: int) -> None:
     """A forced hand must be one the deck can deal: no type held beyond the copies not yet placed,
     discarded, boxed or held by another seat, and (``unplaceable: discard``) no hand short of
@@ -223,9 +215,9 @@ def _check_supply(game: "Game", tiles: list[int], size: int) -> None:
     ``ValueError`` otherwise."""
     ruleset = game.ruleset
     discards_stay = ruleset.unplaceable != "reshuffle"  # else a discarded copy may be back in the stack
-    gone = _gone(game, discards_stay)
-    if discards_stay and not any(_hands(game).held) and sum(gone.values()) >= _dealt(game):
-        raise ValueError(f"this turn comes after the end of the game: all {_dealt(game)} tiles of {ruleset.ref} are "
+    gone, total = _gone(game, discards_stay), dealt(ruleset)
+    if discards_stay and not any(_hands(game).held) and sum(gone.values()) >= total:
+        raise ValueError(f"this turn comes after the end of the game: all {total} tiles of {ruleset.ref} are "
                          "drawn before it")
     for tile, held in Counter(tiles).items():
         count = ruleset.tiles[tile].count
@@ -234,10 +226,9 @@ def _check_supply(game: "Game", tiles: list[int], size: int) -> None:
                              f"cop{'y' if count == 1 else 'ies'} and {gone[tile]} of them "
                              f"{'is' if gone[tile] == 1 else 'are'} placed, discarded, set aside or held by "
                              "another seat")
-    dealt = _dealt(game)
-    if len(tiles) < size and discards_stay and sum(gone.values()) + len(tiles) < dealt:
+    if len(tiles) < size and discards_stay and sum(gone.values()) + len(tiles) < total:
         raise ValueError(f"the hand holds {len(tiles)} tile{'s' * (len(tiles) != 1)}, fewer than deck.hand's {size}, "
-                         f"while {dealt - sum(gone.values()) - len(tiles)} were left to draw")
+                         f"while {total - sum(gone.values()) - len(tiles)} were left to draw")
 
 
 def pass_to(game: "Game", seat: int) -> None:
@@ -247,7 +238,7 @@ def pass_to(game: "Game", seat: int) -> None:
     hands = _hands(game)
     if game.player == seat:
         return
-    left = _dealt(game) - sum(_gone(game, True).values()) - len(hands.held[game.player])
+    left = dealt(game.ruleset) - sum(_gone(game, True).values()) - len(hands.held[game.player])
     if left > 0:
         raise ValueError(f"seat {game.player} plays now, not seat {seat}: a seat is passed over only once every "
                          f"tile is drawn, and {left} were left")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..core.deck import dealt
 from ..errors import UserError
 from ..rules.ruleset import Ruleset
 from ..rules.source import Document
@@ -40,9 +41,8 @@ class TileSupply:
         #: Copies of each tile type there are to draw, the start tiles included.
         self.have = [max(t.count - aside[t.index], 0) for t in ruleset.tiles]
         self.total = sum(self.have)
-        fixed_starts = ruleset.maps if ruleset.start >= 0 and not ruleset.start_drawn else 0
         #: Tiles the game draws, the start tiles included: fewer than ``total`` under ``deck.size``.
-        self.dealt = min(self.total, fixed_starts + ruleset.deck_size) if ruleset.deck_size else self.total
+        self.dealt = dealt(ruleset) - len(ruleset.set_aside)
         self.entries = [0] * len(self.have)  # start tiles and turns of each type
         self.placed = [0] * len(self.have)
         # Reshuffle only: a copy discarded since the type's last placement, which may be back in the stack.
