@@ -37,6 +37,16 @@ def local_root(parent: list[int], j: int) -> int:
     return j
 
 
+def meet_group(local: list[int], other: int, j: int) -> bool:
+    """Segments ``other`` and ``j`` of the tile weighed meet one neighbouring feature: make them one
+    in the small union-find ``local``; True when they were apart."""
+    a, b = local_root(local, other), local_root(local, j)
+    if a == b:
+        return False
+    local[b] = a
+    return True
+
+
 def add_to(into: list[int], vector: list[int] | None) -> None:
     """Add a per-seat vector (None: nothing) to ``into``, in place."""
     if vector:

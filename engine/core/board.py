@@ -112,6 +112,8 @@ class Board:
         #: Per tile type whose constraints read the cell alone, where it fits
         #: (:func:`~engine.core.constrained.spots`); each value is never mutated, only replaced.
         self.spots: dict[int, Spots] = {}
+        #: Whether some tile type has a segment sharing a side (:attr:`~engine.rules.tiles.Orientation.shared`).
+        self.sharing = any(segment.shares for tile in ruleset.tiles for segment in tile.segments)
 
     def copy_board_into(self, other: Board) -> None:
         """Give ``other`` (a new, empty instance) an independent copy of this board."""
@@ -141,6 +143,7 @@ class Board:
         other.closed_at_wild = []
         other.done = set(self.done)
         other.judging, other.judge_around = self.judging, self.judge_around
+        other.sharing = self.sharing
 
     def enter_map(self, m: int) -> None:
         """Make map ``m``'s frontier the one placements look at."""
@@ -186,6 +189,7 @@ class Board:
         self.placement_cache = None
         mirror, pow_, wild = self.ruleset.edge_mirror, self.edge_pow, self.ruleset.edge_wild
         side_codes = orientation.side_codes
+        sharing = self.sharing
         if wild >= 0:
             self.closed_at_wild = []
         for side in range(4):
@@ -212,7 +216,40 @@ class Board:
                 fol[a] = fol[a] + fol[b]  # not +=: mypyc compiles an item's in-place add as a generic call
                 members[a] = members[a] + members[b]
                 members[b] = MERGED
+            if sharing:
+                for j, root, counts in self.shared_meetings(orientation, side, neighbour):
+                    self.join(base + j, root, counts)
         return base
+
+    def shared_meetings(self, orientation: Orientation, side: int,
+                        neighbour: tuple[Orientation, int, int]) -> list[tuple[int, int, int]]:
+        """For a tile turned as ``orientation`` placed (or weighed) with ``neighbour`` (a board entry)
+        across ``side``: ``(segment index on the tile, root of the neighbour's feature it joins, open
+        sides the join closes)`` for each segment, on either tile, that reaches the side without
+        holding it (:attr:`~engine.rules.tiles.Orientation.shared`: JCloisterZone's multi-edge, Hills &
+        Sheep's CC!.v, whose two cities meet on one side and are one city once a city joins it there).
+        Each closes only its own open side; the holders' join closes theirs."""
+        n_orientation, n_base, _ = neighbour
+        n_ports = n_orientation.port_segment
+        found = [(j, self.find(n_base + n_ports[FACING[port]]), counts) for j, port, counts in orientation.shared[side]]
+        for j, port, counts in n_orientation.shared[(side + 2) % 4]:
+            found.append((orientation.port_segment[FACING[port]], self.find(n_base + j), counts))
+        return found
+
+    def join(self, s: int, t: int, closed: int) -> None:
+        """Make placed segments ``s`` and ``t`` one feature, with ``closed`` open sides fewer."""
+        open_, members = self.open, self.members
+        a, b = self.find(s), self.find(t)
+        if a == b:
+            open_[a] = open_[a] - closed
+            return
+        if len(members[a]) < len(members[b]):
+            a, b = b, a
+        self.parent[b] = a
+        open_[a] = open_[a] + open_[b] - closed
+        self.fol[a] = self.fol[a] + self.fol[b]
+        members[a] = members[a] + members[b]
+        members[b] = MERGED
 
     def _end_at_wild(self, base: int, orientation: Orientation, side: int,
                      neighbour: tuple[Orientation, int, int]) -> None:
@@ -221,11 +258,12 @@ class Board:
         crossing the other side ends there, one open side fewer (Abbey & Mayor: the abbey
         closes the roads and cities next to it and borders the fields)."""
         open_ = self.open
-        for j, _, counts in orientation.joins[side]:  # ours, when the neighbour's side is the wild one
+        for j, _, counts in orientation.joins[side] + orientation.shared[side]:  # ours, when theirs is wild
             root = self.find(base + j)
             open_[root] = open_[root] - counts
         n_orientation, n_base, _ = neighbour
-        for j, _, counts in n_orientation.joins[(side + 2) % 4]:  # the neighbour's, when ours is
+        opposite = (side + 2) % 4
+        for j, _, counts in n_orientation.joins[opposite] + n_orientation.shared[opposite]:  # theirs, when ours is
             if counts:
                 root = self.find(n_base + j)
                 open_[root] = open_[root] - counts

@@ -187,7 +187,7 @@ def _joined(game: Game, tile: TileType, pos: int, rotation: int,
     met_at: list[int] = []
     done: list[int] = []
     judged = bool(game.done)
-    fol, board, wild = game.fol, game.board, game.ruleset.edge_wild
+    fol, board, wild, sharing = game.fol, game.board, game.ruleset.edge_wild, game.sharing
     steps, facing = SIDE_STEP, FACING  # module globals, looked up once a call
     for side in range(4):
         if not (beside >> side) & 1:
@@ -200,18 +200,31 @@ def _joined(game: Game, tile: TileType, pos: int, rotation: int,
             root = game.find(n_base + n_ports[facing[port]])
             if judged and game.is_done(root):
                 done.append(j)
-            g = _local_find(group, j)
-            k = _position(met, root)
-            if k < 0:
-                met.append(root)
-                met_at.append(g)
-                packed[g] = packed[g] + fol[root]  # not +=: an item's in-place add is not native
-            else:
-                other = _local_find(group, met_at[k])
-                if other != g:
-                    group[other] = g
-                    packed[g] = packed[g] + packed[other]
+            _meet(group, packed, met, met_at, fol, j, root)
+        if sharing:  # segments reaching the side without holding it, ours and the neighbour's
+            for j, root, _ in game.shared_meetings(orientation, side, board[pos + steps[side]]):
+                if judged and game.is_done(root):
+                    done.append(j)
+                _meet(group, packed, met, met_at, fol, j, root)
     return group, packed, done
+
+
+def _meet(group: list[int], packed: list[int], met: list[int], met_at: list[int], fol: list[int],
+          j: int, root: int) -> None:
+    """Segment ``j`` of the tile being placed joins the neighbouring feature at ``root``: note it
+    in :func:`_joined`'s union-find ``group`` (two segments meeting one feature are one) and the
+    feature's followers (``fol[root]``) in ``packed`` the first time the feature is met."""
+    g = _local_find(group, j)
+    k = _position(met, root)
+    if k < 0:
+        met.append(root)
+        met_at.append(g)
+        packed[g] = packed[g] + fol[root]  # not +=: an item's in-place add is not native
+    else:
+        other = _local_find(group, met_at[k])
+        if other != g:
+            group[other] = g
+            packed[g] = packed[g] + packed[other]
 
 
 def _position(items: list[int], item: int) -> int:

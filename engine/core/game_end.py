@@ -190,7 +190,7 @@ def _final_by_adjacent(game: "Game", kind: "FeatureKind", roots: list[int], make
         name = kinds[kind_of(game, target)].name
         players = majority_in(game, sources[target], followers)
         for group in ([(p,) for p in players] if kind.own else [players]):
-            mine = own_env(game, kind, env, packed[target], group[0]) if kind.own and group else env
+            mine = own_env(game, kind.own, env, packed[target], group[0]) if kind.own and group else env
             events.append(make(game, kind, f"final, per {name}", kind.final, mine, followers,
                                group, target, "final", target=name))
     return events
@@ -218,7 +218,7 @@ def _final_paying_once(game: "Game", kind: "FeatureKind", roots: list[int], make
         for p in majority_in(game, [root], followers):
             fresh = completed - paid[p]
             paid[p] |= completed
-            mine = own_env(game, kind, env, [game.fol[root]], p) if kind.own else dict(env)
+            mine = own_env(game, kind.own, env, [game.fol[root]], p) if kind.own else dict(env)
             mine.update(zip(kind.adjacency_inputs, count_by_kind(game, kind, fresh)))
             events.append(make(game, kind, f"final, each {names} once per player",
                                kind.final, mine, followers, (p,), root, "final"))

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from ..errors import UserError
 from ..geometry import FACING, RING8, SIDE_STEP
 from ..rules.kinds import ScoreRangeError
-from .after_move import Group, add_to, complete_after, local_root, subtract_from
+from .after_move import Group, add_to, complete_after, local_root, meet_group, subtract_from
 from .deployment import choices_given, current_tile
 from .followers import one_follower, pieces_by_player
 from .majorities import Majorities
@@ -121,22 +121,25 @@ class Lookahead(Majorities):
         merged = False
         group_of_root: dict[int, int] = {}
         closed_joins = [0] * n
-        for step, joins in zip(SIDE_STEP, orientation.joins):
-            neighbour = board.get(pos + step)
+        sharing, steps, joins = game.sharing, SIDE_STEP, orientation.joins  # globals and attributes read once
+        for side in range(4):
+            neighbour = board.get(pos + steps[side])
             if neighbour is None:
                 continue
             n_ports, n_base = neighbour[0].port_segment, neighbour[1]
-            for j, port, counts in joins:
+            for j, port, counts in joins[side]:
                 root = game.find(n_base + n_ports[FACING[port]])
-                closed_joins[j] = closed_joins[j] + counts
+                closed_joins[j] = closed_joins[j] + 2 * counts
                 other = group_of_root.get(root)
                 if other is None:
                     group_of_root[root] = j
-                else:
-                    # Two new segments join one feature: they are one feature after the move.
-                    a, b = local_root(local, other), local_root(local, j)
-                    if a != b:
-                        local[b] = a
+                elif meet_group(local, other, j):  # two new segments join one feature: one after the move
+                    merged = True
+            if sharing:
+                for j, root, counts in game.shared_meetings(orientation, side, neighbour):
+                    closed_joins[j] = closed_joins[j] + counts
+                    other = group_of_root.setdefault(root, j)
+                    if other != j and meet_group(local, other, j):
                         merged = True
         reps = [local_root(local, j) for j in range(n)] if merged else local
         groups: list[Group | None] = [None] * n
@@ -145,7 +148,7 @@ class Lookahead(Majorities):
             if group is None:
                 group = groups[reps[j]] = Group(segment.kind)
             group.locals.append(j)
-            group.open += segment.open_sides - 2 * closed_joins[j]
+            group.open += segment.open_sides - closed_joins[j]
         root_group: dict[int, Group] = {}
         for root, j in group_of_root.items():
             joined = groups[reps[j]]

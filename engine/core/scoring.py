@@ -152,7 +152,7 @@ def score_feature(game: "Game", root: int, *, complete: bool, phase: str, rule: 
         return owners
     if not kind.own or not players:
         return [make(game, kind, rule, getattr(kind, rule), env, followers, players, root, phase), *owners]
-    return [*(make(game, kind, rule, getattr(kind, rule), own_env(game, kind, env, [game.fol[root]], p), followers,
+    return [*(make(game, kind, rule, getattr(kind, rule), own_env(game, kind.own, env, [game.fol[root]], p), followers,
                    (p,), root, phase) for p in players), *owners]
 
 
@@ -179,11 +179,12 @@ def owner_paid(game: "Game", root: int, kind: "FeatureKind", rule: str, env: dic
     return found
 
 
-def own_env(game: "Game", kind: "FeatureKind", env: dict, packed: list[int], player: int) -> dict:
-    """``env`` with ``kind``'s per-player inputs for ``player``: their followers of each type
-    read (``own_pig``) on the features whose packed followers are ``packed``."""
+def own_env(game: "Game", own: tuple[tuple[str, int], ...], env: dict, packed: list[int], player: int) -> dict:
+    """``env`` with the per-player inputs ``own`` (``(own_T, type index)`` pairs, a kind's or a
+    score trigger's) for ``player``: their followers of each type read (``own_pig``) on the
+    features whose packed followers are ``packed``."""
     mine = dict(env)
-    for name, type_index in kind.own:
+    for name, type_index in own:
         mine[name] = sum(count_of(fol, player, type_index, game.players) for fol in packed)
     return mine
 

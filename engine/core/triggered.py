@@ -21,7 +21,7 @@ from ..rules.seats import pieces_at_start
 from .completion import pay
 from .followers import types_mask
 from .mechanism import Mechanism
-from .scoring import Scored, ScoreEvent, check_totals, explained, feature_inputs, majority_in, paid_only
+from .scoring import Scored, ScoreEvent, check_totals, explained, feature_inputs, majority_in, own_env, paid_only
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
@@ -125,16 +125,20 @@ def score_others(game: "Game", root: int, i: int) -> list[Scored]:
     kind = ruleset.kinds[game.seg_kind[root]]
     followers = game.weighed(root, pieces.weights[i])
     env, players = feature_inputs(game, root, kind), majority_in(game, [root], followers)
-    if game.explain:  # each called by name, not through a variable: a native call
-        event: Scored = explained(game, kind, trigger.name, trigger.score, env, followers, players, root, "in_game")
-    else:
-        event = paid_only(game, kind, trigger.name, trigger.score, env, followers, players, root, "in_game")
-    check_totals(game, [event], list(game.scores))
-    pay(game, [event])
-    if isinstance(event, ScoreEvent):
-        game.events.append(event)
+    # A score reading per-player inputs (own_pig) scores each majority player on their own pieces.
+    groups = [(p,) for p in players] if trigger.own and players else [players]
+    events: list[Scored] = []
+    for group in groups:
+        mine = own_env(game, trigger.own, env, [packed], group[0]) if trigger.own and group else env
+        if game.explain:  # each called by name, not through a variable: a native call
+            events.append(explained(game, kind, trigger.name, trigger.score, mine, followers, group, root, "in_game"))
+        else:
+            events.append(paid_only(game, kind, trigger.name, trigger.score, mine, followers, group, root, "in_game"))
+    check_totals(game, events, list(game.scores))
+    pay(game, events)
+    game.events.extend(event for event in events if isinstance(event, ScoreEvent))
     game.return_others(root, [trigger.follower, *ruleset.owner_types])
-    return [event]
+    return events
 
 
 def _pieces(game: "Game") -> Pieces:

@@ -39,7 +39,9 @@ class SegmentType:
     kinds that this one touches (cities touched by a field; a segment with no
     ports, a cloister, touches the segments its ``touches`` lists, by default
     every segment of its tile); ``open_sides`` is how many sides must be
-    joined before a ``closed`` feature is complete (0 for other kinds).
+    joined before a ``closed`` feature is complete (0 for other kinds), its ``shares`` included;
+    ``shares`` are the sides (0-3 from N) held by another segment of its kind that it also
+    reaches (the YAML key ``shares``; Hills & Sheep's two cities meeting on one side).
     """
 
     kind: int
@@ -47,6 +49,7 @@ class SegmentType:
     attrs: tuple[int, ...]
     adjacent: tuple[int, ...]
     open_sides: int
+    shares: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +60,9 @@ class Orientation:
     ``port_segment[p]`` the segment index at board port p, or -1;
     ``joins[d]`` the ``(segment index, board port, counts)`` pairs to join
     with the neighbour across side d — one per segment and side, ``counts``
-    being 1 when the join closes one open side of a ``closed`` feature.
+    being 1 when the join closes one open side of a ``closed`` feature.  ``shared[d]`` lists the
+    same triples for the segments that reach side d without holding it (:attr:`SegmentType.shares`):
+    each joins whatever the neighbour has at the side's centre, closing only its own open side.
     """
 
     rotation: int
@@ -65,6 +70,7 @@ class Orientation:
     port_segment: tuple[int, ...]
     joins: tuple[tuple[tuple[int, int, int], ...], ...]
     segment_ports: tuple[tuple[int, ...], ...]
+    shared: tuple[tuple[tuple[int, int, int], ...], ...] = ((), (), (), ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +180,13 @@ def orient(segments: tuple[SegmentType, ...], kind_ports: list[str],
                 continue
             side_joins.append((index, p, 1 if counts_open[kind] else 0))
         joins.append(tuple(side_joins))
+    shared: list[list[tuple[int, int, int]]] = [[], [], [], []]
+    for index, segment in enumerate(segments):
+        for s in segment.shares:
+            side = (s + rotation) % 4
+            shared[side].append((index, 3 * side + CENTRE, 1 if counts_open[segment.kind] else 0))
     return Orientation(rotation, tuple(side_codes), tuple(port_segment), tuple(joins),  # type: ignore[arg-type]
-                       tuple(segment_ports))
+                       tuple(segment_ports), tuple(tuple(entries) for entries in shared))
 
 
 def ring_adjacent(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
@@ -223,7 +234,7 @@ def compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind],
                     covered[p] = s_index
                 ports.extend(new)
         for attr in seg:
-            if attr not in ("kind", "ports", "adjacent", "touches") and attr not in kind.attributes:
+            if attr not in ("kind", "ports", "adjacent", "touches", "shares") and attr not in kind.attributes:
                 close = difflib.get_close_matches(attr, kind.attributes, n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 problems.found.append(Diagnostic(f"'{attr}' is not an attribute of kind '{kind.name}'{hint}",
@@ -258,6 +269,7 @@ def compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind],
         if None in halves:
             problem(at + ("segments",), f"half-sides of side {SIDES[side]} are not covered by any segment",
                     "port-uncovered")
+    shares = _shares(spec["segments"], segments, covered, kinds, at, problems)
     if len(problems.found) > errors_before:
         return None
     touches: list[set[int]] = []  # per segment, the segments a port-less one lies in (default: all)
@@ -288,10 +300,10 @@ def compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind],
         if k.completion not in ("closed", "formula"):  # formula: its ``open`` input counts them
             open_sides = 0
         elif k.ports == SIDE:
-            open_sides = len(seg_ports) // 3
+            open_sides = len(seg_ports) // 3 + len(shares[s_index])
         else:
             open_sides = len(seg_ports)
-        compiled.append(SegmentType(k_index, seg_ports, attrs, adjacent, open_sides))
+        compiled.append(SegmentType(k_index, seg_ports, attrs, adjacent, open_sides, shares[s_index]))
     segs = tuple(compiled)
     kind_ports = [k.ports for k in kinds]
     counts_open = [k.completion in ("closed", "formula") for k in kinds]
@@ -305,6 +317,32 @@ def compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind],
         kinds=tuple(seg.kind for seg in segs),
         corners=(_corner(segs, 0), _corner(segs, 1), _corner(segs, 2), _corner(segs, 3)),
     )
+
+
+def _shares(specs: list[dict], segments: list[tuple[int, tuple[int, ...], tuple[int, ...]]],
+            covered: dict[int, int], kinds: list[FeatureKind], at: tuple, problems: Problems) -> list[tuple[int, ...]]:
+    """Per segment, the sides its ``shares`` lists (0-3 from N), each checked: only a segment of a
+    kind whose ports are whole sides shares, and only a side another segment of its kind holds
+    (JCloisterZone's ``multi-edge``, hills_and_sheep.xml ``CC!.v``)."""
+    found: list[tuple[int, ...]] = []
+    for s_index, seg in enumerate(specs):
+        sides: list[int] = []
+        kind = kinds[segments[s_index][0]]
+        for n, name in enumerate(seg.get("shares", ())):
+            side = SIDES.index(name)
+            holder = covered.get(3 * side + CENTRE)
+            if kind.ports != SIDE:
+                problems.at(at + ("segments", s_index, "shares"), f"only a segment of a kind whose ports are whole "
+                            f"sides shares a side; a {kind.name} segment does not", "shares")
+                break
+            if holder is None or holder == s_index or segments[holder][0] != kind.index:
+                whose = "this segment's own" if holder == s_index else f"not held by another {kind.name} segment"
+                problems.at(at + ("segments", s_index, "shares", n), f"side {name} is {whose}: a segment shares "
+                            f"a side another {kind.name} segment of the tile holds", "shares")
+                continue
+            sides.append(side)
+        found.append(tuple(sides))
+    return found
 
 
 def _corner(segments: tuple[SegmentType, ...], corner: int) -> int:

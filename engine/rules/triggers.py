@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .follower_types import FollowerType, piece_formula_inputs
+from .kind_inputs import own_inputs
 from .kinds import FeatureKind, Score, compile_score
 from .problems import Problems
 from .seats import seat_gives
@@ -36,12 +37,15 @@ MOMENTS = {"move": ("scored",), "score": ("deployed", "placed")}
 @dataclass(frozen=True, slots=True)
 class ScoreTrigger:
     """``effect: score``: at ``when`` (``deployed`` or ``placed``), a feature holding a piece of
-    type ``follower`` (an index) and pieces of other types scores ``score`` for their majority."""
+    type ``follower`` (an index) and pieces of other types scores ``score`` for their majority;
+    ``own`` are the ``(own_T input, type index)`` pairs the score reads, so that each majority
+    player is scored on their own pieces (a pig beside the farmers a barn scores)."""
 
     name: str
     when: str
     follower: int
     score: Score
+    own: tuple[tuple[str, int], ...] = ()
 
 
 def compile_triggers(doc: Document, follower_types: tuple[FollowerType, ...], kinds: list[FeatureKind],
@@ -81,9 +85,12 @@ def compile_triggers(doc: Document, follower_types: tuple[FollowerType, ...], ki
             listed = doc.data.get("follower_types", {}).get(spec["follower"], {}).get("kinds")
             on = [k.name for k in kinds if k.name in listed] if listed else \
                 [kinds[k].name for k in sorted(follower_types[index].kinds)]
-            score = compile_score(doc, at + ("score",), spec["score"], piece_formula_inputs(doc.data, on), problems)
+            own = own_inputs(doc.data)
+            inputs = {**piece_formula_inputs(doc.data, on), **{n: int for n in own}}
+            score = compile_score(doc, at + ("score",), spec["score"], inputs, problems)
             if score is not None:
-                scorers.append(ScoreTrigger(name, when, index, score))
+                reads = tuple((n, t) for n, t in own.items() if any(n in f.names for _, f in score.items))
+                scorers.append(ScoreTrigger(name, when, index, score, reads))
             if not follower_types[index].count and not seat_gives(doc, spec["follower"]):
                 problems.warn(at + ("follower",), f"no player has a {spec['follower']} (count 0), so this trigger "
                               "never fires", "trigger-never-fires")

@@ -51,6 +51,7 @@ from ..geometry import CORNER_POINTS
 from ..rules.ruleset import Ruleset
 from ..rules.tiles import CENTRE_KIND, HALF, NONE, SIDE
 from .markup import pts, svg_num, xml_text
+from .side_marks import shared_sides, wild_sides
 from .symbols import (
     PENNANT,
     PENNANT_ATTRIBUTE,
@@ -83,7 +84,6 @@ _NEUTRAL_GROUND = "#e8e2cf"
 
 
 #: A wild side's band: the grey of dressed stone, so it reads as a wall round the tile.
-_WILD_FILL, _WILD_STROKE = "#a39a8c", "#5b5349"
 
 
 def kind_colours(name: str) -> tuple[str, str]:
@@ -370,22 +370,14 @@ def tile_group(ruleset: Ruleset, tile: int, rotation: int = 0, size: float = 60)
                     body.append(badge(at, size, shown[name], name, count, kind_colours(name)[1]))
             parts.append(f'<g class="segment" data-kind="{xml_text(kind.name)}" data-segment="{j}">'
                          + "".join(body) + "</g>")
-    parts.extend(_wild_sides(tile_type.orientations[rotation % 4].side_codes, ruleset.edge_wild, size))
+    orientation = tile_type.orientations[rotation % 4]
+    parts.extend(wild_sides(orientation.side_codes, ruleset.edge_wild, size))
+    parts.extend(shared_sides(orientation.shared, [kind_colours(k.name)[1] for k in ruleset.kinds],
+                              tile_type.segments, size))
     parts.append(f'<rect class="edge" x="0" y="0" width="{svg_num(size)}" height="{svg_num(size)}" fill="none" '
                  f'stroke="#4a4a4a" stroke-width="{svg_num(size * 0.012)}"/>')
     parts.append("</g>")
     return "".join(parts)
-
-
-def _wild_sides(side_codes: Sequence[int], wild: int, size: float) -> list[str]:
-    """A dashed stone band along each wild side (edge letter ``*``: it fits anything and ends
-    what it meets), so a wild side never reads as the field or ground beside it."""
-    band = size * 0.09
-    spots = ((0, 0, size, band), (size - band, 0, band, size), (0, size - band, size, band), (0, 0, band, size))
-    return [f'<rect class="wild" data-side="{"NESW"[side]}" x="{svg_num(x)}" y="{svg_num(y)}" width="{svg_num(w)}" '
-            f'height="{svg_num(h)}" fill="{_WILD_FILL}" stroke="{_WILD_STROKE}" stroke-width="{svg_num(size * 0.015)}" '
-            f'stroke-dasharray="{svg_num(size * 0.06)},{svg_num(size * 0.03)}"/>'
-            for side, (x, y, w, h) in enumerate(spots) if side_codes[side] == wild]
 
 
 __all__ = ["PALETTE", "PENNANT", "TOKEN_COLOURS", "kind_colours", "segment_anchor", "svg_num", "tile_group"]

@@ -27,7 +27,7 @@ from engine.rules.compose import split_ref
 from engine.rules.ruleset import Ruleset, load_ruleset
 from engine.rules.source import Document
 from engine.sim.play import play_game
-from tests.rules.test_combinations import OPTIONS, REFS
+from tests.rules.test_combinations import OPTIONS, REFS, RULESETS
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios"
 WITNESSES: dict[str, list[dict]] = yaml.safe_load(Path(__file__).with_name("witnesses.yaml").read_text())
@@ -134,6 +134,7 @@ def test_every_shipped_option_has_a_witness() -> None:
         for witness in witnesses:
             assert ("check" in witness) != ("scenario" in witness), option
             assert witness.get("check", "deck-size") in CHECKS, option
+            assert witness.get("base", "basic") in RULESETS, option
             for other in [*witness.get("interacts", ()), *witness.get("instead", {})]:
                 assert other in OPTIONS and other != option, (option, other)
 
@@ -148,15 +149,18 @@ def test_every_option_witness_holds_in_the_combination(ref: str) -> None:
 @pytest.mark.parametrize("option", sorted(o for o, ws in WITNESSES.items() if any("scenario" in w for w in ws)))
 def test_a_witness_fails_without_its_option(option: str) -> None:
     """Each witness scenario tells the option's rule apart: under the ruleset without the
-    option (and with the options it requires) it does not give its scores."""
+    option (and with the options it requires) it does not give its scores.  The ruleset is
+    basic, or the witness's ``base`` for an option that changes nothing under basic
+    (barn-pays-farm-points: basic's farms pay the barn's own 3)."""
     for witness in WITNESSES[option]:
         if "scenario" not in witness:
             continue
         required = list(OPTIONS[option].get("requires", ()))
-        without = "+".join(["basic", *required])
+        base = witness.get("base", "basic")
+        without = "+".join([base, *required])
         with_it = "+".join([without, option])
         doc = load_scenario(SCENARIOS / witness["scenario"])
-        row = row_for(doc, "basic", {option, *required})
+        row = row_for(doc, base, {option, *required})
         data = copy.deepcopy(doc.data)
         data["rulesets"] = [without]
         data["expect"] = {without: {witness["moment"]: doc.data["expect"][row][witness["moment"]]}}
