@@ -2,7 +2,8 @@
 
 Holds the reading of every input file (``reading``: regular files only, at
 most 16 MiB, UTF-8), the position-keeping YAML reader (``source``, with
-``yaml_nodes`` for YAML 1.2 scalars and marks), the JSON Schema checks (``validate``),
+``yaml_nodes`` for YAML 1.2 scalars and marks), the JSON Schema checks (``validate``, with
+``unbroken`` checking the rest of a ruleset beside its schema errors: errors in one pass),
 composition of ``extends`` chains and options (``references``, ``compose``),
 the scoring-formula language (``formula_syntax`` parses, ``formula``
 compiles), feature kinds (``kinds``), tile types and their compilation

@@ -16,7 +16,9 @@ mapping from a validation keyword (``pattern``, ``type``, ``required``, ...)
 to a string.  ``{value}`` in it becomes the offending value, ``{key}`` the
 offending key.
 
-Every diagnostic has code ``schema``.
+Every diagnostic has code ``schema``, but for a ruleset: its errors come in one
+pass, so :func:`check` adds the errors of the parts of it the schema accepts
+(formulas, tiles, triggers, …; :mod:`engine.rules.unbroken`) to the schema's own.
 
 Schema authors: avoid ``false`` subschemas (``properties: {at: false}``):
 jsonschema reports them without the key's path, so they can't be located;
@@ -124,20 +126,58 @@ def check(doc: Document, schema_name: str) -> None:
     Returns None when valid.  Otherwise raises :class:`UserError` with one
     :class:`Diagnostic` (code ``schema``) per problem, sorted by position,
     each located with ``doc.where`` at the offending value, or at the key for
-    unknown keys, bad ids and missing keys (the entry that lacks them).
+    unknown keys, bad ids and missing keys (the entry that lacks them).  For a
+    ruleset, the errors of the parts the schema accepts come with them
+    (:func:`~engine.rules.unbroken.beyond_schema`), all sorted by file and position.
     """
     if _quickly_valid(doc.data, schema_name):
         return
     validator = _validator(schema_name)
     root = schema(schema_name)
     found: dict[tuple[Any, ...], Diagnostic] = {}
+    broken: list[tuple[Any, ...]] = []
     for error in validator.iter_errors(doc.data):
+        broken += _rejected(error)
         for diagnostic in _diagnostics(error, doc, root):
             # if/then and $ref can report one problem twice; show it once.
             found.setdefault((diagnostic.line, diagnostic.col, diagnostic.path, diagnostic.message), diagnostic)
-    if found:
-        ordered = sorted(found.values(), key=lambda d: (d.line or 0, d.col or 0, d.path or "", d.message))
-        raise UserError.from_diagnostics(ordered)
+    if not found:
+        return
+    ordered = sorted(found.values(), key=lambda d: (d.line or 0, d.col or 0, d.path or "", d.message))
+    if schema_name == "ruleset":  # and the errors of the parts the schema accepts: all in one pass
+        from .unbroken import beyond_schema
+
+        more = beyond_schema(doc, broken, lambda data: _rejected_in(data, schema_name))
+        if more:
+            for diagnostic in more:
+                found.setdefault((diagnostic.line, diagnostic.col, diagnostic.path, diagnostic.message), diagnostic)
+            ordered = sorted(found.values(), key=lambda d: (d.file or "", d.line or 0, d.col or 0, d.path or "",
+                                                            d.message))
+    raise UserError.from_diagnostics(ordered)
+
+
+def _rejected_in(data: Any, schema_name: str) -> list[tuple[Any, ...]]:
+    """The paths of the values in ``data`` the named schema rejects (:func:`_rejected`); none if it passes."""
+    if _quickly_valid(data, schema_name):
+        return []
+    return [path for error in _validator(schema_name).iter_errors(data) for path in _rejected(error)]
+
+
+def _rejected(error: "ValidationError") -> list[tuple[Any, ...]]:
+    """The paths of the values one error rejects: the value's, or each unknown, misnamed or
+    missing key's (an unknown top-level key leaves the rest of the document sound)."""
+    path = tuple(error.absolute_path)
+    instance = error.instance
+    if error.validator == "additionalProperties" and error.validator_value is False and isinstance(instance, dict):
+        allowed = error.schema.get("properties", {})
+        patterns = list(error.schema.get("patternProperties", {}))
+        return [path + (key,) for key in instance
+                if key not in allowed and not any(re.search(p, key) for p in patterns)]
+    if "propertyNames" in tuple(error.absolute_schema_path):
+        return [path + (instance,)]
+    if error.validator == "required" and isinstance(instance, dict):
+        return [path + (key,) for key in error.validator_value if key not in instance]
+    return [path]
 
 
 # ---------------------------------------------------------------- messages
