@@ -106,7 +106,7 @@ def test_a_score_mismatch_is_still_a_mismatch_not_an_error(tmp_path: Path, recor
 def test_reshuffled_records_replay_and_count_a_tile_that_went_back_once() -> None:
     ruleset = load_ruleset("basic+river+unplaceable-reshuffle")
     returned = 0
-    for seed in range(60):
+    for seed in range(140):  # about one random game in 70 sends a tile back (seeds 118 and 136 here)
         played = play_game(ruleset, ["random", "random"], seed)
         returned += played.game.returned
         doc = Document(json.loads(json.dumps(played.record)), "<record>", {})

@@ -124,7 +124,7 @@ def test_abbey_and_mayor_totals_agree_with_both_sources() -> None:
 def test_abbey_and_mayor_fields_border_the_cities_jcloisterzone_says() -> None:
     city, field = AM.kind("city").index, AM.kind("field").index
     expected = {  # tile: bordered cities of each field, in segment order (JCloisterZone's city="…")
-        "AM_CCcP": [2], "AM_CCRR": [1, 1, 2], "AM_LRRRR": [0, 0, 0, 0], "AM_RC": [1, 1],
+        "AM_CCccP": [2, 2], "AM_CCcP": [2, 2], "AM_CCRR": [1, 1, 2], "AM_LRRRR": [0, 0, 0, 0], "AM_RC": [1, 1],
         "AM_CRr": [1, 1, 0], "AM_RrC": [1, 1, 0], "AM_C3P": [1, 1, 1], "AM_R": [0], "AM_RRR": [0, 0, 0],
         "AM_CRcrP": [1, 1, 1],
     }
@@ -147,10 +147,10 @@ def test_abbey_and_mayor_separate_features(tile_id: str, cities: int, roads: int
 
 def test_the_tunnel_road_splits_the_field_on_one_side_only() -> None:
     """Wikicarpedia: "The top part of the road separates two fields, the lower part does not"
-    (its picture turned half round from JCloisterZone's, whose north field is whole)."""
+    (drawn as JCloisterZone's CRcr+ is: its north field split, its south one whole)."""
     tile = AM.tiles[AM.tile_ids["AM_CRcrP"]]
     fields = [sorted(s.ports) for s in tile.segments if AM.kinds[s.kind].name == "field"]
-    assert fields == [[0, 2], [6], [8]]  # NL NR together; SL and SR apart
+    assert fields == [[6, 8], [0], [2]]  # SL SR together; NL and NR apart
 
 
 HS = load_ruleset("basic+hills+vineyards")

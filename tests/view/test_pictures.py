@@ -376,8 +376,9 @@ def test_two_fields_that_meet_with_nothing_between_are_split_on_every_shipped_ti
                     assert point in splits or point in lines, (ruleset.tiles[index].id, rotation, point)
                     if point in splits:
                         split_tiles.add(ruleset.tiles[index].id)
-    # HS_C_v: Hills & Sheep's vineyard cap, whose two fields meet at the middle of its south side.
-    assert split_tiles == {"IC_CX", "TB_CcRX_w", "TB_CcRRX_c", "TB_RCcX_g", "AM_C3P", "HS_C_v"}
+    # HS_C_v: Hills & Sheep's vineyard cap, whose two fields meet at the middle of its south side;
+    # KR_CcRR: the King & Robber Baron's corner city, whose ER and SL fields meet at the south-east corner.
+    assert split_tiles == {"IC_CX", "TB_CcRX_w", "TB_CcRRX_c", "TB_RCcX_g", "AM_C3P", "HS_C_v", "KR_CcRR"}
 
 
 def test_a_seam_runs_where_the_fields_meet() -> None:
