@@ -65,11 +65,13 @@ def check_relations(given: list[tuple[str, Document]], ref: str) -> list[Diagnos
                 raise UserError(f"option '{name}' conflicts with option '{other}' ('{ref}'): they cannot be played "
                                 "together (each option's description says why: carcassonne rulesets list)",
                                 code="option-conflict", **doc.where(("conflicts", i)))
-        for i, needed in enumerate(doc.data.get("requires", ())):
-            if needed not in names:
-                raise UserError(f"option '{name}' requires option '{needed}': add it to the reference "
-                                f"(e.g. '...+{needed}+{name}')", code="option-requires",
-                                **doc.where(("requires", i)))
+        missing = [(i, needed) for i, needed in enumerate(doc.data.get("requires", ())) if needed not in names]
+        if missing:  # every one at once, not one a run
+            which = " and ".join(f"'{needed}'" for _, needed in missing)
+            added = "+".join(needed for _, needed in missing)
+            raise UserError(f"option '{name}' requires option{'s' if len(missing) > 1 else ''} {which}: add "
+                            f"{'them' if len(missing) > 1 else 'it'} to the reference (e.g. '...+{added}+{name}')",
+                            code="option-requires", **doc.where(("requires", missing[0][0])))
     return warnings
 
 

@@ -15,13 +15,14 @@ from typing import Any
 import yaml
 
 from ..errors import UNSAFE, UserError, printable
-from ..geometry import PORTS
+from ..geometry import PORTS, SIDES
 from ..resources import rulesets_dir
 from .compose import RULESET_SHAPE, compose, load_option, options_dir
 from .formula import names_previous
 from .resolve import resolved
 from .ruleset import Ruleset, load_ruleset
 from .source import Document, JsonPath, json_path, load_yaml, load_yaml_cached, value_at
+from .validate import check
 
 #: Keys that name a ruleset rather than set a rule; ``diff`` leaves them out.
 IDENTITY_KEYS = ("name", "description", "source")
@@ -196,7 +197,8 @@ def _leaves(value: Any, path: JsonPath):
 
 def tile_data(ruleset: Ruleset) -> dict[str, Any]:
     """Every tile type as JSON-ready data: id, count, edges, group, segments with their
-    kind, ports (names in canonical orientation), attributes and adjacent segments."""
+    kind, ports (names in canonical orientation), the sides it shares with another segment, attributes
+    and adjacent segments."""
     tiles = []
     for tile in ruleset.tiles:
         segments = []
@@ -205,7 +207,7 @@ def tile_data(ruleset: Ruleset) -> dict[str, Any]:
             ports = [PORTS[p] for p in segment.ports]
             if kind.ports == "side":
                 ports = [n for n in ports if len(n) == 1]
-            segments.append({"kind": kind.name, "ports": ports,
+            segments.append({"kind": kind.name, "ports": ports, "shares": [SIDES[s] for s in segment.shares],
                              "attributes": dict(zip(kind.attributes, segment.attrs)),
                              "adjacent": list(segment.adjacent)})
         tiles.append({"id": tile.id, "count": tile.count, "edges": tile.edges, "group": tile.group,
@@ -240,6 +242,7 @@ def tile_drawings(ruleset: Ruleset) -> list[str]:
             if kind.ports == "side":
                 names = [n for n in names if len(n) == 1]
             extras = [f"{a} {v}" for a, v in zip(kind.attributes, segment.attrs) if v]
+            extras += [f"shares {SIDES[s]}" for s in segment.shares]
             legend.append(f"{j} {kind.name} {' '.join(names)}".rstrip() + (f" ({', '.join(extras)})" if extras else ""))
         for corner in ((0, 0), (0, 4), (4, 0), (4, 4)):
             grid[corner[0]][corner[1]] = "+"
@@ -262,12 +265,16 @@ def validate_file(path: Path, base: str = "basic") -> Ruleset:
     doc = load_yaml(path, shape=RULESET_SHAPE)  # says what is wrong with a FIFO, a folder, /etc/passwd, ...
     data = doc.data
     if isinstance(data, dict) and _looks_like_option(data):
+        check(doc, "option")  # the header's shape before reading it: ``requires: 5`` is a schema error
         option = str(path) if "/" in str(path) or "." in path.name else f"./{path}"
-        required = [r for r in data.get("requires", ()) if isinstance(r, str)]
+        required = data.get("requires", [])
         shipped_options = sorted(p.stem for p in options_dir().glob("*.yaml"))
         in_base = {load_option(o).data["name"] for o in base.split("+")[1:] if o}  # the names --base gives
         for i, name in enumerate(required):
-            if name not in shipped_options and name not in in_base and name != data.get("name"):
+            if name == data["name"]:
+                raise UserError(f"option '{name}' names itself in 'requires'", code="option-relation",
+                                **doc.where(("requires", i)))
+            if name not in shipped_options and name not in in_base:
                 close = difflib.get_close_matches(name, shipped_options, n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 raise UserError(f"requires option '{name}', which is not a shipped option{hint}",
@@ -278,10 +285,11 @@ def validate_file(path: Path, base: str = "basic") -> Ruleset:
 
 
 def _looks_like_option(data: dict) -> bool:
-    """An option file: it has a patch or option-only keys, and none of a ruleset's."""
-    if {"patch", "requires", "conflicts"} & set(data):
+    """An option file: it has a patch, or none of a ruleset's keys and a name or option-only keys
+    (a ruleset that also has ``requires`` is a ruleset with an unknown key)."""
+    if "patch" in data:
         return True
-    return not {"extends", "features", "tiles"} & set(data) and "name" in data
+    return not {"extends", "features", "tiles"} & set(data) and bool({"name", "requires", "conflicts"} & set(data))
 
 
 def yaml_text(value: Any) -> str:

@@ -216,23 +216,7 @@ def compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind],
             problem(s_at + ("kind",), f"unknown feature kind '{kind_name}'{hint}", "kind-unknown")
             continue
         kind = kinds[kind_index[kind_name]]
-        ports: list[int] = []
-        for p_index, name in enumerate(seg.get("ports", ())):
-            p_at = s_at + ("ports", p_index)
-            if kind.ports == NONE:
-                problem(p_at, f"a {kind.name} segment has no ports", "segment-ports")
-            elif kind.ports in (SIDE, CENTRE_KIND) and name not in SIDES:
-                problem(p_at, f"a {kind.name} segment lists sides (N, E, S, W), not '{name}'", "segment-ports")
-            elif kind.ports == HALF and (name in SIDES or name not in PORT_INDEX):
-                problem(p_at, f"a {kind.name} segment lists half-sides (NL … WR), not '{name}'", "segment-ports")
-            else:
-                side_port = PORT_INDEX[name]
-                new = [side_port - 1, side_port, side_port + 1] if kind.ports == SIDE else [side_port]
-                for p in new:
-                    if p in covered:
-                        problem(p_at, f"port {name} is already covered by segment {covered[p]}", "port-twice")
-                    covered[p] = s_index
-                ports.extend(new)
+        ports = _ports(seg, s_at, s_index, kind, covered, problems)
         for attr in seg:
             if attr not in ("kind", "ports", "adjacent", "touches", "shares") and attr not in kind.attributes:
                 close = difflib.get_close_matches(attr, kind.attributes, n=1)
@@ -241,7 +225,7 @@ def compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind],
                                                  code="segment-attribute",
                                                  **problems.doc.where(s_at + (attr,), key=True)))
         attrs = tuple(int(seg.get(a, 0)) for a in kind.attributes)
-        segments.append((kind.index, tuple(ports), attrs))
+        segments.append((kind.index, ports, attrs))
     if len(problems.found) > errors_before:
         return None  # edges can only be checked against well-formed segments
     edges = spec["edges"]
@@ -319,6 +303,38 @@ def compile_tile(tile_id: str, spec: dict, index: int, kinds: list[FeatureKind],
     )
 
 
+def _ports(seg: dict, s_at: tuple, s_index: int, kind: FeatureKind, covered: dict[int, int],
+           problems: Problems) -> tuple[int, ...]:
+    """The port indices segment ``s_index`` (``seg``, at path ``s_at``) lists, each checked against its
+    kind's ``ports`` value (a side-kind segment covers a side's three ports) and noted in ``covered``
+    (port → segment); problems ``segment-ports`` and ``port-twice``."""
+    problem = problems.at
+    ports: list[int] = []
+    listed_before = len(problems.found)
+    for p_index, name in enumerate(seg.get("ports", ())):
+        p_at = s_at + ("ports", p_index)
+        if kind.ports == NONE:
+            problem(p_at, f"a {kind.name} segment has no ports", "segment-ports")
+        elif kind.ports in (SIDE, CENTRE_KIND) and name not in SIDES:
+            problem(p_at, f"a {kind.name} segment lists sides (N, E, S, W), not '{name}'", "segment-ports")
+        elif kind.ports == HALF and (name in SIDES or name not in PORT_INDEX):
+            problem(p_at, f"a {kind.name} segment lists half-sides (NL … WR), not '{name}'", "segment-ports")
+        else:
+            side_port = PORT_INDEX[name]
+            new = [side_port - 1, side_port, side_port + 1] if kind.ports == SIDE else [side_port]
+            for p in new:
+                if p in covered:
+                    problem(p_at, f"port {name} is already covered by segment {covered[p]}", "port-twice")
+                covered[p] = s_index
+            ports.extend(new)
+    if not ports and kind.ports in (SIDE, CENTRE_KIND) and len(problems.found) == listed_before:
+        # A city or road touching no side would be complete, closed all round, as it is placed.
+        where = s_at + ("ports",) if "ports" in seg else s_at
+        problem(where, f"a {kind.name} segment reaches at least one side (N, E, S or W); an enclosed one "
+                "touching none would be complete as it is placed", "segment-ports")
+    return tuple(ports)
+
+
 def _shares(specs: list[dict], segments: list[tuple[int, tuple[int, ...], tuple[int, ...]]],
             covered: dict[int, int], kinds: list[FeatureKind], at: tuple, problems: Problems) -> list[tuple[int, ...]]:
     """Per segment, the sides its ``shares`` lists (0-3 from N), each checked: only a segment of a
@@ -336,13 +352,25 @@ def _shares(specs: list[dict], segments: list[tuple[int, tuple[int, ...], tuple[
                             f"sides shares a side; a {kind.name} segment does not", "shares")
                 break
             if holder is None or holder == s_index or segments[holder][0] != kind.index:
-                whose = "this segment's own" if holder == s_index else f"not held by another {kind.name} segment"
+                whose = _holder([covered[3 * side + k] for k in (1, 0, 2) if 3 * side + k in covered], s_index,
+                                segments, kinds)
                 problems.at(at + ("segments", s_index, "shares", n), f"side {name} is {whose}: a segment shares "
-                            f"a side another {kind.name} segment of the tile holds", "shares")
+                            f"only a side another {kind.name} segment of the tile holds", "shares")
                 continue
             sides.append(side)
         found.append(tuple(sides))
     return found
+
+
+def _holder(holders: list[int], s_index: int, segments: list[tuple[int, tuple[int, ...], tuple[int, ...]]],
+            kinds: list[FeatureKind]) -> str:
+    """Who holds a side a segment may not share, in words, from the segments at its ports
+    (``holders``): the segment itself, no segment (a wild side), or a segment of another kind."""
+    if s_index in holders:
+        return "this segment's own"
+    if not holders:
+        return "held by no segment (a wild side)"
+    return f"held by segment {holders[0]}, a {kinds[segments[holders[0]][0]].name}"
 
 
 def _corner(segments: tuple[SegmentType, ...], corner: int) -> int:

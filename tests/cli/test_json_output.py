@@ -105,8 +105,15 @@ def test_tiles_gives_the_72_base_tiles() -> None:
     (start,) = [t for t in data["tiles"] if t["start"]]
     assert start["id"] == "D" and start["edges"] == "CRFR"
     c = next(t for t in data["tiles"] if t["id"] == "C")
-    assert c["segments"] == [{"kind": "city", "ports": ["N", "E", "S", "W"], "attributes": {"pennants": 1},
-                              "adjacent": []}]
+    assert c["segments"] == [{"kind": "city", "ports": ["N", "E", "S", "W"], "shares": [],
+                              "attributes": {"pennants": 1}, "adjacent": []}]
+
+
+def test_tiles_says_which_sides_a_segment_shares() -> None:
+    data = result("tiles", "basic+vineyards", command="tiles")
+    tile = next(t for t in data["tiles"] if t["id"] == "HS_CC_v")
+    assert [(s["kind"], s["ports"], s["shares"]) for s in tile["segments"] if s["kind"] == "city"] == \
+        [("city", ["N", "W"], []), ("city", ["E"], ["N"])]
 
 
 def test_rulesets_list_names_the_shipped_files() -> None:
