@@ -192,7 +192,8 @@ def _joined(game: Game, tile: TileType, pos: int, rotation: int,
     for side in range(4):
         if not (beside >> side) & 1:
             continue
-        n_orientation, n_base, _ = board[pos + steps[side]]
+        neighbour = board[pos + steps[side]]
+        n_orientation, n_base, _ = neighbour
         if wild >= 0 and (orientation.side_codes[side] == wild or n_orientation.side_codes[(side + 2) % 4] == wild):
             continue  # a wild side joins nothing
         n_ports = n_orientation.port_segment
@@ -202,7 +203,7 @@ def _joined(game: Game, tile: TileType, pos: int, rotation: int,
                 done.append(j)
             _meet(group, packed, met, met_at, fol, j, root)
         if sharing:  # segments reaching the side without holding it, ours and the neighbour's
-            for j, root, _ in game.shared_meetings(orientation, side, board[pos + steps[side]]):
+            for j, root, _ in game.shared_meetings(orientation, side, neighbour):
                 if judged and game.is_done(root):
                     done.append(j)
                 _meet(group, packed, met, met_at, fol, j, root)
