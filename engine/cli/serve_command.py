@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..web.limits import MAX_ITERATIONS, MAX_SECONDS
 from .app import app, epilog
 from .completion import complete_ref
 
@@ -31,11 +32,25 @@ def serve(
     records: Annotated[Path, typer.Option("--records", metavar="DIR",
                                           help="The folder each table's record is saved in, after every turn "
                                                "(created if missing).")] = Path("carcassonne-games"),
+    rulesets: Annotated[Optional[Path], typer.Option(
+        "--rulesets", metavar="DIR", help="The folder whose ruleset and option files the page may name, by file "
+                                          "name (default: the records folder); shipped ones always.")] = None,
+    max_iterations: Annotated[int, typer.Option("--max-iterations", metavar="N", min=1,
+                                                help="The most iterations a move a bot the page seats may "
+                                                     "think.")] = MAX_ITERATIONS,
+    max_seconds: Annotated[float, typer.Option("--max-seconds", metavar="X", min=0.001,
+                                               help="The most seconds a move a bot the page seats may "
+                                                    "think.")] = MAX_SECONDS,
+    max_roots: Annotated[Optional[int], typer.Option("--max-roots", metavar="N", min=1,
+                                                     help="The most searches at once (roots=N) a bot the page "
+                                                          "seats may run (default: the machine's cores).")] = None,
 ) -> None:
     """Play in the browser: a local web table on 127.0.0.1.
 
     Opens a first table with --ruleset and --players, prints its address and serves
-    until Ctrl-C. Needs the web extra: pip install 'carcassonne-rules[web]'.
+    until Ctrl-C. The page may seat bots within the --max-* budgets and name rulesets
+    shipped or in the --rulesets folder (what is typed here is not held to them).
+    Needs the web extra: pip install 'carcassonne-rules[web]'.
     """
     from ..bots.players import check_seats
     from ..errors import UserError, printable
@@ -43,11 +58,15 @@ def serve(
 
     try:
         from ..web.app import Tables, create_app
+        from ..web.limits import Limits
         from ..web.server import port_taken, server
     except ImportError:
         raise UserError("serve needs the web extra: pip install 'carcassonne-rules[web]'", code="dependency") from None
-    if records.exists() and not records.is_dir():
-        raise UserError(f"{records} is not a folder", code="usage")
+    for folder, flag in ((records, "--records"), (rulesets, "--rulesets")):
+        if folder is not None and folder.exists() and not folder.is_dir():
+            raise UserError(f"{folder} ({flag}) is not a folder", code="usage")
+    if rulesets is not None and not rulesets.is_dir():
+        raise UserError(f"no folder {rulesets} (--rulesets)", code="usage")
     specs = [p.strip() for p in players.split(",") if p.strip()]
     loaded = load_ruleset(ruleset)  # the ruleset, the players and the port before anything is written
     check_seats(specs, loaded.min_players, loaded.max_players, loaded.ref)
@@ -68,4 +87,6 @@ def serve(
         for listed in waiting[:5]:
             about = printable(f"{listed.ref}, {listed.progress}, {', '.join(listed.names)}")  # text from files
             typer.echo(f"  http://127.0.0.1:{port}/table/{listed.id}  {about}")
-    server(create_app(tables, defaults={"ruleset": ruleset, "players": players}), port).run()
+    limits = Limits(rulesets if rulesets is not None else records, max_iterations, max_seconds,
+                    max_roots if max_roots is not None else Limits().roots)
+    server(create_app(tables, defaults={"ruleset": ruleset, "players": players}, limits=limits), port).run()

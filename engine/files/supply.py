@@ -129,3 +129,20 @@ class TileSupply:
             raise UserError(f"the record says the game finished, but it stops after turn {turns} with "
                             f"{n} tile{'s' * (n != 1)} still to draw ({shown}{more}){hint}", code="replay",
                             **self.doc.where(path))
+
+
+def most_entries(ruleset: Ruleset, players: int) -> int:
+    """An upper bound on the turn entries of a record of a ``players``-seat game of ``ruleset``, known
+    before a turn is read (a record over it is refused before it is parsed for replay).  Every draw
+    places, discards or returns a tile: at most N draws of the N tiles to draw, N·K under
+    ``unplaceable: reshuffle`` with K tile types (docs/rulesets.md, "Unplaceable tiles"); each seat
+    may place its personal tiles besides; after a placement, each piece that moves on when its
+    feature scores (``triggers``: a feature it moves onto is incomplete, so each moves once a
+    placement at most) may add one entry.  Not the exact most: a bound that holds."""
+    drawn = dealt(ruleset) - len(ruleset.set_aside)
+    if ruleset.unplaceable == "reshuffle":
+        drawn *= max(1, sum(1 for t in ruleset.tiles if t.count))
+    placements = drawn + ruleset.personal_count * players
+    movers = players * sum(max([ruleset.follower_types[t].count, *(row[t] for row in ruleset.seat_pieces)])
+                           for t, _ in ruleset.movers)
+    return placements * (1 + movers)

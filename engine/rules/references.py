@@ -94,13 +94,16 @@ def named_file(path: Path, missing: str) -> Path:
     return path
 
 
-def portable_ref(ref: str, folder: Path) -> str:
-    """``ref`` as a file written in ``folder`` should name it: shipped names as they
-    are, paths relative to ``folder`` (so the file and its rulesets can move together)."""
-    name, options = split_ref(ref)
-    parts = [name if is_name(name) and resolve(name).parent == rulesets_dir() else _relative(resolve(name), folder)]
+def portable_ref(ref: str, folder: Path, base: Path | None = None) -> str:
+    """``ref`` (its paths relative to ``base``, default the working directory) as a file written in
+    ``folder`` should name it: shipped names as they are, paths relative to ``folder`` (so the file
+    and its rulesets can move together)."""
+    name, options = split_ref(ref, base)
+    path = resolve(name, base)
+    parts = [name if is_name(name) and path.parent == rulesets_dir() else _relative(path, folder)]
     for option in options:
-        parts.append(option if is_name(option) else _relative(Path(option), folder))
+        parts.append(option if is_name(option) else _relative(base / option if base is not None else Path(option),
+                                                              folder))
     return "+".join(parts)
 
 

@@ -238,8 +238,11 @@ def _end_with(parent: int) -> None:
 #: then again to register this client; an address that accepts but never answers, or
 #: answers garbage, is an error within about twice this.
 CONNECT_TIMEOUT = 5
-#: Seconds to wait for a scheduler with no workers to get one.
+#: Seconds to wait for a scheduler with no workers to get one: before the run, and whenever every
+#: worker has gone during it.
 WORKER_TIMEOUT = 10
+#: Seconds between looks at whether a running Dask job still has workers.
+WATCH_STEP = 1.0
 #: A scheduler's greeting is well under a kilobyte; a peer announcing more is not one
 #: (and distributed would allocate whatever length it announces).
 GREETING_LIMIT = 1 << 16
@@ -266,7 +269,7 @@ def _dask(job: Job, chunks: Iterable[tuple[int, ...]], address: str, base: str,
                             code="scheduler") from None
         threads = sum(client.nthreads().values()) or 1
         yield from in_order(chunks, lambda chunk: client.submit(job.play, chunk, base, pure=False),
-                            lambda futures: wait(futures, return_when="FIRST_COMPLETED").done,
+                            lambda futures: _first_done(client, wait, futures, address),
                             threads * AHEAD, on_chunk)
     except UserError:
         raise
@@ -276,6 +279,26 @@ def _dask(job: Job, chunks: Iterable[tuple[int, ...]], address: str, base: str,
         raise UserError(f"the Dask cluster at {address} failed: {_first_line(error)}", code="scheduler") from None
     finally:
         client.close()  # also releases whatever is still queued for this client
+
+
+def _first_done(client: Any, wait: Callable[..., Any], futures: list[Any], address: str) -> Any:
+    """The first of ``futures`` to finish, waited for in steps of :data:`WATCH_STEP` seconds: a
+    scheduler whose workers are all gone holds its tasks for a worker to come, so when none has
+    been there for :data:`WORKER_TIMEOUT` seconds the run ends (:class:`UserError` ``scheduler``;
+    ``simulate --out`` writes its file only when a run is whole)."""
+    alone_since: float | None = None
+    while True:
+        try:
+            return wait(futures, timeout=WATCH_STEP, return_when="FIRST_COMPLETED").done
+        except TimeoutError:
+            pass
+        if client.nthreads():
+            alone_since = None
+        elif alone_since is None:
+            alone_since = time.monotonic()
+        elif time.monotonic() - alone_since >= WORKER_TIMEOUT:
+            raise UserError(f"every worker of the Dask scheduler at {address} has gone, and none came back within "
+                            f"{WORKER_TIMEOUT} s: the run stops unfinished", code="scheduler")
 
 
 def raised_in_engine(error: BaseException) -> bool:

@@ -18,6 +18,8 @@ Routes (``{id}`` is a table's id):
 
 Every error is JSON ``{"error": message}`` with a 4xx status (a bad ruleset or record
 gives its ``file:line:col: error: …`` lines); an unexpected one is 500 with no traceback.
+What a client may ask for is held to the server's :class:`~engine.web.limits.Limits`: bots'
+budgets, and rulesets shipped or in the server's rulesets folder.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ try:
     from starlette.concurrency import run_in_threadpool
     from starlette.exceptions import HTTPException
     from starlette.middleware import Middleware
-    from starlette.requests import Request
+    from starlette.requests import ClientDisconnect, Request
     from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
@@ -47,6 +49,7 @@ from ..rules.ruleset import load_ruleset
 from ..view.render import atlas_svg
 from ..view.viewer import replay_html
 from . import pages
+from .limits import Limits
 from .moves_json import BadField, whole
 from .table import Refused
 from .tables import Gone, Tables
@@ -117,10 +120,14 @@ class _LocalHostsOnly:
 
 
 def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
-               hosts: tuple[str, ...] = ("127.0.0.1", "localhost")) -> Starlette:
+               hosts: tuple[str, ...] = ("127.0.0.1", "localhost"), limits: Limits | None = None) -> Starlette:
     """The Starlette app serving ``tables``; ``defaults`` pre-fill the new-game form
-    (``ruleset``, ``players``); ``hosts`` are the names in the ``Host`` header it answers to."""
+    (``ruleset``, ``players``); ``hosts`` are the names in the ``Host`` header it answers to;
+    ``limits`` what a client may ask for (:mod:`engine.web.limits`; default: the caps' defaults,
+    ruleset files from the records folder)."""
     form = {"ruleset": "basic", "players": "human,greedy"} | (defaults or {})
+    limits = limits if limits is not None else Limits(tables.records)
+    base = limits.folder if limits.folder is not None else Path.cwd()  # where a client's paths are taken from
 
     async def index(request: Request) -> Response:
         return HTMLResponse(await _in_thread(lambda: pages.index_page(form, tables.listing())))
@@ -147,7 +154,9 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
         if seed is None:
             seed = secrets.randbelow(10**9)
         specs = [p.strip() for p in players.split(",") if p.strip()]
-        table_id = await _in_thread(tables.open, ref.strip(), specs, seed)
+        limits.check_players(specs)
+        limits.check_ref(ref.strip(), base)
+        table_id = await _in_thread(tables.open, ref.strip(), specs, seed, base)
         return JSONResponse({"id": table_id, "url": f"/table/{table_id}"}, status_code=201)
 
     def state(request: Request) -> Response:  # plain functions run in a worker thread
@@ -173,7 +182,8 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
         if not ref:
             raise Refused("say which ruleset: /rulesets/atlas?ref=basic%2Briver (a + in an address is %2B)")
         try:
-            ruleset = load_ruleset(ref)
+            limits.check_ref(ref, base)
+            ruleset = load_ruleset(ref, base)
         except UserError as error:
             if " " in ref:  # a + that the address turned into a space
                 raise Refused(f"{error.render()} (a + in an address is written %2B: ?ref=basic%2Briver)") from None
@@ -198,12 +208,14 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
 
     async def replay_upload(request: Request) -> Response:
         body = await _limited_body(request, "the record")
-        name = request.query_params.get("name", "upload.json")
+        name = Path(request.query_params.get("name", "")).name  # a name: its folder is the server's (limits)
+        name = name if name not in ("", ".", "..") else "upload.json"
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
             raise Refused(f"{name}: not UTF-8 text") from None
-        return HTMLResponse(await _in_thread(lambda: _checked_viewer(record_from_text(text, name))))
+        file = str(base / name)  # the folder its ruleset's paths are taken from, checked first
+        return HTMLResponse(await _in_thread(lambda: _checked_viewer(record_from_text(text, file, limits.check_ref))))
 
     async def refused(request: Request, error: Exception) -> Response:
         assert isinstance(error, Refused)
@@ -222,6 +234,11 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
         if request.method == "GET" and not request.url.path.startswith(("/api/", "/static/")):
             return HTMLResponse(pages.problem_page("Not here", detail), status_code=error.status_code)
         return _error(detail, error.status_code)
+
+    async def cut(request: Request, error: Exception) -> Response:
+        print(f"{request.method} {request.url.path}: the client went away before its request was whole",
+              file=sys.stderr)  # one line: nothing went wrong here
+        return _error("the request was cut off", 400)
 
     async def server_error(request: Request, error: Exception) -> Response:
         traceback.print_exception(error, file=sys.stderr)  # for whoever runs the server, not for the page
@@ -242,7 +259,7 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers = {Refused: refused, BadField: bad_field, UserError: user_error, HTTPException: http_error,
-                Exception: server_error}
+                ClientDisconnect: cut, Exception: server_error}
     return Starlette(routes=routes, exception_handlers=handlers,  # type: ignore[arg-type]
                      middleware=[Middleware(_LocalHostsOnly, hosts=hosts)])
 

@@ -21,6 +21,7 @@ connecting or of its last answer, and one whose request body stops arriving for
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import sys
 import threading
@@ -43,6 +44,9 @@ IDLE_TIMEOUT = 10.0
 BODY_TIMEOUT = 30.0
 #: Seconds a connection may sit idle between requests (uvicorn's keep-alive timeout).
 KEEP_ALIVE = 5
+#: Seconds the server waits, once told to stop, for the requests under way (then it stops anyway:
+#: :class:`StoppingServer`).
+STOP_WAIT = 1
 #: Seconds a thread holds Python's global lock while another waits for it (the default is 0.005).
 SWITCH_INTERVAL = 0.0005
 
@@ -110,14 +114,41 @@ class TimedH11Protocol(H11Protocol):
             self._deadline = None
 
 
+class StoppingServer(uvicorn.Server):
+    """uvicorn's server that, once told to stop (Ctrl-C, SIGTERM), ends the process after
+    :data:`STOP_WAIT` seconds whatever it is doing: uvicorn alone waits for every request under
+    way (a long replay held it for minutes), and Python then for every worker thread.  Nothing
+    is lost: every table's record is saved, atomically, after every move.  The exit status is
+    the signal's (130 for Ctrl-C, 143 for SIGTERM), as when uvicorn stops in time."""
+
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self._deadline: threading.Timer | None = None
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        super().handle_exit(sig, frame)
+        if self._deadline is None:
+            self._deadline = threading.Timer(STOP_WAIT, self._stop_now, args=(128 + sig,))
+            self._deadline.daemon = True
+            self._deadline.start()
+
+    def _stop_now(self, status: int) -> None:
+        unanswered = len(self.server_state.tasks)
+        if unanswered:
+            print(f"stopped with {unanswered} request{'s' * (unanswered != 1)} unanswered", file=sys.stderr)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+
+
 def server(app: Any, port: int, *, protocol: type[H11Protocol] = TimedH11Protocol) -> uvicorn.Server:
-    """A uvicorn server of ``app`` on 127.0.0.1:``port`` with the deadlines of ``protocol`` and
-    the keep-alive of :data:`KEEP_ALIVE`; sets this process's thread switch interval to
+    """A :class:`StoppingServer` of ``app`` on 127.0.0.1:``port`` with the deadlines of ``protocol``
+    and the keep-alive of :data:`KEEP_ALIVE`; sets this process's thread switch interval to
     :data:`SWITCH_INTERVAL`.  Run it with its ``run()`` (until Ctrl-C or ``should_exit``)."""
     sys.setswitchinterval(SWITCH_INTERVAL)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", http=protocol,
                             timeout_keep_alive=KEEP_ALIVE)
-    return uvicorn.Server(config)
+    return StoppingServer(config)
 
 
 @contextmanager
@@ -152,5 +183,5 @@ def port_taken(port: int) -> str | None:
     return None
 
 
-__all__ = ["BODY_TIMEOUT", "HEAD_TIMEOUT", "IDLE_TIMEOUT", "KEEP_ALIVE", "SWITCH_INTERVAL", "TimedH11Protocol",
-           "in_thread", "port_taken", "server"]
+__all__ = ["BODY_TIMEOUT", "HEAD_TIMEOUT", "IDLE_TIMEOUT", "KEEP_ALIVE", "STOP_WAIT", "SWITCH_INTERVAL",
+           "StoppingServer", "TimedH11Protocol", "in_thread", "port_taken", "server"]

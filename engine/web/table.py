@@ -77,12 +77,14 @@ class Table:
     """
 
     def __init__(self, ruleset: Ruleset, ref: str, specs: list[str], seed: int, *, save: Path | None = None,
-                 game: Game | None = None, in_game: list[int] | None = None, names: list[str] | None = None) -> None:
+                 game: Game | None = None, in_game: list[int] | None = None, names: list[str] | None = None,
+                 base: Path | None = None) -> None:
         check_seats(specs, ruleset.min_players, ruleset.max_players, ruleset.ref)
         self.ruleset, self.ref, self.seed, self.save = ruleset, ref, seed, save
-        #: The ruleset as the record names it: a path relative to the record's folder, so the
-        #: record resumes and replays from anywhere (:func:`~engine.rules.references.portable_ref`).
-        self.record_ref = ref if save is None or game is not None else portable_ref(ref, save.parent)
+        #: The ruleset as the record names it: a path relative to the record's folder (``ref``'s paths
+        #: are relative to ``base``, default the working directory), so the record resumes and
+        #: replays from anywhere (:func:`~engine.rules.references.portable_ref`).
+        self.record_ref = ref if save is None or game is not None else portable_ref(ref, save.parent, base)
         resumed_at = game.turn if game is not None else 0
         self.seats = [Seat(names[i] if names else f"{spec}-{i + 1}", spec,
                            None if spec == "human" else make_player(spec, seed, i, resumed_at=resumed_at))

@@ -60,11 +60,12 @@ class Tables:
         self._lock = threading.Lock()
         self._summaries: dict[Path, tuple[tuple[int, int], Listed | None]] = {}
 
-    def open(self, ref: str, specs: list[str], seed: int) -> str:
-        """A new table's id; :class:`UserError` for a bad ruleset reference or players."""
-        ruleset = load_ruleset(ref)
+    def open(self, ref: str, specs: list[str], seed: int, base: Path | None = None) -> str:
+        """A new table's id (its ruleset's paths taken from ``base``, default the working directory);
+        :class:`UserError` for a bad ruleset reference or players."""
+        ruleset = load_ruleset(ref, base)
         table_id = secrets.token_hex(4)
-        table = Table(ruleset, ref, specs, seed, save=self._path(table_id))
+        table = Table(ruleset, ref, specs, seed, save=self._path(table_id), base=base)
         with self._lock:
             self.by_id[table_id] = table
             self._let_go()

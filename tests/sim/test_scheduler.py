@@ -103,3 +103,22 @@ def test_a_scheduler_without_workers_is_an_error_not_a_wait(monkeypatch) -> None
     with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=":0") as cluster:
         with pytest.raises(UserError, match="has no workers"):
             list(simulate.run(job, scheduler=cluster.scheduler_address))
+
+
+def test_a_run_whose_workers_all_go_ends_with_an_error_not_a_wait(monkeypatch) -> None:
+    """Issue 50: when every worker died mid-run, simulate waited silently (over 120 s); the run now
+    ends once none has been there for WORKER_TIMEOUT seconds (1 here)."""
+    distributed = pytest.importorskip("distributed")
+    from engine.cli.sim_commands import _job
+    from engine.sim import simulate
+
+    monkeypatch.setattr(simulate, "WORKER_TIMEOUT", 1)
+    monkeypatch.setattr(simulate, "WATCH_STEP", 0.2)
+    job, _ = _job(["basic"], "random,random", 0, 4000)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+        rows = simulate.run(job, scheduler=cluster.scheduler_address)
+        next(rows)  # the run is under way
+        cluster.scale(0)
+        with pytest.raises(UserError, match="every worker of the Dask scheduler at .* has gone"):
+            for _ in rows:
+                pass

@@ -21,6 +21,7 @@ from engine.rules.inspect import shipped  # noqa: E402
 from engine.rules.ruleset import load_ruleset  # noqa: E402
 from engine.sim.play import play_game  # noqa: E402
 from engine.web.app import MAX_BODY, Tables, create_app  # noqa: E402
+from engine.web.limits import Limits  # noqa: E402
 from engine.web.tables import KEEP_FINISHED  # noqa: E402
 
 JSON = {"Content-Type": "application/json"}
@@ -275,7 +276,7 @@ def test_replay_pages_for_saved_and_uploaded_records(client: TestClient, records
 @pytest.mark.parametrize("text, says", [
     ("{oops", "x.json:1:2: error: not valid JSON"),
     ('{"format": "carcassonne-record", "ruleset": "basic", "turns": 3}', "x.json:1:"),
-    ('{"format": "carcassonne-record", "ruleset": "nope", "turns": []}', "x.json:1:"),
+    ('{"format": "carcassonne-record", "ruleset": "nope", "turns": []}', "x.json:1:45: error: unknown ruleset 'nope'"),
 ])
 def test_a_bad_uploaded_record_is_named_with_its_place(client: TestClient, text: str, says: str) -> None:
     assert says in _error(client.post("/api/replay", params={"name": "x.json"}, content=text, headers=JSON), 400)
@@ -361,9 +362,11 @@ def test_a_plus_turned_into_a_space_is_explained(client: TestClient) -> None:
     assert "a + in an address is written %2B" in _error(answer, 400)
 
 
-def test_keeping_an_own_tile_through_the_api(client: TestClient) -> None:
-    abbeys = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "abbey-supply.yaml")
-    table = _open(client, ruleset=abbeys, players="human,random", seed=11)
+def test_keeping_an_own_tile_through_the_api(records: Path) -> None:
+    served = Limits(Path(__file__).parents[1] / "scenarios" / "rulesets")  # where the page may name rulesets
+    client = TestClient(create_app(Tables(records), limits=served), raise_server_exceptions=False,
+                        base_url="http://127.0.0.1:8000")
+    table = _open(client, ruleset="abbey-supply.yaml", players="human,random", seed=11)
     state = client.get(f"/api/tables/{table}").json()
     assert "own" not in state["tile"] and state["players"][0]["personal"] == 1
     decline = {"kind": "decline"}
@@ -447,8 +450,10 @@ def test_a_ruleset_given_by_a_relative_path_resumes_from_anywhere(tmp_path: Path
     records = tmp_path / "records"
     records.mkdir()
     monkeypatch.chdir(tmp_path / "work")
-    client = TestClient(create_app(Tables(records)), raise_server_exceptions=False, base_url="http://127.0.0.1:8000")
-    table = _open(client, ruleset="rules/garden.yaml")
+    served = Limits(Path("rules"))  # serve --rulesets rules: relative to where the server started
+    client = TestClient(create_app(Tables(records), limits=served), raise_server_exceptions=False,
+                        base_url="http://127.0.0.1:8000")
+    table = _open(client, ruleset="garden.yaml")
     _one_move(client, table)
     assert json.loads((records / f"table-{table}.json").read_text())["ruleset"] == "../work/rules/garden.yaml"
     monkeypatch.chdir(tmp_path)  # restarted from elsewhere

@@ -52,15 +52,19 @@ from engine.rules.source import Document  # noqa: E402
 from engine.sim.play import play_game  # noqa: E402
 from engine.view.render import LAST_MARK  # noqa: E402
 from engine.web.app import Tables, create_app  # noqa: E402
+from engine.web.limits import Limits  # noqa: E402
 from engine.web.server import in_thread  # noqa: E402
 from engine.web.server import server as server_of  # noqa: E402
+
+#: The folder the served table reads ruleset files from (engine/web/limits.py).
+SCENARIO_RULESETS = Path(__file__).parents[1] / "scenarios" / "rulesets"
 
 
 @contextlib.contextmanager
 def _serving(records: Path, port: int):
     """The web table on ``port`` of 127.0.0.1 with its records in ``records``, in a thread, as
     ``carcassonne serve`` runs it; yields its address, and stops it after."""
-    with in_thread(server_of(create_app(Tables(records)), port)):
+    with in_thread(server_of(create_app(Tables(records), limits=Limits(SCENARIO_RULESETS)), port)):
         yield f"http://127.0.0.1:{port}"
 
 
@@ -340,7 +344,7 @@ def test_keeping_an_own_tile_in_the_browser(server, browser) -> None:
     """Under deck.personal the page offers "keep it and draw" on the human's abbey turn, and the
     button draws a tile instead.  The turns before it are sent through the API (the first legal
     cell each time), which with seed 1 leaves the human a hole to fill on turn 28."""
-    abbeys = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "abbey-supply.yaml")
+    abbeys = "abbey-supply.yaml"  # in the folder the server reads rulesets from (_serving)
 
     def post(path: str, body: dict) -> dict:
         request = urllib.request.Request(server + path, json.dumps(body).encode(),
@@ -420,7 +424,7 @@ def test_a_wagon_moves_on_and_goes_home_in_the_browser(server, browser) -> None:
     """The wagon ruleset: the turns are sent through the API (the wagon put out whenever it may
     go, a wagon with nowhere to go sent home) until the human's wagon may move on; then the
     page's destination button moves it on, and the next time its home button sends it home."""
-    wagons = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "wagon.yaml")
+    wagons = "wagon.yaml"  # in the folder the server reads rulesets from (_serving)
     table_id = _post(server, "/api/tables", {"ruleset": wagons, "players": "human,random", "seed": "3"})["id"]
     driver = browser
     for button, says in (("button[data-segment]", "'s wagon moves on to the"), ("button.home", "'s wagon goes home")):

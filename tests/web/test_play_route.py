@@ -16,14 +16,18 @@ except (ImportError, RuntimeError):
     pytest.skip("Starlette's test client needs httpx2 (the dev extra)", allow_module_level=True)
 
 from engine.web.app import Tables, create_app
+from engine.web.limits import Limits
 from tests.web.test_app import _answered, _error, _play  # one copy of the HTTP helpers
 
-WAGONS = str(Path(__file__).parents[1] / "scenarios" / "rulesets" / "wagon.yaml")
+#: The folder the table reads ruleset files from (engine/web/limits.py), and a ruleset there.
+SCENARIO_RULESETS = Path(__file__).parents[1] / "scenarios" / "rulesets"
+WAGONS = "wagon.yaml"
 
 
 @pytest.fixture()
 def client(tmp_path: Path) -> TestClient:
-    return TestClient(create_app(Tables(tmp_path)), raise_server_exceptions=False, base_url="http://127.0.0.1:8000")
+    return TestClient(create_app(Tables(tmp_path), limits=Limits(SCENARIO_RULESETS)), raise_server_exceptions=False,
+                      base_url="http://127.0.0.1:8000")
 
 
 def _open(client: TestClient, ruleset: str, seed: int) -> str:

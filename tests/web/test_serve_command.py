@@ -118,3 +118,42 @@ def test_ctrl_c_stops_the_server_with_the_status_its_help_gives(tmp_path: Path, 
     shown = subprocess.run([sys.executable, "-m", "engine.cli", "serve", "--help"], capture_output=True, text=True,
                            env={**os.environ, "COLUMNS": "200"}, timeout=120).stdout
     assert "Exit status: 130 the server was stopped with Ctrl-C" in " ".join(shown.split())
+
+
+def test_ctrl_c_stops_the_server_within_a_second_whatever_a_request_is_doing(tmp_path: Path) -> None:
+    """Issue 50: a long request (here a 100,000-turn record uploaded under a ruleset whose deck could
+    hold that many turns: about a minute to read) held the server past Ctrl-C; it now stops after
+    STOP_WAIT (1 s), saying what it left unanswered, with Ctrl-C's status."""
+    records = tmp_path / "carcassonne-games"
+    records.mkdir()
+    counts = [f"  {tile}: {{count: 200}}" for tile in "ABCDEFGHIJKLMNOPQRSTUVWX"]  # basic's 24 tile types
+    (records / "big.yaml").write_text("\n".join(["extends: basic", "rules: {unplaceable: reshuffle}", "tiles:",
+                                                 *counts]) + "\n")
+    subprocess.run([sys.executable, "-m", "engine.cli", "play", "--players", "random,random", "--seed", "3",
+                    "--record", str(tmp_path / "game.json")], capture_output=True, check=True, timeout=120)
+    record = json.loads((tmp_path / "game.json").read_text())
+    body = json.dumps(record | {"ruleset": "big.yaml", "turns": (record["turns"] * 2000)[:100_000]}, indent=1).encode()
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, "-m", "engine.cli", "serve", "--players", "human,random", "--port",
+                               str(port)], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout.readline().startswith(f"Open http://127.0.0.1:{port}/"), server.stderr.read()
+        deadline = time.monotonic() + 30
+        while True:  # the address is printed before the server listens
+            try:
+                upload = socket.create_connection(("127.0.0.1", port))
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server never listened"
+                time.sleep(0.1)
+        upload.sendall(b"POST /api/replay?name=x.json HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+                       b"\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        time.sleep(2)  # the record is being read
+    finally:
+        began = time.monotonic()
+        server.send_signal(signal.SIGINT)
+        code = server.wait(60)
+        stopped_after = time.monotonic() - began
+    upload.close()
+    assert code == 130 and stopped_after < 5, stopped_after
+    assert server.stderr.read() == "stopped with 1 request unanswered\n"

@@ -82,7 +82,8 @@ def test_a_body_sent_a_byte_at_a_time_is_cut_off(server) -> None:
         assert _closed_within(dripping, 3.0, trickle=b" " * 1000)
 
 
-def test_a_stalled_body_is_cut_off_but_a_whole_request_is_answered(server) -> None:
+def test_a_stalled_body_is_cut_off_but_a_whole_request_is_answered(server, capfd) -> None:
+    """The cut request is logged in one line (issue 50: it was a 60-line ClientDisconnect traceback)."""
     port, _ = server
     with socket.create_connection(("127.0.0.1", port)) as stalled:
         stalled.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
@@ -90,6 +91,8 @@ def test_a_stalled_body_is_cut_off_but_a_whole_request_is_answered(server) -> No
         assert _closed_within(stalled, 3.0)
     answer = _get(port, "/")
     assert answer[0] == 200  # the deadlines cut only the slow
+    logged = capfd.readouterr().err.splitlines()
+    assert logged == ["POST /api/tables: the client went away before its request was whole"]
 
 
 def _get(port: int, path: str) -> tuple[int, bytes, float]:
