@@ -46,7 +46,7 @@ BODY_TIMEOUT = 30.0
 KEEP_ALIVE = 5
 #: Seconds the server waits, once told to stop, for the requests under way (then it stops anyway:
 #: :class:`StoppingServer`).
-STOP_WAIT = 1
+STOP_WAIT = 0.5
 #: Seconds a thread holds Python's global lock while another waits for it (the default is 0.005).
 SWITCH_INTERVAL = 0.0005
 

@@ -123,7 +123,7 @@ def test_ctrl_c_stops_the_server_with_the_status_its_help_gives(tmp_path: Path, 
 def test_ctrl_c_stops_the_server_within_a_second_whatever_a_request_is_doing(tmp_path: Path) -> None:
     """Issue 50: a long request (here a 100,000-turn record uploaded under a ruleset whose deck could
     hold that many turns: about a minute to read) held the server past Ctrl-C; it now stops after
-    STOP_WAIT (1 s), saying what it left unanswered, with Ctrl-C's status."""
+    STOP_WAIT (0.5 s), saying what it left unanswered, with Ctrl-C's status."""
     records = tmp_path / "carcassonne-games"
     records.mkdir()
     counts = [f"  {tile}: {{count: 200}}" for tile in "ABCDEFGHIJKLMNOPQRSTUVWX"]  # basic's 24 tile types
