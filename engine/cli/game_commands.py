@@ -10,6 +10,7 @@ import typer
 
 from ..core import burial, personal, tallies
 from ..core.hands import of as hands_of
+from ..core.standings import ranking, standing
 from .app import Failed, app, check_pictures, epilog, exit_check, scenario_app, write_picture
 from .completion import complete_player_list, complete_ref
 from .output import JsonOption, Output, ref_inputs
@@ -112,6 +113,7 @@ def play(
                 if event.phase == "final":
                     console.print(f"  final  {event.explain(names)}")
         score_table(output, game, names, played.in_game)
+        console.print(standing(game.scores, names))
         back = f" ({game.returned} unplaceable draw{'s' * (game.returned != 1)} went back into the stack)" \
             if game.returned else ""
         held = hands_of(game)
@@ -131,6 +133,7 @@ def play(
         "finished": not played.quit, "turns": game.turn, "extra_turns": list(game.extra_turns),
         "personal_turns": list(personal.of(game).turns),
         "scores": {"in_game": played.in_game, "final": list(game.scores)},
+        "ranking": ranking(game.scores), "winners": ranking(game.scores)[0],
         "points_by_kind": points_by_kind(game),
         "tokens": [dict(zip(game.ruleset.tokens, held)) for held in tallies.of(game).tokens], "titles": holders(game),
         "tiles_placed": placed, "tiles_discarded": discarded, "tiles_returned": game.returned,
@@ -173,10 +176,13 @@ def replay(
     for problem in problems:
         output.echo(f"{record}: mismatch: {problem}", err=True)
     output.json("replay", {"record": str(record), "ruleset": doc.data["ruleset"], "turns": len(doc.data["turns"]),
-                           "scores": list(game.scores), "agrees": not problems, "mismatches": problems})
+                           "scores": list(game.scores), "ranking": ranking(game.scores),
+                           "winners": ranking(game.scores)[0], "agrees": not problems, "mismatches": problems})
     if problems:
         raise Failed()
-    output.echo(f"{record}: {len(doc.data['turns'])} turns replayed; scores {game.scores} agree with the record.")
+    names = [player["name"] for player in doc.data["players"]]
+    output.echo(f"{record}: {len(doc.data['turns'])} turns replayed; scores {game.scores} agree with the record. "
+                + standing(game.scores, names))
 
 
 @app.command(epilog=epilog([

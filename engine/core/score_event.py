@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple, Union
 
+from ..geometry import PORTS, SIDES
+
 #: The attributes of a :class:`ScoreEvent`, in the order its ``repr`` and :meth:`ScoreEvent.fields` give them.
 FIELDS: Final = ("phase", "turn", "kind", "rule", "formula", "points", "players", "followers", "inputs", "terms",
                  "tiles", "map", "target", "constants", "tokens", "values", "holder")
@@ -31,7 +33,10 @@ class ScoreEvent:
     (``rule`` ``reward``), the tokens each of ``players`` took (``{"wine": 2}``); ``values``: for
     a game-end bonus (``rule`` ``bonus``, ``kind`` the bonus's name) or a title passed (``rule``
     ``title``), every seat's value; ``holder``: for a title passed (``players`` the new holder),
-    who held it (-1: nobody).
+    who held it (-1: nobody).  ``anchor``: the board ports (0–11, N L first, after turning) of
+    the feature's segment on its first tile, so that two features of a kind on one tile are told
+    apart (``field@NL at (-3,-2)``, named as a follower's notation names a segment; issue 50); not
+    written to records and not compared (a record's events have none: named by their first tile alone).
 
     Keyword arguments only; never changed once made (the attributes are ``Final``).  A plain
     class, not a frozen dataclass: compiled, its ``__init__`` is native, where a frozen
@@ -43,7 +48,8 @@ class ScoreEvent:
                  players: tuple[int, ...], followers: tuple[int, ...], inputs: dict[str, int | bool] | None = None,
                  terms: tuple[tuple[str, int], ...] = (), tiles: tuple[tuple[int, int], ...] = (),
                  map: int | None = None, target: str | None = None, constants: tuple[str, ...] = (),
-                 tokens: dict[str, int] | None = None, values: tuple[int, ...] = (), holder: int = -1) -> None:
+                 tokens: dict[str, int] | None = None, values: tuple[int, ...] = (), holder: int = -1,
+                 anchor: tuple[int, ...] = ()) -> None:
         self.phase: Final = phase
         self.turn: Final = turn
         self.kind: Final = kind
@@ -61,6 +67,7 @@ class ScoreEvent:
         self.tokens: Final[dict[str, int]] = {} if tokens is None else tokens
         self.values: Final = values
         self.holder: Final = holder
+        self.anchor: Final = anchor
 
     def fields(self) -> tuple:
         """Every attribute's value, in :data:`FIELDS` order (what equality compares)."""
@@ -78,29 +85,32 @@ class ScoreEvent:
 
     def __reduce__(self) -> tuple:
         # Keyword arguments only: pickle's default would call __init__ with none.
-        return _remade, (self.fields(),)
+        return _remade, (self.fields(), self.anchor)
 
     def explain(self, names: list[str] | None = None) -> str:
-        """One line: ``city (complete; tiles 3, pennants 1): 2 * tiles = 6,
-        2 * pennants = 2 → 8 for A``; a reward ``city at (1,0) (complete; tiles 3):
+        """One line: ``city@E at (1,0) (complete; tiles 3, pennants 1): 2 * tiles = 6,
+        2 * pennants = 2 → 8 for A`` (the feature named by its first tile, and by its segment there
+        when the event has its :attr:`anchor`); a reward ``city at (1,0) (complete; tiles 3):
         wine 2 → to A``; a bonus ``wine bonus (values 3 v 1): 10 → 10 for A``; a title passed
         ``king title (values 2 v 3): largest_closed_city → to B, from A``."""
         who = ", ".join(names[p] if names else str(p) for p in self.players) or "nobody"
         if self.rule == "bonus":
             values = " v ".join(map(str, self.values))
-            parts = ", ".join(f"{text} = {value}" for text, value in self.terms) or self.formula
+            parts = _terms(self.terms) or self.formula
             return f"{self.kind} bonus (values {values}): {parts} → {self.points} for {who}"
         if self.rule == "title":
             was = f", from {names[self.holder] if names else self.holder}" if self.holder >= 0 else ""
             return f"{self.kind} title (values {' v '.join(map(str, self.values))}): {self.formula} → to {who}{was}"
-        parts = ", ".join(f"{text} = {value}" for text, value in self.terms) or self.formula
+        parts = _terms(self.terms) or self.formula
         facts = ", ".join(f"{k} {v}" for k, v in self.inputs.items()
                           if k != "segments" and k not in self.constants and not isinstance(v, bool))
         if sum(1 for n in self.followers if n) > 1 or not self.players:  # a tie, or why nobody is paid
             facts += ", followers " + " v ".join(str(n) for n in self.followers)
         where = f"{'map %d ' % self.map if self.map is not None else ''}({self.tiles[0][0]},{self.tiles[0][1]})" \
             if self.tiles else ""
-        subject = f"{self.kind}, for the {self.target} at {where}" if self.target else f"{self.kind} at {where}"
+        spot = f"@{_spot(self.anchor)}" if self.anchor else ""
+        subject = f"{self.kind}, for the {self.target}{spot} at {where}" if self.target else \
+            f"{self.kind}{spot} at {where}"
         if self.rule == "reward":
             given = ", ".join(f"{name} {count}" for name, count in self.tokens.items())
             return f"{subject} (complete; tiles {len(self.tiles)}): {given} → to {who}"
@@ -148,9 +158,24 @@ class ScoreEvent:
             {"from": self.holder if self.holder >= 0 else None} if self.rule == "title" else {})
 
 
-def _remade(fields: tuple) -> ScoreEvent:
-    """The :class:`ScoreEvent` whose :meth:`~ScoreEvent.fields` are ``fields`` (what unpickling calls)."""
-    return ScoreEvent(**dict(zip(FIELDS, fields)))
+def _remade(fields: tuple, anchor: tuple[int, ...] = ()) -> ScoreEvent:
+    """The :class:`ScoreEvent` whose :meth:`~ScoreEvent.fields` are ``fields`` and ``anchor`` its anchor
+    (what unpickling calls)."""
+    return ScoreEvent(**dict(zip(FIELDS, fields)), anchor=anchor)
+
+
+def _terms(terms: tuple[tuple[str, int], ...]) -> str:
+    """``2 * tiles = 6, 2 * pennants = 2``; a constant term is itself (``1``, not ``1 = 1``)."""
+    return ", ".join(text if text == str(value) else f"{text} = {value}" for text, value in terms)
+
+
+def _spot(ports: tuple[int, ...]) -> str:
+    """Ports as a follower's notation names a segment (engine/files/notation.py): the side of its
+    first side-centre port (a road, a city: ``E``), else its first half-side port (a field: ``NR``)."""
+    for port in ports:
+        if port % 3 == 1:
+            return SIDES[port // 3]
+    return PORTS[ports[0]]
 
 
 def _counted(n: int, name: str) -> str:

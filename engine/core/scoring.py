@@ -215,7 +215,21 @@ def explained(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, fo
         terms=terms,
         tiles=tuple(sorted({game.local(game.seg_pos[m])[1:] for m in game.members[root]})),
         map=game.local(game.seg_pos[root])[0] if game.ruleset.maps > 1 else None,
+        anchor=_anchor(game, root),
     )
+
+
+def _anchor(game: "Game", root: int) -> tuple[int, ...]:
+    """The board ports of the segment of feature ``root`` on its first tile (the lowest position,
+    as :attr:`ScoreEvent.tiles` sorts them), sorted: what tells two features of one tile apart."""
+    members = game.members[root]
+    first = min(game.local(game.seg_pos[m]) for m in members)
+    ports: list[int] = []
+    for m in members:
+        if game.local(game.seg_pos[m]) == first:
+            orientation, base, _ = game.board[game.seg_pos[m]]
+            ports.extend(orientation.segment_ports[m - base])
+    return tuple(sorted(ports))
 
 
 def points_by_kind(game: "Game") -> list[dict[str, int]]:

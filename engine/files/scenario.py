@@ -162,18 +162,30 @@ def _run_one(doc: Document, ref: str, ruleset, expected: dict | None) -> Outcome
     outcome.final = dict(zip(names, game.scores))
     outcome.categories = {name: dict(points) for name, points in zip(names, game.kind_points)}
     if expected:
-        for when in ("in_game", "final"):
-            want = expected.get(when)
-            if want is None:
-                continue
-            got = getattr(outcome, when)
-            for name, points in want.items():
-                if name not in got:
-                    raise UserError(f"unknown player '{name}' (players: {', '.join(names)})",
-                                    code="scenario", **doc.where(("expect", ref, when, name)))
-                if got[name] != points:
-                    outcome.failures.append(f"{when} score of {name}: expected {points}, got {got[name]}")
+        _compare_scores(doc, ref, expected, outcome, game, names)
     return outcome
+
+
+def _compare_scores(doc: Document, ref: str, expected: dict, outcome: Outcome, game: Game, names: list[str]) -> None:
+    """Note in ``outcome`` each expected score (``expect.REF``) the finished ``game`` disagrees with,
+    followed by the score events that make the engine's total (issue 50: a rules lawyer looks for
+    the disagreement there): for the in-game score those of the game, for the final one all."""
+    for when in ("in_game", "final"):
+        want = expected.get(when)
+        if want is None:
+            continue
+        got = getattr(outcome, when)
+        for name, points in want.items():
+            if name not in got:
+                raise UserError(f"unknown player '{name}' (players: {', '.join(names)})",
+                                code="scenario", **doc.where(("expect", ref, when, name)))
+            if got[name] != points:
+                seat = names.index(name)
+                behind = [f"    turn {e.turn}{' (final)' if e.phase == 'final' else ''}: {e.explain(names)}"
+                          for e in game.events if seat in e.players and e.points
+                          and (when == "final" or e.phase == "in_game")]
+                made = "\n".join(behind) if behind else "    (no score event paid them)"
+                outcome.failures.append(f"{when} score of {name}: expected {points}, got {got[name]}, from:\n{made}")
 
 
 def _decide(doc: Document, game: Game, turn: dict, path: tuple, label: str, outcome: Outcome) -> bool:

@@ -19,6 +19,7 @@ from ..geometry import PORTS, SIDES
 from ..resources import rulesets_dir
 from .compose import RULESET_SHAPE, compose, load_option, options_dir
 from .formula import names_previous
+from .references import split_ref
 from .resolve import resolved
 from .ruleset import Ruleset, load_ruleset
 from .source import Document, JsonPath, json_path, load_yaml, load_yaml_cached, value_at
@@ -133,8 +134,21 @@ def show(ref: str, *, origins: bool = False) -> str:
     comment line per earlier value as its file wrote it, newest first."""
     doc = merged(ref)
     lines: list[str] = []
-    _emit(doc, resolved(doc), (), 0, lines, origins)
+    _emit(doc, _named_with_options(ref, resolved(doc)), (), 0, lines, origins)
     return "\n".join(lines) + "\n"
+
+
+def _named_with_options(ref: str, data: dict) -> dict:
+    """``data`` (a merged ruleset) named as its reference (``basic+farm-points-4``), its description
+    followed by each option's, so that what is shown says the options applied (issue 50: it read
+    as the plain ruleset); the merged document itself, which ``sha256`` hashes, keeps its own."""
+    _, options = split_ref(ref)
+    if not options:
+        return data
+    said = " ".join(f"With {load_option(option).data['name']}: {load_option(option).data['description']}"
+                    for option in options)
+    return {**data, "name": f"{data['name']}+{'+'.join(load_option(o).data['name'] for o in options)}",
+            "description": f"{data['description']} {said}"}
 
 
 def diff(ref_a: str, ref_b: str) -> list[tuple[str, Any, Any, str, str]]:

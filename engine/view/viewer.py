@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..core import personal
 from ..core.game import Game
+from ..core.standings import standing
 from ..files.notation import follower_phrase
 from ..files.record import replay_start
 from ..files.turn_entries import play_turn
@@ -81,7 +82,7 @@ def replay_html(doc: Document) -> str:
         seen = len(game.events)
     if data.get("finished", True):  # a game a player stopped early had no final scoring
         game.finish()
-        steps.append({"title": "Final scoring", "scores": list(game.scores),
+        steps.append({"title": f"Final scoring: {standing(game.scores, names)}", "scores": list(game.scores),
                       "events": [e.explain(names) for e in game.events[seen:]]})
     else:
         steps.append({"title": "The game was stopped here (no final scoring)", "scores": list(game.scores),

@@ -63,6 +63,12 @@ def test_scenario_check_reports_a_failed_expectation(tmp_path: Path) -> None:
     result = run("scenario", "check", str(bad))
     assert result.returncode == 1
     assert "expected 5, got 4" in result.stdout
+    # The events behind the engine's total follow (issue 50), for the in-game score and the final one.
+    lines = result.stdout.splitlines()
+    city = "    turn 1: city@S at (0,-1) (complete; tiles 2, pennants 0): 2 * tiles = 4, 2 * pennants = 0 → 4 for A"
+    for when in ("in_game", "final"):
+        at = lines.index(f"  {when} score of A: expected 5, got 4, from:")
+        assert lines[at + 1] == city
 
 
 @pytest.mark.parametrize("args, message", [

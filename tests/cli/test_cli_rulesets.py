@@ -101,3 +101,17 @@ def test_an_option_is_validated_on_a_base_that_already_has_what_it_requires() ->
         assert result.returncode == 0, result.stderr
         assert result.stdout.startswith("ok   rulesets/options/river-split-springs.yaml")
         assert f"checked as {base.replace('+river', '')}+river+" in result.stdout
+
+
+def test_show_names_the_options_applied(tmp_path: Path) -> None:
+    """Issue 50: ``rulesets show basic+farm-points-4`` printed basic's name and description, as if
+    no option applied; the text shown still loads, and ``basic`` alone is as it was."""
+    result = run("rulesets", "show", "basic+farm-points-4")
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == "name: basic+farm-points-4"
+    assert lines[1].startswith("description: 'Carcassonne base game") and "With farm-points-4: Farms pay 4" in lines[1]
+    shown = tmp_path / "shown.yaml"
+    shown.write_text(result.stdout)
+    assert run("rulesets", "validate", str(shown)).returncode == 0
+    assert run("rulesets", "show", "basic").stdout.splitlines()[0] == "name: basic"

@@ -116,6 +116,6 @@ def test_the_log_says_why_a_feature_paid_nobody() -> None:
     ruleset = load_ruleset(str(MAYOR))
     game = Game(ruleset, 2, draw_order=[ruleset.tile_ids["E"], ruleset.tile_ids["U"]])
     (event,) = game.play(Move(pack(0, -1), 2, 0, 1))  # a mayor closes the 2-tile city, no pennant
-    assert event.explain(["A", "B"]) == ("city at (0,-1) (complete; tiles 2, pennants 0, followers 0 v 0): "
+    assert event.explain(["A", "B"]) == ("city@S at (0,-1) (complete; tiles 2, pennants 0, followers 0 v 0): "
                                          "2 * tiles = 4, 2 * pennants = 0 → 4 for nobody")
     assert game.scores == [0, 0] and game.supply == [8, 8]
