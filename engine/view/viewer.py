@@ -145,7 +145,7 @@ def _page(ruleset: Ruleset, names: list[str], placed, stays, steps, ref: str) ->
               for m, (lo_x, _, hi_x, _) in spans.items() for x in range(lo_x, hi_x + 1)]
     labels += [f'<text x="-8" y="{(y - top) * CELL + CELL / 2 + 4}" text-anchor="end">{y}</text>'
                for y in range(top, top + height)]
-    coords = f'<g id="coords" font-size="12" fill="#555" style="display:none">{"".join(labels)}</g>'
+    coords = f'<g id="coords" font-size="12" fill="#555">{"".join(labels)}</g>'  # shown at first: the log names cells
     last_mark = (f'<rect id="last-tile" class="last" width="{CELL - 4}" height="{CELL - 4}" fill="none" '
                  f'stroke="{LAST_MARK}" stroke-width="4" style="display:none"/>')
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-30 -30 {width * CELL + 40} {height * CELL + 40}" '
@@ -170,7 +170,7 @@ body {{ font-family: sans-serif; margin: 1em; }}
 <div id="controls"><button id="first">« first</button><button id="prev">‹ back</button>
 <button id="next">next ›</button><button id="last">last »</button>
 <span id="where"></span>
-<label><input type="checkbox" id="coords-on"> coordinates</label></div>
+<label><input type="checkbox" id="coords-on" checked> coordinates</label></div>
 <div id="step"></div>
 <div id="side"><div>{legend}</div><div id="scores"></div><ul id="events"></ul></div>
 <div id="board">{svg}</div>

@@ -336,8 +336,9 @@ def test_a_whole_game_in_the_browser(server, browser, ref: str) -> None:
     placed = driver.find_elements(By.CSS_SELECTOR, 'use.placed[data-turn="2"]')[0]
     assert (float(mark.get_attribute("x")), float(mark.get_attribute("y"))) == (
         float(placed.get_attribute("x")) + 2, float(placed.get_attribute("y")) + 2), second
+    assert driver.find_element(By.ID, "coords").is_displayed()  # on at first: the log names cells (issue 50)
     driver.find_element(By.ID, "coords-on").click()
-    assert driver.find_element(By.ID, "coords").is_displayed()
+    assert not driver.find_element(By.ID, "coords").is_displayed()
 
 
 def test_keeping_an_own_tile_in_the_browser(server, browser) -> None:
