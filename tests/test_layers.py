@@ -110,6 +110,6 @@ def test_module_is_one_sitting_long(name: str) -> None:
 def test_the_checker_sees_imports_inside_functions_and_skips_type_hints() -> None:
     """The checks above would pass vacuously if the import reader missed imports:
     the CLI imports the engine only inside its commands, and core/game imports rules."""
-    assert "engine.rules.ruleset" in imported("engine.cli.game_commands")
+    assert "engine.rules.ruleset" in imported("engine.cli.play_command")
     assert "engine.rules.ruleset" in imported("engine.core.game")
     assert "engine.core.game" not in imported("engine.rules.constraints")  # only under TYPE_CHECKING

@@ -19,7 +19,7 @@ import traceback
 
 import typer
 
-from . import analyse_command, doctor, game_commands, ruleset_commands, serve_command, sim_commands  # noqa: F401  (register their commands)
+from . import analyse_command, doctor, game_commands, play_command, ruleset_commands, serve_command, sim_commands  # noqa: F401  (register their commands)
 from .app import Failed, app
 
 __all__ = ["app", "main"]

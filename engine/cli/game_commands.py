@@ -1,148 +1,17 @@
-"""``carcassonne play``, ``replay``, ``render`` and ``scenario check``: one game at a time."""
+"""``carcassonne replay``, ``render`` and ``scenario check``: one game at a time (``play`` is
+:mod:`engine.cli.play_command`)."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from ..core import burial, personal, tallies
-from ..core.hands import of as hands_of
 from ..core.standings import ranking, standing
+from . import play_command  # noqa: F401  (registered here, first: play leads the game commands)
 from .app import Failed, app, check_pictures, epilog, exit_check, scenario_app, write_picture
-from .completion import complete_player_list, complete_ref
-from .output import JsonOption, Output, ref_inputs
-
-
-@app.command(epilog=epilog([
-    "carcassonne play --seed 7",
-    "carcassonne play -r first-edition+river -p greedy,greedy,random -s 3 --record game.json",
-    "carcassonne play -p human,greedy",
-    "carcassonne play -p mcts,greedy -s 7 --record game.json",
-    "carcassonne play -s 7 --json - | jq .scores",
-]))
-def play(
-    ruleset: Annotated[str, typer.Option("--ruleset", "-r", metavar="REF", autocompletion=complete_ref,
-                                         help="A ruleset reference, NAME_OR_PATH[+OPTION]…")] = "basic",
-    players: Annotated[str, typer.Option("--players", "-p", metavar="LIST", autocompletion=complete_player_list,
-                                         help="Comma-separated players in seat order: random, greedy, "
-                                              "mcts (mcts:2000, mcts:1.5s, mcts:800:roots=2; more "
-                                              "name=value settings in the README) or human.")] = "random,greedy",
-    seed: Annotated[Optional[int], typer.Option("--seed", "-s", metavar="N", min=0, max=2**63 - 1,
-                                                help="Seed for the deck and the bots (0 to 2⁶³ − 1); random if "
-                                                     "left out (and printed).")] = None,
-    record: Annotated[Optional[Path], typer.Option("--record", metavar="FILE",
-                                                   help="Write the game record (JSON) to FILE.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final table, no turn log.")] = False,
-    json_target: JsonOption = None,
-) -> None:
-    """Play one game and print every turn, its points and the scores."""
-    from rich.text import Text
-
-    from ..bots.players import check_seats
-    from ..core.scoring import points_by_kind
-    from ..core.titles import holders
-    from ..errors import UserError
-    from ..files.output import check_writable, write_json
-    from ..rules.references import portable_ref
-    from ..rules.ruleset import load_ruleset
-    from ..sim.play import play_game
-    from .turn_log import score_table, tile_progress, turn_logger
-
-    output = Output(json_target, outputs={"--record": record}, inputs=ref_inputs(ruleset))
-    console = output.console
-    kinds = [k.strip() for k in players.split(",") if k.strip()]
-    if record is not None:
-        check_writable(record)  # before the ruleset is loaded: a bad path fails at once
-    loaded = load_ruleset(ruleset)
-    for warning in loaded.warnings:  # the game is played all the same
-        output.echo(warning.render(), err=True)
-    check_seats(kinds, loaded.min_players, loaded.max_players, loaded.ref)
-    if "human" in kinds and output.to_stdout:
-        raise UserError("a human plays on the terminal, so the JSON cannot go there too: give --json a file",
-                        code="usage")
-    ref = ruleset
-    if record is not None:
-        # The record names its ruleset relative to itself, so replay works from anywhere.
-        ref = portable_ref(ruleset, check_writable(record).parent)
-    if seed is None:
-        seed = random.SystemRandom().randrange(10**9)
-    names = [f"{kind}-{i + 1}" for i, kind in enumerate(kinds)]
-    console.print(Text.assemble("Playing ", (ruleset, "bold"), f" with {', '.join(names)} — seed {seed}"))
-    hook = None if quiet or output.to_stdout else turn_logger(console, loaded, names)
-    seats = None
-    if "human" in kinds:
-        from ..bots.players import make_player
-        from .human import HumanPlayer
-
-        seats = [HumanPlayer(names[i], console=console, seat_names=names) if kind == "human"
-                 else make_player(kind, seed, i)
-                 for i, kind in enumerate(kinds)]
-        hook = None  # the human's screen shows every turn already
-    if hook is None and seats is None and console.is_terminal and not output.to_stdout:
-        with tile_progress(console) as progress:
-            played = play_game(loaded, kinds, seed, ref=ref, on_turn=progress)
-    else:
-        played = play_game(loaded, kinds, seed, ref=ref, on_turn=hook, players=seats)
-    game = played.game
-    placed = len(game.board)
-    discarded = sum(1 for _, move in game.history if move is None) - game.returned
-    saved = record
-    if played.quit:
-        from .human import HumanPlayer
-
-        # Only a file the player asked for: --record, or a name given when asked now.
-        human = next(seat for seat in seats or () if isinstance(seat, HumanPlayer))
-        if saved is None:
-            saved = human.ask_save(f"carcassonne-{seed}.json")
-            if saved is not None:
-                played.record["ruleset"] = portable_ref(ruleset, check_writable(saved).parent)
-        if saved is not None:
-            write_json(saved, played.record)
-            console.print(f"Game stopped after {game.turn} turns; the record so far is in {saved} "
-                          f"(replay it with: carcassonne replay {saved})")
-        else:
-            why = "Ctrl-C, so " if human.interrupted else "the input ended, so " if human.input_ended else ""
-            console.print(f"Game stopped after {game.turn} turns; {why}nothing was saved "
-                          f"(--record FILE saves a game however it ends)")
-    else:
-        if not quiet:
-            for event in game.events:
-                if event.phase == "final":
-                    console.print(f"  final  {event.explain(names)}")
-        score_table(output, game, names, played.in_game)
-        console.print(standing(game.scores, names))
-        back = f" ({game.returned} unplaceable draw{'s' * (game.returned != 1)} went back into the stack)" \
-            if game.returned else ""
-        held = hands_of(game)
-        if held is not None and held.out:  # deck.hand return: box
-            back += f", {len(held.out)} returned to the box unplaced"
-        if burial.of(game).buried:  # deck.bury
-            back += (f", {len(burial.of(game).buried)} buried under "
-                     f"{game.ruleset.kinds[game.ruleset.bury_kind].name} tiles")
-        starts = {0: "no start tile", 1: "start tile included"}.get(len(game.starts), "start tiles included")
-        console.print(f"{placed} tiles placed ({starts}), {discarded} discarded{back}.")
-        if record is not None:
-            write_json(record, played.record)
-            console.print(f"Record written to {record}")
-    output.json("play", {
-        "ruleset": ruleset, "seed": seed,
-        "players": [{"name": name, "kind": kind} for name, kind in zip(names, kinds)],
-        "finished": not played.quit, "turns": game.turn, "extra_turns": list(game.extra_turns),
-        "personal_turns": list(personal.of(game).turns),
-        "scores": {"in_game": played.in_game, "final": list(game.scores)},
-        "ranking": ranking(game.scores), "winners": ranking(game.scores)[0],
-        "points_by_kind": points_by_kind(game),
-        "tokens": [dict(zip(game.ruleset.tokens, held)) for held in tallies.of(game).tokens], "titles": holders(game),
-        "tiles_placed": placed, "tiles_discarded": discarded, "tiles_returned": game.returned,
-        "tiles_buried": len(burial.of(game).buried),
-        "events": [event.to_json() for event in game.events],
-        "record": None if saved is None else str(saved),
-    })
-    if played.quit and human.interrupted:
-        raise typer.Exit(130)  # Ctrl-C, as every command ends on it (what was saved is said above)
+from .output import JsonOption, Output
 
 
 @app.command(epilog=epilog([

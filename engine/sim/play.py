@@ -34,17 +34,20 @@ class QuitGame(Exception):
 
 
 def play_game(ruleset: Ruleset, kinds: list[str], seed: int, *, ref: str | None = None,
-              on_turn: TurnHook | None = None, players: list[Player] | None = None) -> PlayedGame:
+              on_turn: TurnHook | None = None, players: list[Player] | None = None, game: Game | None = None,
+              names: list[str] | None = None) -> PlayedGame:
     """Play ``ruleset`` to the end with bots of ``kinds`` (seat order) and ``seed``.
 
     The deck is shuffled with ``seed``; bot ``i`` is seeded with ``f"{seed}:{i}"``
-    (``players`` gives ready-made players instead, e.g. a human).  A player
+    (``players`` gives ready-made players instead, e.g. a human).  ``game``: a game under
+    way to go on with (resumed from its record, :func:`engine.files.resume.resume`) instead
+    of a new one.  ``names``: the seats' names in the record (default ``KIND-N``).  A player
     raising :class:`QuitGame` ends the game early: the result then has
     ``quit=True``, no final scoring, and a record of the turns so far.
     Raises ``ValueError`` for an unknown bot kind.
     """
     players = players or [make_player(kind, seed, seat) for seat, kind in enumerate(kinds)]
-    game = Game(ruleset, len(players), seed)
+    game = game if game is not None else Game(ruleset, len(players), seed)
     quit_early = False
     try:
         play_out(game, players, on_turn)
@@ -53,8 +56,8 @@ def play_game(ruleset: Ruleset, kinds: list[str], seed: int, *, ref: str | None 
     in_game = list(game.scores)
     if not quit_early:
         game.finish()
-    record = build_record(game, ref or ruleset.ref,
-                          [{"name": f"{kind}-{i + 1}", "kind": kind} for i, kind in enumerate(kinds)],
+    names = names or [f"{kind}-{i + 1}" for i, kind in enumerate(kinds)]
+    record = build_record(game, ref or ruleset.ref, [{"name": name, "kind": kind} for name, kind in zip(names, kinds)],
                           in_game)
     return PlayedGame(game, list(kinds), in_game, record, quit_early)
 
