@@ -36,9 +36,10 @@ from ..files.output import check_writable
 from ..files.record import history_seats
 from ..sim.play import QuitGame  # the play loop catches it and stops the game where it stands
 from .hand_choice import choose_tile, hand_note, held_count
-from .move_input import MoveInputError, decline_word, move_notation, parse_move
+from .move_input import MoveInputError, decline_word, distinct, move_notation, parse_move
+from .move_list import move_list
 from .output import terminal_console
-from .screen import SEAT_STYLES, board_text, kind_letter, kind_style, pieces_left, tile_text
+from .screen import SEAT_STYLES, board_text, kind_letter, pieces_left, tile_text
 
 __all__ = ["HumanPlayer", "Choice"]
 
@@ -63,7 +64,7 @@ class HumanPlayer:
     """
 
     def __init__(self, name: str, *, input: Callable[[str], str] = builtins.input,
-                 console: Console | None = None, max_listed: int = 16,
+                 console: Console | None = None, max_listed: int = 8,
                  seat_names: list[str] | None = None) -> None:
         self.name = name
         self.seat_names = seat_names  # every seat's name, to label the score line; else P1, P2, …
@@ -175,14 +176,13 @@ class HumanPlayer:
 
     def choices(self, game: Game) -> list[Choice]:
         """The legal moves, numbered from 1 in reading order (by row, then column, then rotation),
-        each placement first without a follower, then with each follower spot (and type)."""
+        each placement first without a follower, then with each follower spot (and type); one move
+        per result, a symmetric tile's alike rotations listed once (any of them may be typed).
+        Declining a personal tile is typed (d), not numbered: the numbers stay placements."""
         placements = sorted(game.placements(), key=lambda pr: (*reversed(game.local(pr[0])[1:]), pr[1]))
-        out: list[Choice] = []
-        for pos, r in placements:
-            for follower, kind in ((None, 0), *game.deploy_choices(pos, r)):
-                move = Move(pos, r, follower, kind)
-                out.append(Choice(len(out) + 1, move, move_notation(game, move)))
-        return out  # declining a personal tile is typed (d), not numbered: the numbers stay placements
+        moves = [Move(pos, r, follower, kind) for pos, r in placements
+                 for follower, kind in ((None, 0), *game.deploy_choices(pos, r))]
+        return [Choice(n, move, move_notation(game, move)) for n, move in enumerate(distinct(game, moves), 1)]
 
     def show_turn(self, game: Game, choices: list[Choice]) -> None:
         """The whole turn screen: header, news since the last turn, board, scores, tile, moves."""
@@ -201,7 +201,7 @@ class HumanPlayer:
         c.print(tile_text(ruleset, tile, legal=legal), end="")
         if hands_of(game) is not None:
             c.print(hand_note(game))
-        c.print(self._move_list(game, choices, limit=self.max_listed))
+        c.print(move_list(game, choices, self.max_listed, self.console.width))
         if personal.of(game).offered:
             instead = ("pass: the stacks are used up, and this is the last round"
                        if personal.of(game).last_round is not None else "draw a tile from the stack instead")
@@ -229,60 +229,7 @@ class HumanPlayer:
             f"Feature kinds: {kinds}.  On the board a tile is a 5×3 block: its ports round the edge,\n"
             "  its id in the middle; a digit is a follower of that seat; ╭───╮ boxes are cells where\n"
             "  your tile fits.", style=None))
-        self.console.print(self._move_list(game, choices, limit=None))
-
-    def _move_list(self, game: Game, choices: list[Choice], limit: int | None) -> Text:
-        """Numbered moves grouped by cell, a line per rotation, the cell named on its first:
-        ``3,-1  r0: 1) —  2) +city@N  3) +field@NL (north)`` then ``       r2: 4) — …``.
-
-        A field is also named by where it lies on the tile, since its half-side port alone
-        is hard to picture.  Whole cells are shown up to ``limit`` lines (the rest are one
-        ``?`` away), so a 100-move turn late in the game leaves the board on screen.
-        """
-        ruleset, tile = game.ruleset, game.tile
-        cells: dict[tuple[int, int, int], list[Choice]] = {}
-        for choice in choices:
-            cells.setdefault(game.local(choice.move.pos), []).append(choice)
-        number_w = len(str(len(choices)))
-        several = ruleset.maps > 1
-        head_w = max((len(f"{'m%d ' % m if several else ''}{x},{y}") for m, x, y in cells), default=0)
-        out = Text()
-        out.append(f"Legal moves ({len(choices)} in {len(cells)} cells; — is no follower):\n", style="bold")
-        lines = 0
-        for shown, ((m, x, y), group) in enumerate(cells.items()):
-            rotations = sorted({c.move.rotation for c in group})
-            if limit is not None and shown and lines + len(rotations) > limit:
-                hidden = list(cells.values())[shown:]
-                out.append(f"  … {len(hidden)} more cells ({sum(map(len, hidden))} moves): "
-                           f"? lists all; any legal move may be typed\n", style="yellow")
-                break
-            lines += len(rotations)
-            label = f"{f'm{m} ' if several else ''}{x},{y}"
-            for rotation in rotations:
-                out.append("  ")
-                out.append(label.ljust(head_w), style="bold")
-                label = ""  # the cell is named on its first line only
-                out.append(f"  r{rotation}:")
-                for choice in (c for c in group if c.move.rotation == rotation):
-                    move = choice.move
-                    out.append(f" {choice.number:>{number_w}}) ",
-                               style="bold cyan" if move.follower is None else "cyan")
-                    if move.follower is None:
-                        out.append("—")
-                        continue
-                    spot = choice.text.split(" ", 2)[2]
-                    held = ruleset.tiles[tile].spot_segment(move.follower)
-                    if ruleset.kinds[ruleset.tiles[tile].segments[held].kind].ports == "half":
-                        spot += " " + place_name(ruleset, tile, move.rotation, move.follower).split(" ", 1)[1]
-                    out.append(f"+{spot}", style=self._spot_style(game, move))
-                out.append("\n")
-        out.rstrip()
-        return out
-
-    def _spot_style(self, game: Game, move: Move) -> str:
-        tile = game.ruleset.tiles[game.tile]
-        segment = tile.segments[tile.spot_segment(move.follower)]
-        return kind_style(game.ruleset, segment.kind)
+        self.console.print(move_list(game, choices, None, self.console.width))
 
     def scores_line(self, game: Game) -> Text:
         """One line: each seat's colour, score, pieces left by type, tokens collected (goods) and

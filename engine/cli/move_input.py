@@ -4,8 +4,8 @@ A move is written ``X,Y rR`` and optionally a follower ``KIND@PORT`` (or a
 bare port-less kind such as ``cloister``; ``-`` or nothing for none), e.g.
 ``3,-1 r2 city@N``; declining a personal tile offered is ``draw`` (``pass`` once
 the stacks are used up).  ``move_notation`` writes a move so and ``parse_move``
-reads one back, forgiving case and spaces.  Text that names no legal move raises
-:class:`MoveInputError` with the engine's own reason
+reads one back, forgiving case and spaces; ``distinct`` drops the moves a
+symmetric tile repeats.  Text that names no legal move raises :class:`MoveInputError` with the engine's own reason
 (:meth:`Game.check <engine.core.game.Game.check>` and
 :func:`~engine.files.notation.parse_follower`), for the player to read and
 answer again: a typo must never end a game.
@@ -14,16 +14,17 @@ answer again: a typo must never end a game.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ..core import personal
 from ..core.game import Game
 from ..core.moves import DECLINE, DRAW, IllegalMove, Move
-from ..files.notation import format_follower, parse_follower
+from ..files.notation import facing_follower, parse_follower
 from ..geometry import pack
 from ..rules.kinds import FeatureKind
 from ..rules.ruleset import Ruleset
 
-__all__ = ["MoveInputError", "move_notation", "parse_move"]
+__all__ = ["MoveInputError", "distinct", "move_notation", "parse_move"]
 
 
 class MoveInputError(ValueError):
@@ -31,14 +32,15 @@ class MoveInputError(ValueError):
 
 
 def move_notation(game: Game, move: Move, tile: int | None = None) -> str:
-    """``X,Y rR [KIND@PORT]`` of ``move`` for ``tile`` (default: the current tile), X,Y on its map."""
+    """``X,Y rR [KIND@PORT]`` of ``move`` for ``tile`` (default: the current tile), X,Y on its map; a field
+    named by its port nearest where it lies (:func:`~engine.files.notation.facing_follower`)."""
     if move.kind == DECLINE:
         return decline_word(game)
     tile = game.tile if tile is None else tile
     _, x, y = game.local(move.pos)
     text = f"{x},{y} r{move.rotation}"
     if move.follower is not None:
-        text += " " + format_follower(game.ruleset, tile, move.rotation, move.follower, move.type)
+        text += " " + facing_follower(game.ruleset, tile, move.rotation, move.follower, move.type)
     return text
 
 
@@ -151,3 +153,43 @@ def _segment(ruleset: Ruleset, tile: int, rotation: int, text: str) -> int:
         if len(only) == 1:
             return only[0]
     raise MoveInputError(str(error))
+
+
+def distinct(game: Game, moves: list[Move]) -> list[Move]:
+    """``moves`` of the current tile without those whose result on the board one before them already
+    gives: a symmetric tile turned another way with its follower on the same segment (the
+    crossroads X shows four alike rotations, the straight road two; issue 50: 128 moves listed for X
+    where 32 differ).  Order kept; each result is its first move."""
+    seen: set[tuple] = set()
+    kept = []
+    for move in moves:
+        key = (move.pos, _look(game, move.rotation), _spot_look(game, move))
+        if key not in seen:
+            seen.add(key)
+            kept.append(move)
+    return kept
+
+
+def _look(game: Game, rotation: int) -> tuple:
+    """What the current tile turned ``rotation`` shows on the board: per segment (sorted) its kind,
+    attributes, board ports, the board ports of the segments it touches, and the sides it shares."""
+    tile = game.ruleset.tiles[game.tile]
+    ports = tile.orientations[rotation].segment_ports
+    return tuple(sorted(_segment_look(tile, ports, rotation, j) for j in range(len(tile.segments))))
+
+
+def _segment_look(tile: Any, ports: tuple[tuple[int, ...], ...], rotation: int, j: int) -> tuple:
+    segment = tile.segments[j]
+    return (segment.kind, segment.attrs, ports[j], tuple(sorted(ports[a] for a in segment.adjacent)),
+            segment.open_sides, tuple(sorted((side + rotation) % 4 for side in segment.shares)))
+
+
+def _spot_look(game: Game, move: Move) -> tuple | None:
+    """Where ``move``'s follower stands, as the board shows it (None: no follower)."""
+    if move.follower is None:
+        return None
+    tile = game.ruleset.tiles[game.tile]
+    if move.follower >= len(tile.segments):  # a corner: the board corner it turns to
+        return (move.type, "corner", (move.follower - len(tile.segments) + move.rotation) % 4)
+    return (move.type, _segment_look(tile, tile.orientations[move.rotation].segment_ports, move.rotation,
+                                     move.follower))

@@ -41,6 +41,24 @@ def format_follower(ruleset: Ruleset, tile: int, rotation: int, segment: int, ki
     return f"{kind.name}@{SIDES[next(p for p in ports if p % 3 == 1) // 3]}"
 
 
+def facing_follower(ruleset: Ruleset, tile: int, rotation: int, segment: int, kind_of_follower: int = 0) -> str:
+    """:func:`format_follower`'s notation, but a segment of half-side ports (a field) is named by its
+    port nearest where it lies, as :func:`place_name` says it (``field@SR (south-west)``, not its
+    first port, ``field@NL (south-west)``): what a player reads on screen.  It names the same segment
+    (any port of a segment does: :func:`parse_follower`); records keep :func:`format_follower`'s."""
+    text = format_follower(ruleset, tile, rotation, segment, kind_of_follower)
+    tile_type = ruleset.tiles[tile]
+    if segment >= len(tile_type.segments) or ruleset.kinds[tile_type.segments[segment].kind].ports != "half":
+        return text
+    ports = tile_type.orientations[rotation].segment_ports[segment]
+    if not ports:
+        return text
+    x = sum(_PORT_POINTS[p][0] for p in ports) / len(ports)
+    y = sum(_PORT_POINTS[p][1] for p in ports) / len(ports)
+    nearest = min(ports, key=lambda p: ((_PORT_POINTS[p][0] - x) ** 2 + (_PORT_POINTS[p][1] - y) ** 2, p))
+    return f"{text.rpartition('@')[0]}@{PORTS[nearest]}"
+
+
 def follower_name(ruleset: Ruleset, type_index: int, role: str) -> str:
     """What the log and the viewer call a follower of type ``type_index`` on a feature whose followers are
     ``role`` (thief, knight, …): the role for a normal follower; a type that counts in a

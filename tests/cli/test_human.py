@@ -24,6 +24,7 @@ from engine.cli.screen import board_text
 from engine.core import moving, personal
 from engine.core.game import Game
 from engine.core.moves import MOVE_ON, Move
+from engine.files.notation import place_name
 from engine.geometry import pack
 from engine.rules.ruleset import load_ruleset
 from engine.sim.play import QuitGame
@@ -156,7 +157,7 @@ def test_many_moves_are_capped_and_question_mark_lists_them_all() -> None:
     player.choose(game)
     screen = text(out)
     listed = screen[screen.index("Legal moves ("):screen.index("How to answer")]
-    assert "more cells" in listed and "? lists all" in listed
+    assert "more placements" in listed and "? lists all" in listed
     assert f"{choices[-1].number}) " not in listed
     help_part = screen[screen.index("How to answer"):]
     for choice in choices:
@@ -502,3 +503,68 @@ def test_the_scores_line_counts_each_seats_pieces_by_type() -> None:
     player.choose(game)
     screen = text(out)
     assert "5 followers, 1 large left" in screen and "8 followers, 1 large left" in screen
+
+
+@pytest.mark.parametrize("tile, every, listed", [("X", 72, 18), ("C", 8, 2), ("B", 12, 3), ("U", 24, 12),
+                                                 ("V", 24, 24)])
+def test_a_symmetric_tile_lists_each_result_once(tile: str, every: int, listed: int) -> None:
+    """Issue 50: the crossroads X listed 128 moves where 32 differ.  Beside the start tile, each
+    rotation of X (C, B: four alike; U: two) that looks alike is listed once; the others may still
+    be typed, and give the same board."""
+    game = Game(BASIC, 2, draw_order=[BASIC.tile_ids[tile], BASIC.tile_ids["V"]])
+    moves = game.legal_moves()
+    choices = HumanPlayer("alice", console=console()).choices(game)
+    assert (len(moves), len(choices)) == (every, listed)
+    shown = {choice.move for choice in choices}
+    for move in moves:
+        if move in shown:
+            continue
+        alike = next(c.move for c in choices if c.move.pos == move.pos and
+                     (c.move.follower is None) == (move.follower is None) and
+                     _after(game, c.move) == _after(game, move))
+        assert parse_move(game, move_notation(game, move)) == move and alike is not None
+
+
+def _after(game: Game, move: Move) -> tuple:
+    """The board a move leaves, as the next tile sees it: each cell's edge constraint, the cells
+    where V fits with its follower choices, and who holds what."""
+    copy = game.copy()
+    copy.play(move)
+    fits = sorted((pos, r, tuple(copy.deploy_choices(pos, r))) for pos, r in copy.placements())
+    return tuple(sorted(copy.frontier.items())), len(fits), copy.supply, copy.scores
+
+
+def test_a_field_is_named_by_its_port_nearest_where_it_lies() -> None:
+    """Issue 50: "field@NL (south-west)" read as a contradiction; the list names a field by the
+    half-side nearest it, which reads back as the same segment (records keep the first port)."""
+    game = Game(BASIC, 2, draw_order=[BASIC.tile_ids["V"], BASIC.tile_ids["V"]])
+    for choice in HumanPlayer("alice", console=console()).choices(game):
+        move = choice.move
+        if move.follower is None or "field" not in choice.text:
+            continue
+        port = choice.text.rsplit("@", 1)[1]
+        side = {"N": "north", "E": "east", "S": "south", "W": "west"}
+        where = place_name(BASIC, game.tile, move.rotation, move.follower)
+        half = {"NL": "west", "NR": "east", "EL": "north", "ER": "south", "SL": "east", "SR": "west",
+                "WL": "south", "WR": "north"}[port]
+        assert side[port[0]] in where or half in where, (choice.text, where)
+        assert parse_move(game, choice.text) == move
+
+
+def test_the_move_list_flows_across_a_wide_terminal_and_keeps_to_its_lines() -> None:
+    """Issue 50: a line per rotation pushed the board off a 130×45 terminal.  Placements flow side
+    by side; no line is wider than the terminal (but for an entry wider than it alone), and at
+    most ``max_listed`` lines of them are shown."""
+    from engine.cli.move_list import move_list
+
+    game = Game(BASIC, 2, seed=5)
+    bots = [GreedyPlayer("a"), GreedyPlayer("b")]
+    while game.turn < 20:
+        game.play(bots[game.player].choose(game))
+    choices = HumanPlayer("x", console=console()).choices(game)
+    shown = move_list(game, choices, 8, 130).plain.splitlines()
+    assert shown[0].startswith(f"Legal moves ({len(choices)} in ")
+    body = [line for line in shown[1:] if not line.startswith("  … ")]
+    assert 1 <= len(body) <= 8 and all(len(line) <= 130 for line in body)
+    assert len(move_list(game, choices, None, 130).plain.splitlines()) < len({(c.move.pos, c.move.rotation)
+                                                                              for c in choices})
