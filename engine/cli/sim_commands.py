@@ -160,8 +160,12 @@ def rescore(
     console = output.console
     table = output.table(f"{record}: the same moves under {len(columns)} ruleset{'s' * (len(columns) != 1)}")
     table.add_column("player")
-    for column in columns:
-        table.add_column(column.ref, justify="right")
+    for column in columns:  # a game that stopped early is marked: its totals are of fewer turns (issue 50)
+        table.add_column(column.ref + ("*" if column.stopped else ""), justify="right")
+    stopped = [f"* {c.ref} stops at turn {c.stopped[0]} (its totals are the turns before, unscored at the end)"
+               for c in columns if c.stopped]
+    if stopped:
+        table.caption = "; ".join(stopped)
     for p, name in enumerate(names):
         table.add_row(name, *[str(c.scores[p]) for c in columns])
         order = [k for c in columns for k in c.kinds]

@@ -318,3 +318,15 @@ def test_the_log_names_follower_types_as_what_they_are() -> None:
               "--seed", "2").stdout
     assert "large thief on road@E" in log and "pig on field@NR" in log
     assert not re.search(r" on [a-z]+:", log)  # no TYPE: prefix left in the log
+
+
+def test_rescore_marks_a_column_whose_game_stopped_early(tmp_path: Path) -> None:
+    """Issue 50: ``basic+no-farmers`` showed its totals at turn 7 beside whole games, unmarked."""
+    record = tmp_path / "g.json"
+    assert run("play", "--players", "random,greedy", "--seed", "3", "--record", str(record), "-q").returncode == 0
+    result = run("rescore", str(record), "-r", "basic+no-farmers", "-r", "first-edition")
+    assert result.returncode == 0, result.stderr
+    header = next(line for line in result.stdout.splitlines() if line.startswith("player"))
+    assert header.split() == ["player", "basic", "basic+no-farmers*", "first-edition"]
+    assert "* basic+no-farmers stops at turn 7 (its totals are the turns before, unscored at the end)" in \
+        " ".join(result.stdout.split())
