@@ -336,11 +336,17 @@ def _print_summaries(output: Output, summaries: dict, players: list[str]) -> Non
     kinds = [k for s in values for k in s["points_by_kind"]]
     for kind in sorted(dict.fromkeys(kinds), key=lambda k: k != START):  # start first, as in every table
         table.add_row(f"{kind} points per player", *[f"{s['points_by_kind'].get(kind, 0):.2f}" for s in values])
-    table.add_row("seat 1 wins", *[f"{s['first_seat_win_rate']:.1%}" for s in values])
-    table.add_row("draws", *[f"{s['draw_rate']:.1%}" for s in values])
+    table.add_row("seat 1 wins", *[_rate_text(s['first_seat_win_rate'], s['first_seat_win_rate_ci95'])
+                                   for s in values])
+    table.add_row("draws", *[_rate_text(s['draw_rate'], s['draw_rate_ci95']) for s in values])
     table.add_row("winning margin", *[f"{s['mean_winning_margin']:.1f}" for s in values])
     table.add_row("tiles discarded", *[f"{s['mean_tiles_discarded']:.2f}" for s in values])
     output.console.print(table)
+
+
+def _rate_text(rate: float, interval: list[float]) -> str:
+    """``45.0% [30.7%, 60.2%]``: a rate of games and its 95% interval."""
+    return f"{rate:.1%} [{interval[0]:.1%}, {interval[1]:.1%}]"
 
 
 def _signed(x: float) -> str:
@@ -350,8 +356,9 @@ def _signed(x: float) -> str:
 
 def _print_differences(output: Output, differences: list[dict]) -> None:
     for d in differences:
-        table = output.table(f"{d['to']} minus {d['from']}, paired game by game (bootstrap 95% CI); "
-                             f"the winner changes in {d['winner_changed_rate']:.1%} of games")
+        table = output.table(f"{d['to']} minus {d['from']}, paired game by game (bootstrap 95% CI); the winner "
+                             f"changes in {_rate_text(d['winner_changed_rate'], d['winner_changed_rate_ci95'])} "
+                             "of games")
         table.add_column("measure")
         table.add_column("mean difference", justify="right")
         table.add_column("95% CI", justify="right")

@@ -102,6 +102,19 @@ def _cornish_fisher(p: float, df: int) -> float:
     return z + sum(term / df ** (i + 1) for i, term in enumerate(terms))
 
 
+def wilson(successes: int, n: int) -> tuple[float, float]:
+    """The Wilson score 95% interval of a rate of ``successes`` in ``n`` trials (0 to 1; ``(0, 1)`` for
+    none): unlike the normal approximation it stays inside 0–1 and is fair for rates near 0 or 1
+    and for a few dozen games (Wilson 1927; Brown, Cai and DasGupta 2001)."""
+    if n <= 0:
+        return 0.0, 1.0
+    z = 1.959963984540054  # the normal distribution's 97.5th percentile
+    rate = successes / n
+    centre = (rate + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def percentile(ordered: list[float], q: float) -> float:
     """The ``q``-th percentile (0–100) of the sorted, non-empty list ``ordered``, linearly
     interpolated between the two nearest ranks (numpy's default method).

@@ -15,7 +15,7 @@ from array import array
 from dataclasses import dataclass, field
 from operator import ne, sub
 
-from .intervals import bootstrap_means, percentile, t_quantile
+from .intervals import bootstrap_means, percentile, t_quantile, wilson
 
 #: Bootstrap resamples for the confidence intervals of paired differences.
 RESAMPLES = 2000
@@ -63,7 +63,7 @@ class Summary:
         self.discarded_sum += row["discarded"]
 
     def to_json(self) -> dict:
-        """Means with 95% confidence intervals (Student t), rates and per-kind means."""
+        """Means with 95% confidence intervals (Student t), rates with theirs (Wilson) and per-kind means."""
         n = self.games
         seats = []
         for p in range(self.players):
@@ -76,7 +76,9 @@ class Summary:
             "mean_score": seats,
             "points_by_kind": {k: _round(v / (n * self.players)) for k, v in self.kind_sum.items()},
             "first_seat_win_rate": _round(self.first_seat_wins / n),
+            "first_seat_win_rate_ci95": [_round(x) for x in wilson(self.first_seat_wins, n)],
             "draw_rate": _round(self.draws / n),
+            "draw_rate_ci95": [_round(x) for x in wilson(self.draws, n)],
             "mean_winning_margin": _round(self.margin_sum / n),
             "mean_tiles_discarded": _round(self.discarded_sum / n),
         }
@@ -119,7 +121,8 @@ class Pairing:
             changed = sum(map(ne, self.winners[ref], self.winners[base]))
             out.append({"from": base, "to": ref, "mean_score_difference": seats,
                         "points_by_kind_difference": kinds,
-                        "winner_changed_rate": _round(changed / games) if games else 0.0})
+                        "winner_changed_rate": _round(changed / games) if games else 0.0,
+                        "winner_changed_rate_ci95": [_round(x) for x in wilson(changed, games)]})
         return out
 
 

@@ -129,3 +129,17 @@ def test_summary_interval_is_mean_plus_minus_t_times_standard_error() -> None:
     (seat,) = summary.to_json()["mean_score"]
     half = 3.182446305284263 * (5 / 3) ** 0.5 / 2  # t(0.975, 3) × s / √n, s² = 5/3
     assert seat == {"seat": 0, "mean": 2.5, "ci95": [round(2.5 - half, 4), round(2.5 + half, 4)]}
+
+
+@pytest.mark.parametrize("successes, n, low, high", [
+    (18, 40, 0.3071, 0.6017),  # worked out by hand from Wilson's formula, z = 1.96
+    (0, 10, 0.0, 0.2775),
+    (10, 10, 0.7225, 1.0),
+    (1, 2, 0.0945, 0.9055),
+])
+def test_a_rate_has_its_wilson_interval(successes: int, n: int, low: float, high: float) -> None:
+    """Issue 50: the win, draw and winner-changed rates were printed without an interval."""
+    from engine.sim.intervals import wilson
+
+    found = wilson(successes, n)
+    assert found == pytest.approx((low, high), abs=1e-4)
