@@ -20,6 +20,7 @@ from .completion import complete_ref
 ], "130 the server was stopped with Ctrl-C (143 with SIGTERM), as every command ends on them; 2 bad input, a "
    "missing web extra or a port in use."))
 def serve(
+    ctx: typer.Context,
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", metavar="REF", autocompletion=complete_ref,
                                          help="The first table's ruleset (the start page opens others).")] = "basic",
     players: Annotated[str, typer.Option("--players", "-p", metavar="LIST",
@@ -48,8 +49,10 @@ def serve(
     """Play in the browser: a local web table on 127.0.0.1.
 
     Opens a first table with --ruleset and --players, prints its address and serves
-    until Ctrl-C. The page may seat bots within the --max-* budgets and name rulesets
-    shipped or in the --rulesets folder (what is typed here is not held to them).
+    until Ctrl-C; started again on a folder with unfinished games, it lists them and opens
+    no new table unless --ruleset, --players or --seed is given. The page may seat bots
+    within the --max-* budgets and name rulesets shipped or in the --rulesets folder (what
+    is typed here is not held to them).
     Needs the web extra: pip install 'carcassonne-rules[web]'.
     """
     from ..bots.players import check_seats
@@ -79,9 +82,15 @@ def serve(
         raise UserError(f"cannot create the records folder {records}: {error.strerror}", code="output") from None
     tables = Tables(records)
     waiting = [listed for listed in tables.listing() if listed.progress != "over"]
-    first = tables.open(ruleset, specs, seed if seed is not None else random.SystemRandom().randrange(10**9))
-    typer.echo(f"Open http://127.0.0.1:{port}/table/{first} in a browser to play "
-               f"(start page http://127.0.0.1:{port}/; records in {records}/). Ctrl-C stops the server.")
+    typed = [name for name in ("ruleset", "players", "seed")  # by name: typer has a click of its own
+             if getattr(ctx.get_parameter_source(name), "name", "") == "COMMANDLINE"]
+    if waiting and not typed:  # a restart goes on with the saved games: no new empty table (issue 50)
+        typer.echo(f"Open http://127.0.0.1:{port}/ in a browser to go on with a game saved in {records}/ or start "
+                   "another. Ctrl-C stops the server.")
+    else:
+        first = tables.open(ruleset, specs, seed if seed is not None else random.SystemRandom().randrange(10**9))
+        typer.echo(f"Open http://127.0.0.1:{port}/table/{first} in a browser to play "
+                   f"(start page http://127.0.0.1:{port}/; records in {records}/). Ctrl-C stops the server.")
     if waiting:
         typer.echo(f"Saved in {records}/, unfinished (open one to go on; all are on the start page):")
         for listed in waiting[:5]:

@@ -191,7 +191,7 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
         return HTMLResponse(pages.atlas_page(ref, atlas_svg(ruleset)))
 
     async def replay_index(request: Request) -> Response:
-        return HTMLResponse(pages.replay_page([p.name for p in tables.saved()]))
+        return HTMLResponse(await _in_thread(lambda: pages.replay_page(tables.saved_records())))
 
     def replay_saved(request: Request) -> Response:
         name = request.path_params["name"]

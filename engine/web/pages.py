@@ -14,7 +14,7 @@ from ..rules.inspect import shipped
 from ..view.markup import xml_text
 
 if TYPE_CHECKING:
-    from .tables import Listed
+    from .tables import Listed, SavedRecord
 
 _NAV = ('<nav><a href="/">new game</a> · <a href="/rulesets">rulesets</a> · '
         '<a href="/replay">replays</a></nav>')
@@ -113,13 +113,18 @@ def atlas_page(ref: str, svg: str) -> str:
     return _page(f"Tiles of {ref}", f'<div class="atlas">{svg}</div>')
 
 
-def replay_page(saved: list[str]) -> str:
-    """Links to the saved records' replays, and an upload for any record file."""
-    rows = "".join(f'<li><a href="/replay/{xml_text(name)}">{xml_text(name)}</a></li>' for name in saved)
+def replay_page(saved: list[SavedRecord]) -> str:
+    """The saved records, newest first, each with its ruleset, players, when it was saved and how
+    the game stands (a link to its replay), and an upload for any record file."""
+    rows = "".join(f'<tr><td><a href="/replay/{xml_text(r.name)}">{xml_text(r.name)}</a></td>'
+                   f"<td>{xml_text(r.ref)}</td><td>{xml_text(', '.join(r.names))}</td><td>{xml_text(r.saved)}</td>"
+                   f"<td>{xml_text(r.result)}</td></tr>" for r in saved)
+    listing = (f'<table class="replays"><thead><tr><th>record</th><th>ruleset</th><th>players</th><th>saved</th>'
+               f"<th>result</th></tr></thead><tbody>{rows}</tbody></table>" if rows else "<p>none yet</p>")
     body = f"""<p>Choose a record file (from <code>carcassonne play --record</code> or this table) to step
 through it: <input type="file" id="record-file" accept=".json,application/json"></p>
 <p id="error" class="error" role="alert"></p>
-<h2>Saved here</h2><ul>{rows or "<li>none yet</li>"}</ul>"""
+<h2>Saved here</h2>{listing}"""
     return _page("Replays", body, scripts=("replay.js",))
 
 

@@ -13,11 +13,13 @@ import json
 import re
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.standings import ranking
 from ..errors import UserError
 from ..rules.reading import read_bytes
 from ..rules.ruleset import load_ruleset
@@ -58,7 +60,7 @@ class Tables:
         self.records = records
         self.by_id: OrderedDict[str, Table] = OrderedDict()  # least recently used first
         self._lock = threading.Lock()
-        self._summaries: dict[Path, tuple[tuple[int, int], Listed | None]] = {}
+        self._summaries: dict[Path, tuple[tuple[int, int], _Facts | None]] = {}
 
     def open(self, ref: str, specs: list[str], seed: int, base: Path | None = None) -> str:
         """A new table's id (its ruleset's paths taken from ``base``, default the working directory);
@@ -99,8 +101,27 @@ class Tables:
 
     def _summary(self, path: Path, table_id: str) -> Listed | None:
         """What the start page says of the record at ``path``, or None for a file that is not a
-        record of a table (read as every input is: a regular file of at most 16 MiB, never a
-        FIFO; remembered while the file's size and time stay the same)."""
+        record of a table."""
+        facts = self._facts(path)
+        if facts is None:
+            return None
+        return Listed(table_id, facts.ref, facts.seed, facts.names, _progress(facts.finished, facts.turns))
+
+    def saved_records(self) -> list[SavedRecord]:
+        """The records of the records folder as ``/replay`` lists them, newest first (files that are
+        not records left out)."""
+        found = []
+        for path in self.saved():
+            facts = self._facts(path)
+            if facts is not None:
+                when = time.strftime("%Y-%m-%d %H:%M", time.localtime(facts.modified))
+                found.append(SavedRecord(path.name, facts.ref, facts.names, when, facts.result()))
+        return found
+
+    def _facts(self, path: Path) -> _Facts | None:
+        """What a listing shows of the record at ``path``, or None for a file that is not a record (read
+        as every input is: a regular file of at most 16 MiB, never a FIFO; remembered while the
+        file's size and time stay the same)."""
         try:
             info = path.stat()
         except OSError:
@@ -115,8 +136,9 @@ class Tables:
         found = None
         if _looks_like_record(data):
             turns = sum(1 for t in data["turns"] if isinstance(t, dict) and "at" in t)
-            found = Listed(table_id, data["ruleset"], data["seed"], tuple(p["name"] for p in data["players"]),
-                           _progress(data.get("finished", True) is not False, turns))
+            scores = data.get("scores", {}).get("final") if isinstance(data.get("scores"), dict) else None
+            found = _Facts(data["ruleset"], data["seed"], tuple(p["name"] for p in data["players"]), turns,
+                           data.get("finished", True) is not False, _whole_numbers(scores), info.st_mtime)
         self._summaries[path] = (key, found)
         return found
 
@@ -154,6 +176,48 @@ class Tables:
             del self.by_id[table_id]
 
 
+@dataclass(frozen=True)
+class SavedRecord:
+    """A record in the records folder as ``/replay`` lists it: its file name, ruleset, the seats'
+    names, when it was saved (local time, to the minute) and how the game stands (:meth:`_Facts.result`)."""
+
+    name: str
+    ref: str
+    names: tuple[str, ...]
+    saved: str
+    result: str
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """What the listings read of a record: ruleset, seed, names, placements, finished or not, the
+    final scores (None where the record has none to read) and the file's time."""
+
+    ref: str
+    seed: int
+    names: tuple[str, ...]
+    turns: int
+    finished: bool
+    scores: tuple[int, ...] | None
+    modified: float
+
+    def result(self) -> str:
+        """``greedy-2 won, 82 to 72``, ``A and B tied at 40``, or ``unfinished, turn 12``."""
+        if not self.finished or self.scores is None or len(self.scores) != len(self.names):
+            return f"unfinished, turn {self.turns}" if not self.finished else "over"
+        first, *rest = ranking(self.scores)
+        who = " and ".join(self.names[seat] for seat in first)
+        if len(first) > 1:
+            return f"{who} tied at {self.scores[first[0]]}"
+        return f"{who} won, {self.scores[first[0]]} to {self.scores[rest[0][0]]}" if rest else f"{who} won"
+
+
+def _whole_numbers(values: Any) -> tuple[int, ...] | None:
+    if isinstance(values, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return tuple(values)
+    return None
+
+
 def _looks_like_record(data: Any) -> bool:
     """Whether ``data`` has what the start page shows of a record, of the right types (the full
     check is the record schema's, when the table is resumed)."""
@@ -175,4 +239,4 @@ def _newest_first(listed: dict[str, Listed], in_memory: OrderedDict[str, Table],
     return known + [i for i in reversed(in_memory) if i not in known]
 
 
-__all__ = ["Gone", "KEEP_FINISHED", "Listed", "Tables"]
+__all__ = ["Gone", "KEEP_FINISHED", "Listed", "SavedRecord", "Tables"]

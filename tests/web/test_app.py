@@ -267,6 +267,14 @@ def test_replay_pages_for_saved_and_uploaded_records(client: TestClient, records
     (records / "mine.json").write_text(json.dumps(record))
     listing = client.get("/replay").text
     assert 'href="/replay/mine.json"' in listing
+    # Issue 50: listed by ruleset, players, when saved and the result, not by file name alone.
+    final = record["scores"]["final"]
+    best = max(range(2), key=final.__getitem__)
+    names = [p["name"] for p in record["players"]]
+    row = listing[listing.index('href="/replay/mine.json"'):].split("</tr>")[0]
+    assert "<td>basic</td>" in row and f"<td>{names[0]}, {names[1]}</td>" in row
+    assert f"<td>{names[best]} won, {final[best]} to {final[1 - best]}</td>" in row
+    assert re.search(r"<td>\d{4}-\d\d-\d\d \d\d:\d\d</td>", row)
     saved = client.get("/replay/mine.json")
     assert saved.status_code == 200 and "Carcassonne replay" in saved.text
     uploaded = client.post("/api/replay", params={"name": "x.json"}, content=json.dumps(record), headers=JSON)
@@ -536,3 +544,15 @@ def test_picking_a_tile_of_the_hand_through_the_api(client: TestClient) -> None:
     assert picked.status_code == 200 and picked.json()["tile"]["id"] == held[1]
     assert "the tile to place is chosen" in _error(_play(client, table, 0, {"kind": "pick", "tile": held[0]}), 409)
     assert "once the game is over" in _error(client.get(f"/api/tables/{table}/record"), 409)
+
+
+def test_a_listed_record_says_how_its_game_stands() -> None:
+    from engine.web.tables import _Facts
+
+    def facts(scores, finished=True, turns=71):
+        return _Facts("basic", 1, ("A", "B", "C"), turns, finished, scores, 0.0)
+
+    assert facts((40, 40, 30)).result() == "A and B tied at 40"
+    assert facts((10, 52, 30)).result() == "B won, 52 to 30"
+    assert facts(None, finished=False, turns=12).result() == "unfinished, turn 12"
+    assert facts(None).result() == "over"

@@ -58,17 +58,21 @@ def test_serve_prints_the_table_and_serves_it(tmp_path: Path) -> None:
         server.send_signal(signal.SIGINT)
         server.wait(30)
     assert "Traceback" not in server.stderr.read()
-    # Started again on the same folder, it names the game in progress before the new table.
-    again = subprocess.Popen([sys.executable, "-m", "engine.cli", "serve", "--players", "human,greedy", "--port",
-                              str(port)], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        lines = [again.stdout.readline() for _ in range(3)]
-        assert lines[0].startswith(f"Open http://127.0.0.1:{port}/table/"), (lines, again.stderr.read())
-        assert lines[1].startswith("Saved in carcassonne-games/, unfinished")
-        assert lines[2].startswith(f"  http://127.0.0.1:{port}/table/{table}  basic, turn ")
-    finally:
-        again.send_signal(signal.SIGINT)
-        again.wait(30)
+    # Started again on the same folder, it names the game in progress and opens no new empty table
+    # (issue 50); given --players, it opens one as asked, and names the game in progress after it.
+    for typed, first in (([], f"Open http://127.0.0.1:{port}/ in a browser to go on with a game saved in "
+                              "carcassonne-games/ or start another."),
+                         (["--players", "human,greedy"], f"Open http://127.0.0.1:{port}/table/")):
+        again = subprocess.Popen([sys.executable, "-m", "engine.cli", "serve", *typed, "--port", str(port)],
+                                 cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            lines = [again.stdout.readline() for _ in range(3)]
+            assert lines[0].startswith(first), (lines, again.stderr.read())
+            assert lines[1].startswith("Saved in carcassonne-games/, unfinished")
+            assert lines[2].startswith(f"  http://127.0.0.1:{port}/table/{table}  basic, turn ")
+        finally:
+            again.send_signal(signal.SIGINT)
+            again.wait(30)
 
 
 def test_a_taken_port_is_refused_before_anything_is_written(tmp_path: Path) -> None:
