@@ -13,7 +13,7 @@ import typer
 from .app import app, epilog
 from .completion import complete_bots, complete_ref
 from .output import JsonOption, Output, ref_inputs
-from .sim_commands import Games, Players, Scheduler, Seed, Workers
+from .sim_commands import MAX_GAMES, Players, Scheduler, Seed, Workers
 
 #: The most values one sweep may take (each is a full set of games per ruleset).
 MAX_SWEEP = 25
@@ -21,19 +21,26 @@ MAX_SWEEP = 25
 
 @app.command(epilog=epilog([
     "carcassonne analyse basic first-edition second-edition -n 200 -p greedy,greedy --html report.html",
-    "carcassonne analyse basic -n 100 --strong mcts:100 --weak greedy",
+    "carcassonne analyse basic --deals 100 --strong mcts:100 --weak greedy",
+    "carcassonne analyse basic --deals 60 --ladder random,greedy,mcts:100",
     "carcassonne analyse basic first-edition --sweep farm_points=1..5 -n 100 --json sweep.json",
 ]))
 def analyse(
     refs: Annotated[list[str], typer.Argument(metavar="REF", autocompletion=complete_ref,
                                               help="One or more ruleset references.")],
-    games: Games = 100,
+    games: Annotated[int, typer.Option("--deals", "-n", "--games", metavar="N", min=1, max=MAX_GAMES,
+                                       help="Deals to play (1 to 10⁹): each unit plays every deal, twice for the luck "
+                                            "measure and twice more per rung of the skill ladder.")] = 100,
     players: Players = "greedy,greedy",
     strong: Annotated[Optional[str], typer.Option("--strong", metavar="BOT", autocompletion=complete_bots,
                                                   help="With --weak: the stronger player of the skill measure "
                                                        "(two seats, seats swapped on each deal).")] = None,
     weak: Annotated[Optional[str], typer.Option("--weak", metavar="BOT", autocompletion=complete_bots,
                                                 help="The weaker player of the skill measure.")] = None,
+    ladder: Annotated[Optional[str], typer.Option("--ladder", metavar="LIST", autocompletion=complete_bots,
+                                                  help="Skill as a ladder of bots, weakest first "
+                                                       "(random,greedy,mcts:100): each plays the one below it "
+                                                       "(--weak W --strong S is the ladder W,S).")] = None,
     sweep: Annotated[Optional[str], typer.Option("--sweep", metavar="NAME=LOW..HIGH[:STEP]",
                                                  help="Analyse each ruleset with its constant NAME set to each "
                                                       "value from LOW to HIGH (integers).")] = None,
@@ -60,8 +67,9 @@ def analyse(
     if (strong is None) != (weak is None):
         raise UserError("--strong and --weak go together: the skill measure plays one against the other",
                         code="usage")
-    if strong is not None and len([k for k in players.split(",") if k.strip()]) != 2:
-        raise UserError("--strong and --weak play two-player games: give --players two bots as well, so that every "
+    rungs = _ladder(ladder, strong, weak)
+    if rungs and len([k for k in players.split(",") if k.strip()]) != 2:
+        raise UserError("the skill measure plays two-player games: give --players two bots as well, so that every "
                         "measure is of two-player games", code="usage")
     if html_path is not None and str(html_path) == "-":
         raise UserError("--html writes a file: give its path (--json - prints to standard output)", code="usage")
@@ -69,31 +77,49 @@ def analyse(
     output = Output(json_target, outputs={"--html": html_path}, inputs=ref_inputs(*refs))
     _check_scheduler(scheduler)
     _, kinds = _job(list(refs), players, seed, games)  # checks the players against every ruleset
-    if strong is not None and weak is not None:
-        _job(list(refs), f"{strong},{weak}", seed, games)  # (two seats, as --players has)
+    for low, high in zip(rungs, rungs[1:]):
+        _job(list(refs), f"{high},{low}", seed, games)  # each rung's bots (two seats, as --players has)
     swept = _parse_sweep(sweep) if sweep else None
     values: list[int | None] = list(swept[1]) if swept else [None]
-    units = [Unit(ref, tuple(kinds), {} if value is None or swept is None else {swept[0]: value}, strong, weak)
+    units = [Unit(ref, tuple(kinds), {} if value is None or swept is None else {swept[0]: value}, rungs)
              for ref in refs for value in values]
     rulesets = [load_unit_ruleset(u.ref, u.constants) for u in units]  # a bad sweep fails before any game
-    columns = [UnitColumns(u.label, len(kinds), list(r.categories), u.ref, u.constants)
+    columns = [UnitColumns(u.label, len(kinds), list(r.categories), u.ref, u.constants, rungs)
                for u, r in zip(units, rulesets)]
     spread = max(1, games // (4 * (workers or 2)))  # slow players: every worker busy from the start
     job = Job(tuple(u.key() for u in units), tuple(kinds), seed, games, task=analyse_chunk, chunk=min(CHUNK, spread))
-    per_deal = 2 + 2 * (strong is not None)  # the game and its replay (luck), and the skill pair
+    per_deal = 2 + 2 * max(len(rungs) - 1, 0)  # the game and its replay (luck), and a pair per rung
     with closing(_run_with_progress(output.console, job, workers, scheduler, games, per_deal,
                                     words=("deals", "units"))) as results:
         collect(results, columns)
     reports, differences = summarise(columns, sweep_pairs(len(refs), len(values)) if swept else None)
     result = {"rulesets": list(refs), "games": games, "seed": seed, "players": kinds, "strong": strong, "weak": weak,
+              "ladder": list(rungs),
               "sweep": None if swept is None else {"constant": swept[0], "values": swept[1], "rulesets": list(refs)},
-              "units": reports, "differences": differences, "findings": findings(reports, differences, strong, weak)}
+              "units": reports, "differences": differences, "findings": findings(reports, differences),
+              "not_measured": {} if rungs else {"skill": "no --strong/--weak or --ladder was given"}}
     for line in result["findings"]:
         output.echo(f"• {line}")
     output.json("analyse", result)
     if html_path is not None:
         _write_html(html_path, result, shlex.join(["carcassonne", "analyse", *sys.argv[2:]]), rulesets)
         output.echo(f"Report written to {html_path}")
+
+
+def _ladder(ladder: str | None, strong: str | None, weak: str | None) -> tuple[str, ...]:
+    """The skill ladder, weakest first: ``--ladder``'s bots, or ``(weak, strong)``; () for none.
+    :class:`UserError` for both given, or a ladder of fewer than two bots."""
+    from ..errors import UserError
+
+    if ladder is None:
+        return (weak, strong) if strong is not None and weak is not None else ()
+    if strong is not None:
+        raise UserError("give --ladder or --strong/--weak, not both (--weak W --strong S is --ladder W,S)",
+                        code="usage")
+    rungs = tuple(k.strip() for k in ladder.split(",") if k.strip())
+    if len(rungs) < 2:
+        raise UserError(f"--ladder {ladder}: name at least two bots, weakest first (random,greedy)", code="usage")
+    return rungs
 
 
 def _parse_sweep(text: str) -> tuple[str, list[int]]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,13 +31,14 @@ from .tension import comeback, decided_turn, lead_changes
 @dataclass(frozen=True)
 class Unit:
     """A ruleset reference with constants set (``{}``: as written), the players of its games,
-    and for the skill measure a ``strong`` and a ``weak`` player (both or neither)."""
+    and for the skill measure a ``ladder`` of players, weakest first (``--weak W --strong S`` is
+    the ladder ``(W, S)``; empty: skill is not measured): each rung is played against the one
+    below it."""
 
     ref: str
     players: tuple[str, ...]
     constants: dict[str, int] = field(default_factory=dict)
-    strong: str | None = None
-    weak: str | None = None
+    ladder: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -46,12 +48,12 @@ class Unit:
     def key(self) -> str:
         """The unit as a JSON string (what travels to the workers in a job's ``refs``)."""
         return json.dumps({"ref": self.ref, "players": list(self.players), "constants": self.constants,
-                           "strong": self.strong, "weak": self.weak}, sort_keys=True)
+                           "ladder": list(self.ladder)}, sort_keys=True)
 
     @staticmethod
     def from_key(key: str) -> "Unit":
         data = json.loads(key)
-        return Unit(data["ref"], tuple(data["players"]), data["constants"], data["strong"], data["weak"])
+        return Unit(data["ref"], tuple(data["players"]), data["constants"], tuple(data["ladder"]))
 
 
 _LOADED: dict[tuple[str, str, str | None], Ruleset] = {}
@@ -115,9 +117,11 @@ def traced_game(ruleset: Ruleset, players: list[str], seed: int, replay: int = 0
     return its row: final and in-game scores, winners, margin, turns, discarded and buried
     tiles, points by kind and the tension and shape measures (docs/analyse.md)."""
     bots = [make_player(kind, seed, seat, replay=replay) for seat, kind in enumerate(players)]
+    began = time.perf_counter()
     game = Game(ruleset, len(bots), seed, explain=False)
     trace = Trace(game)
     play_out(game, bots, trace)
+    seconds = time.perf_counter() - began
     in_game = list(game.scores)
     game.finish()
     scores = list(game.scores)
@@ -127,7 +131,7 @@ def traced_game(ruleset: Ruleset, players: list[str], seed: int, replay: int = 0
     return {
         "scores": scores, "in_game": in_game, "winners": winners,
         "margin": ranked[0] - ranked[1] if len(ranked) > 1 else ranked[0],
-        "turns": game.turn,
+        "turns": game.turn, "milliseconds": round(1000 * seconds),
         "discarded": sum(1 for _, move in game.history if move is None) - game.returned,
         "buried": len(burial.of(game).buried),
         "by_kind": {k: sum(per.get(k, 0) for per in game.kind_points) for k in ruleset.categories},
@@ -143,9 +147,11 @@ def analyse_chunk(keys: tuple[str, ...], players: tuple[str, ...], seeds: tuple[
                   base: str | None = None) -> list[list[dict]]:
     """A :class:`~engine.sim.simulate.Job` task: per seed, a row per unit (``keys``:
     :meth:`Unit.key`), each ``{"seed", "game", "replay", "skill"}``: the game with the unit's
-    players, the same deal replayed with the bots seeded afresh (luck), and with a strong and a
-    weak player the deal played twice, seats swapped, as ``[strong's score, weak's score]`` per
-    play (skill; None without them).  ``players`` is unused (each unit has its own)."""
+    players, the same deal replayed with the bots seeded afresh (luck), and per rung of the
+    unit's ladder the deal played twice by it and the rung below, seats swapped, as
+    ``[stronger's score, weaker's score]`` per play (skill: a list per rung; empty without a
+    ladder).  ``players`` is unused (each unit has its own).  A game's ``milliseconds`` is its
+    wall time (the one measure that depends on the machine)."""
     units = [Unit.from_key(key) for key in keys]
     rulesets = [load_unit_ruleset(u.ref, u.constants, Path(base) if base else None) for u in units]
     rows = []
@@ -157,9 +163,9 @@ def analyse_chunk(keys: tuple[str, ...], players: tuple[str, ...], seeds: tuple[
 def _unit_row(unit: Unit, ruleset: Ruleset, seed: int) -> dict:
     game = traced_game(ruleset, list(unit.players), seed)
     again = traced_game(ruleset, list(unit.players), seed, replay=1)
-    skill = None
-    if unit.strong and unit.weak:
-        first = traced_game(ruleset, [unit.strong, unit.weak], seed)["scores"]
-        second = traced_game(ruleset, [unit.weak, unit.strong], seed)["scores"]
-        skill = [[first[0], first[1]], [second[1], second[0]]]
+    skill = []
+    for weak, strong in zip(unit.ladder, unit.ladder[1:]):
+        first = traced_game(ruleset, [strong, weak], seed)["scores"]
+        second = traced_game(ruleset, [weak, strong], seed)["scores"]
+        skill.append([[first[0], first[1]], [second[1], second[0]]])
     return {"seed": seed, "unit": unit.label, "game": game, "replay": again["scores"], "skill": skill}

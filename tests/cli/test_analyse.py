@@ -3,6 +3,7 @@ game is played (exit 2, a located message, nothing written)."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -44,9 +45,30 @@ def test_the_html_report_is_one_offline_page(tmp_path: Path) -> None:
     (["basic", "--strong", "greedy"], "--strong and --weak go together"),
     (["basic", "basic"], "a ruleset reference is given twice"),
     (["basic", "--strong", "nobody", "--weak", "random"], "nobody"),
+    (["basic", "--ladder", "greedy"], "--ladder greedy: name at least two bots, weakest first"),
+    (["basic", "--ladder", "random,greedy", "--strong", "mcts", "--weak", "random"], "give --ladder or --strong"),
+    (["basic", "--ladder", "random,nobody"], "nobody"),
+    (["basic", "--ladder", "random,greedy", "-p", "random,random,random"], "the skill measure plays two-player"),
 ])
 def test_bad_usage_is_refused_before_any_game(tmp_path: Path, args: list[str], message: str) -> None:
     out = tmp_path / "out.json"
     outcome = run(*args, "-n", "2", "--json", str(out))
     assert outcome.returncode == 2 and message in outcome.stderr, (outcome.stdout, outcome.stderr)
     assert "Traceback" not in outcome.stderr and not out.exists()
+
+
+def test_deals_is_the_option_and_the_report_reads_back(tmp_path: Path) -> None:
+    """Issue 50: ``-n`` said games and counted deals; ``--deals`` names it (``-n`` and ``--games`` still
+    work).  The JSON says what was not measured and why, and the findings say so."""
+    out = tmp_path / "out.json"
+    outcome = run("basic", "--deals", "3", "-p", "random,random", "--workers", "1", "--json", str(out))
+    assert outcome.returncode == 0, outcome.stderr
+    data = json.loads(out.read_text())
+    assert data["games"] == 3 and data["ladder"] == [] and data["not_measured"] == {
+        "skill": "no --strong/--weak or --ladder was given"}
+    assert any(line.startswith("Skill was not measured") for line in data["findings"])
+    unit = data["units"][0]
+    assert unit["shape"]["turns"]["mean"] == 71 and unit["shape"]["seconds"]["mean"] > 0
+    assert 0 <= unit["balance"]["draw_rate"]["mean"] <= 1
+    help_text = run("--help").stdout
+    assert "--deals" in " ".join(help_text.split())

@@ -13,18 +13,20 @@ from engine.sim.traced import Unit, analyse_chunk, load_unit_ruleset, traced_gam
 
 
 def row(scores, replay, winners=None, skill=None, **game) -> dict:
-    """A constructed deal: the game's final scores (nothing in game), its replay's, the skill plays."""
+    """A constructed deal: the game's final scores (nothing in game), its replay's, the skill plays
+    (of the ladder's one rung)."""
     top = max(scores)
     ranked = sorted(scores, reverse=True)
     base = {"scores": scores, "in_game": [0] * len(scores), "winners": winners or [p for p, s in enumerate(scores)
                                                                                    if s == top],
-            "margin": ranked[0] - ranked[1], "turns": 10, "discarded": 0, "buried": 0, "by_kind": {"road": sum(scores)},
+            "margin": ranked[0] - ranked[1], "turns": 10, "milliseconds": 40, "discarded": 0, "buried": 0, "by_kind": {"road": sum(scores)},
             "lead_changes": 1, "decided": 0.5, "comeback": False, "branching": 20.0, "followers_out": 3.0}
-    return {"seed": 0, "unit": "u", "game": base | game, "replay": replay, "skill": skill}
+    return {"seed": 0, "unit": "u", "game": base | game, "replay": replay, "skill": [skill] if skill else []}
 
 
 def report_of(rows: list[dict]) -> dict:
-    unit = UnitColumns("u", 2, ["road"])
+    skilled = any(r["skill"] for r in rows)
+    unit = UnitColumns("u", 2, ["road"], ladder=("weak", "strong") if skilled else ())
     collect(([r] for r in rows), [unit])
     (report,), _ = summarise([unit])
     return report
@@ -58,7 +60,9 @@ def test_skill_is_the_strong_players_share_over_seat_swapped_plays() -> None:
     # Deal 1: the strong player wins both plays; deal 2: wins one, loses one; deal 3: a tie and a win.
     rows = [row([1, 0], [1, 0], skill=[[30, 20], [25, 10]]), row([1, 0], [1, 0], skill=[[30, 20], [10, 25]]),
             row([1, 0], [1, 0], skill=[[20, 20], [21, 20]])]
-    skill = report_of(rows)["skill"]
+    report = report_of(rows)
+    skill = report["skill"]
+    assert report["ladder"] == [{"weak": "weak", "strong": "strong"} | skill]
     assert skill["win_rate"]["mean"] == pytest.approx((1000 + 500 + 750) / 3 / 1000, abs=1e-4)
     assert skill["mean_margin"]["mean"] == pytest.approx((10 + 15 + 10 - 15 + 0 + 1) / 6, abs=1e-4)  # per play
 
@@ -68,7 +72,8 @@ def test_differences_are_paired_and_say_when_they_cannot_separate() -> None:
     same = [row([10, 5], [10, 5]), row([3, 9], [3, 9])] * 5
     collect(([x, x] for x in same), [a, b])
     _, (difference,) = summarise([a, b])
-    assert difference["first_seat_win_rate"] == {"mean": 0.0, "ci95": [0.0, 0.0], "games": 10, "separated": False}
+    assert difference["first_seat_win_rate"] == {"mean": 0.0, "ci95": [0.0, 0.0], "games": 10, "separated": False,
+                                                 "deals_needed": None}
 
 
 def test_a_sweep_of_the_farm_points_scales_the_field_points_exactly() -> None:
@@ -97,10 +102,14 @@ def test_a_traced_game_measures_what_it_played() -> None:
 
 
 def test_the_report_is_the_same_on_one_worker_or_two() -> None:
-    units = (Unit("basic", ("random", "greedy"), {}, "greedy", "random").key(),)
+    units = (Unit("basic", ("random", "greedy"), {}, ("random", "greedy")).key(),)
     job = Job(units, ("random", "greedy"), 5, 6, task=analyse_chunk, chunk=2)
     one = [r for r in run(job, workers=1)]
     two = [r for r in run(job, workers=2)]
+    for rows in (one, two):  # the games' wall time is the machine's, not the game's
+        for per_seed in rows:
+            for r in per_seed:
+                assert r["game"].pop("milliseconds") >= 0
     assert one == two and len(one) == 6
 
 
@@ -139,3 +148,50 @@ def test_the_trace_counts_a_decision_worked_out_by_hand() -> None:
     game.play(farmer, draw=False)
     trace(game, 0, ruleset.tile_ids["E"], farmer, [])
     assert trace.out == [1] and trace.trajectory == [[0, 0]] and trace.choices == [12]
+
+
+def test_deals_needed_scale_with_the_square_of_the_interval_against_the_difference() -> None:
+    """Issue 50: nothing said how many deals a difference of a given size needs.  The interval
+    narrows as 1/√deals, so a difference of 0.1 whose interval is ±0.2 at 40 deals needs 4 times
+    the deals (160) for ±0.1."""
+    from engine.sim.analysis import _separated
+
+    assert _separated({"mean": 0.1, "ci95": [-0.1, 0.3], "games": 40})["deals_needed"] == 160
+    assert _separated({"mean": -0.05, "ci95": [-0.2, 0.1], "games": 30})["deals_needed"] == 270
+    assert _separated({"mean": 0.2, "ci95": [0.1, 0.3], "games": 40})["deals_needed"] is None  # told apart already
+    assert _separated({"mean": 0.0, "ci95": [-0.1, 0.1], "games": 40})["deals_needed"] is None  # nothing to resolve
+
+
+def test_a_ladder_of_three_bots_reports_each_rung_and_whether_it_holds() -> None:
+    from engine.sim.analysis import findings
+
+    unit = UnitColumns("u", 2, ["road"], ladder=("random", "greedy", "mcts"))
+    plays = [[[30, 20], [25, 10]], [[20, 30], [30, 10]]]  # greedy beats random always; mcts wins half
+    collect(([row([1, 0], [1, 0]) | {"skill": plays}] for _ in range(6)), [unit])
+    (report,), _ = summarise([unit])
+    assert [(r["weak"], r["strong"], r["win_rate"]["mean"]) for r in report["ladder"]] == [
+        ("random", "greedy", 1.0), ("greedy", "mcts", 0.5)]
+    said = findings([report], [])
+    assert "Under u the ladder random < greedy < mcts is not shown to hold at greedy < mcts: the interval reaches " \
+           "50 %." in said
+    assert not any(line.startswith("Skill was not measured") for line in said)
+
+
+def test_the_findings_say_skill_was_not_measured_and_pair_the_score_mix() -> None:
+    """Issue 50: without --strong/--weak the report had "skill": null and no sentence; and the
+    points each kind pays (the first edition's change) were not among the paired findings."""
+    from engine.sim.analysis import findings
+
+    a, b = UnitColumns("a", 2, ["road", "field"]), UnitColumns("b", 2, ["road", "field"])
+    for k in range(10):
+        collect([[row([10 + k, 5], [10, 5], by_kind={"road": 15, "field": k}),
+                  row([10 + k, 5], [10, 5], by_kind={"road": 15, "field": 2 * k + 3})]], [a, b])
+    reports, differences = summarise([a, b])
+    said = findings(reports, differences)
+    assert "Skill was not measured: give --strong BOT --weak BOT (or --ladder random,greedy,mcts) to play a stronger " \
+           "player against a weaker one on every deal." in said
+    field = differences[0]["points_by_kind"]["field"]
+    assert field["mean"] == 7.5 and field["separated"]  # k + 3 more each deal: 3 … 12, mean 7.5
+    assert any(line.startswith("Under b field pays 7.5 points a game more (all players together) than under a")
+               for line in said)
+    assert "Under b road pays exactly as under a, deal for deal." not in said  # the same in every deal: not said
