@@ -72,3 +72,4 @@ def test_deals_is_the_option_and_the_report_reads_back(tmp_path: Path) -> None:
     assert 0 <= unit["balance"]["draw_rate"]["mean"] <= 1
     help_text = run("--help").stdout
     assert "--deals" in " ".join(help_text.split())
+

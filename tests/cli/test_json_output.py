@@ -222,3 +222,19 @@ def test_bad_input_with_json_is_still_a_located_error(args: tuple[str, ...]) -> 
     run = subprocess.run([sys.executable, "-m", "engine.cli", *args, "--json", "-"],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 2 and run.stdout == "" and "error:" in run.stderr
+
+
+def test_the_report_of_the_editions_at_its_default_deals_reads_back() -> None:
+    """Issue 50's "done when": the report for ``basic first-edition`` at its default 100 deals, read
+    back: valid for its schema, the first edition's farm change a paired finding the deals tell
+    apart, what was not measured said, and every difference left unresolved needing more deals."""
+    data = result("analyse", "basic", "first-edition", "--workers", "2", command="analyse")
+    assert data["games"] == 100 and [u["unit"] for u in data["units"]] == ["basic", "first-edition"]
+    field = data["differences"][0]["points_by_kind"]["field"]
+    assert field["separated"] and field["mean"] > 0 and field["deals_needed"] is None
+    said = data["findings"]
+    assert any(line.startswith("Under first-edition field pays") for line in said)
+    assert any(line.startswith("Skill was not measured") for line in said)
+    figures = [v for d in data["differences"] for v in [*d.values(), *d["points_by_kind"].values()]
+               if isinstance(v, dict) and "separated" in v]
+    assert all(f["separated"] or f["deals_needed"] is None or f["deals_needed"] > 100 for f in figures)
