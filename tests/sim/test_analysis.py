@@ -19,7 +19,8 @@ def row(scores, replay, winners=None, skill=None, **game) -> dict:
     ranked = sorted(scores, reverse=True)
     base = {"scores": scores, "in_game": [0] * len(scores), "winners": winners or [p for p, s in enumerate(scores)
                                                                                    if s == top],
-            "margin": ranked[0] - ranked[1], "turns": 10, "milliseconds": 40, "discarded": 0, "buried": 0, "by_kind": {"road": sum(scores)},
+            "margin": ranked[0] - ranked[1], "turns": 10, "milliseconds": 40, "discarded": 0, "buried": 0,
+            "by_kind": {"road": sum(scores)},
             "lead_changes": 1, "decided": 0.5, "comeback": False, "branching": 20.0, "followers_out": 3.0}
     return {"seed": 0, "unit": "u", "game": base | game, "replay": replay, "skill": [skill] if skill else []}
 
