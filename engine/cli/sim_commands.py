@@ -128,7 +128,7 @@ def compare(
     output.json("compare", result)
     if plot_path is not None:
         try:
-            plot(str(plot_path), list(refs), pairing, caption=f"{games} games, players {players}, seed {seed}")
+            plot(str(plot_path), result["differences"], caption=f"{games} games, players {players}, seed {seed}")
         except (OSError, ValueError) as error:
             raise UserError(f"cannot write the figure {plot_path}: {error}", code="io") from None
         output.echo(f"Figure written to {plot_path}")

@@ -141,38 +141,41 @@ def _t95(n: int) -> float:
     return t_quantile(0.975, n - 1)
 
 
-def plot(path: str, refs: list[str], pairing: Pairing, caption: str = "") -> None:
-    """Score distributions and mean points per feature kind, side by side, to ``path``
-    (its suffix picks the format); ``caption`` says what was played."""
+def plot(path: str, differences: list[dict], caption: str = "") -> None:
+    """The paired differences of :meth:`Pairing.differences` to ``path`` (its suffix picks the
+    format): per later ruleset, a row per measure (each seat's score, each kind's points, all
+    players together) with its mean difference from the first ruleset and its 95 % interval, a
+    line at 0; an interval that crosses it is drawn hollow (these games cannot tell it from no
+    difference).  ``caption`` says what was played."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import numpy as np
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8))
-    every = {ref: np.concatenate([np.frombuffer(a, dtype=np.int32) for a in pairing.scores[ref]]) for ref in refs}
-    low = min(int(s.min()) for s in every.values())
-    high = max(int(s.max()) for s in every.values())
-    step = max(1, (high - low + 1) // 40)  # shared integer-aligned bins: rulesets compare bin by bin
-    bins = np.arange(low, high + step + 1, step) - 0.5
-    for ref in refs:
-        left.hist(every[ref], bins=bins, histtype="step", linewidth=1.5, label=ref)
-    left.set_title("Final score per player")
-    left.set_xlabel("points")
-    left.set_ylabel("player-games")
-    left.legend()
-    width = 0.8 / len(refs)
-    x = np.arange(len(pairing.kinds))
-    for i, ref in enumerate(refs):
-        games = len(pairing.winners[ref]) * pairing.players
-        means = [np.frombuffer(pairing.kind_points[ref][k], dtype=np.int32).sum() / games for k in pairing.kinds]
-        right.bar(x + i * width, means, width, label=ref)
-    right.set_xticks(x + width * (len(refs) - 1) / 2, pairing.kinds)
-    right.set_title("Mean points per player per game, by feature")
-    right.legend()
+    rows = [(f"seat {seat['seat'] + 1} score", seat) for seat in differences[0]["mean_score_difference"]]
+    rows += [(f"{kind} points", figure) for kind, figure in differences[0]["points_by_kind_difference"].items()]
+    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.45 * len(rows) * len(differences)))
+    labels, y = [], 0
+    for n, d in enumerate(differences):
+        figures = [seat for seat in d["mean_score_difference"]] + list(d["points_by_kind_difference"].values())
+        colour = f"C{n}"
+        for (name, _), figure in zip(rows, figures):
+            low, high = figure["ci95"]
+            crosses = low <= 0 <= high
+            ax.errorbar(figure["mean"], y, xerr=[[figure["mean"] - low], [high - figure["mean"]]], fmt="o",
+                        color=colour, mfc="white" if crosses else colour, capsize=3)
+            labels.append(f"{name} ({d['to']})" if len(differences) > 1 else name)
+            y += 1
+        y += 0.5
+    ax.axvline(0, color="grey", linewidth=1)
+    ticks = [i + 0.5 * (i // len(rows)) for i in range(len(labels))]
+    ax.set_yticks(ticks, labels)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"mean paired difference from {differences[0]['from']}, points a game (95 % interval)")
+    ax.set_title("; ".join(f"{d['to']} minus {d['from']}" for d in differences))
     if caption:
-        fig.suptitle(caption)
+        fig.suptitle(caption, fontsize=9)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    with plt.rc_context({"svg.fonttype": "none"}):  # an SVG keeps its words as text (searchable, selectable)
+        fig.savefig(path, dpi=110)
     plt.close(fig)

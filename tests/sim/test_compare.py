@@ -64,6 +64,21 @@ def test_compare_writes_a_plot(tmp_path: Path) -> None:
     assert figure.read_bytes()[:4] == b"\x89PNG"
 
 
+def test_the_plot_draws_the_paired_differences_with_their_intervals(tmp_path: Path) -> None:
+    """Issue 50: the figure was three overlapping score histograms; it is the paired differences,
+    a row per measure and ruleset, each with its interval, against a line at 0."""
+    pytest.importorskip("matplotlib")
+    figure = tmp_path / "farms.svg"
+    result = run("compare", "basic", "first-edition", "second-edition", "--games", "20", "--workers", "1", "--plot",
+                 str(figure))
+    assert result.returncode == 0, result.stderr
+    text = figure.read_text()
+    assert "mean paired difference from basic" in text and "first-edition minus basic" in text
+    for label in ("seat 1 score (first-edition)", "field points (second-edition)", "city points (first-edition)"):
+        assert f">{label}<" in text
+    assert "player-games" not in text  # the histogram's axis
+
+
 def test_rescore_under_first_edition_changes_only_farms_and_tiny_cities(tmp_path: Path) -> None:
     record = tmp_path / "g.json"
     assert run("play", "--players", "greedy,greedy", "--seed", "12", "--quiet", "--record", str(record)).returncode == 0
