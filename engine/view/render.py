@@ -23,7 +23,7 @@ from ..errors import UserError
 from ..geometry import CORNER_POINTS
 from ..rules.ruleset import Ruleset
 from ..rules.source import Document
-from ..rules.tiles import HALF
+from ..rules.tiles import HALF, TileType
 from .figures import piece_svg
 from .markup import svg_num, xml_text
 from .tile_svg import segment_anchor, tile_group
@@ -69,7 +69,7 @@ def atlas_svg(ruleset: Ruleset, *, size: float = 80, columns: int = 8) -> str:
     :func:`label_width` reckons it; a label longer still is set smaller to fit its
     column, so no label runs into its neighbour's."""
     gap, label, font = size * 0.25, size * 0.3, size * 0.18
-    texts = [f"{t.id} ×{t.count}" + (" start" if i == ruleset.start else "") for i, t in enumerate(ruleset.tiles)]
+    texts = [_atlas_label(ruleset, t) + (" start" if i == ruleset.start else "") for i, t in enumerate(ruleset.tiles)]
     room = min(max(size + gap / 2, *(label_width(text, font) for text in texts)), 2 * size)
     cell_w, cell_h = room + gap / 2, size + label + gap
     rows = max(1, math.ceil(len(ruleset.tiles) / columns))
@@ -94,6 +94,16 @@ def atlas_svg(ruleset: Ruleset, *, size: float = 80, columns: int = 8) -> str:
     width = gap + min(columns, len(ruleset.tiles)) * cell_w
     height = top + rows * cell_h
     return _document(width, height, body, f"{ruleset.ref} tile types")
+
+
+def _atlas_label(ruleset: Ruleset, tile: TileType) -> str:
+    """``D ×4``; a personal tile (``deck.personal``) says how many each player holds, ``AM_Abbey
+    1 each`` (``×0`` read as none), or ``X ×2 + 1 each`` when the stacks hold some too."""
+    label = f"{tile.id} ×{tile.count}"
+    if tile.index != ruleset.personal_tile:
+        return label
+    each = f"{ruleset.personal_count} each"
+    return f"{tile.id} {each}" if not tile.count else f"{label} + {each}"
 
 
 def board_svg(game: Game, names: list[str], *, title: str = "", size: float = 60, coordinates: bool = False,

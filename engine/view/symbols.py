@@ -107,8 +107,9 @@ def token(at: Point, s: float, index: int, label: str, name: str, count: int) ->
 
 def badge(at: Point, s: float, label: str, name: str, count: int, colour: str) -> str:
     """A segment attribute other than pennants and tokens (an inn, a cathedral): a square
-    0.14 tiles wide in ``colour`` with ``label`` (:func:`labels`), and the count when above 1."""
-    x, y, w = at[0] * s, at[1] * s, 0.14 * s
+    0.2 tiles wide (legible at the atlas's and the table's default sizes) in ``colour`` with
+    ``label`` (:func:`labels`), and the count when above 1."""
+    x, y, w = at[0] * s, at[1] * s, 0.2 * s
     square = (f'<rect x="{svg_num(x - w / 2)}" y="{svg_num(y - w / 2)}" width="{svg_num(w)}" height="{svg_num(w)}" '
               f'rx="{svg_num(w * 0.2)}" fill="{colour}" ')
     return _labelled(f'class="badge" data-attribute="{xml_text(name)}"', square, x, y, w, s, label, count)

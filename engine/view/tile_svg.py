@@ -73,7 +73,7 @@ PALETTE: dict[str, tuple[str, str]] = {
     "field": ("#9ccb6b", "#6f9a45"),
     "city": ("#d8b47a", "#7a4f24"),
     "road": ("#f5f2ea", "#6e6e6e"),
-    "river": ("#4f92d6", "#2a5f96"),
+    "river": ("#8cc8f0", "#3a7fb5"),  # pale: the second seat's follower blue (#0072b2) stands out on it
     "cloister": ("#a0522d", "#5c2c14"),
     "vineyard": ("#7b3f9e", "#3f1c52"),  # grapes
     "hill": ("#b7a26a", "#6b5a2c"),
@@ -309,11 +309,18 @@ def _split_lines(kinds: Sequence, shapes: Sequence[_Shape], size: float) -> list
     splits = _field_splits(shapes)
     if not splits:
         return []
-    stroke = kind_colours(next(k.name for k in kinds if k.ports == HALF))[1]
+    stroke = _darker(kind_colours(next(k.name for k in kinds if k.ports == HALF))[1], 0.45)
     d = " ".join(f"M{svg_num(x * size)},{svg_num(y * size)} L{svg_num(size / 2)},{svg_num(size / 2)}"
                  for x, y in map(perimeter, splits))
     return [f'<path class="field-split" d="{d}" fill="none" stroke="{stroke}" '
-            f'stroke-width="{svg_num(size * 0.03)}" stroke-linecap="butt"/>']
+            f'stroke-width="{svg_num(size * 0.045)}" stroke-linecap="butt"/>']
+
+
+def _darker(colour: str, by: float) -> str:
+    """``#rrggbb`` ``colour`` moved ``by`` (0–1) of the way to black: a field's seam darker than its
+    edge, so it shows at the atlas's and the table's default sizes (issue 50)."""
+    channels = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(c * (1 - by)):02x}" for c in channels)
 
 
 def segment_anchor(ruleset: Ruleset, tile: int, rotation: int, segment: int, size: float = 60) -> Point:

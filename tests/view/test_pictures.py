@@ -526,3 +526,29 @@ def test_no_seat_colour_is_near_the_legal_cell_highlight() -> None:
     assert problems(over_white(SPOT_FILL)) == []
     assert _distance(over_white(SPOT_FILL), "#ffffff", "normal") >= 20  # and it shows on the white page
     assert f"hue: {PLAYER_COLOURS[2]} ~ #fffad1" in problems("#fffad1")  # the old highlight, as the page showed it
+
+
+#: How far the River's water must be (ΔE) from every follower colour (issue 50: seat 2's blue on it).
+RIVER_APART = {"normal": 30, "protanopia": 20, "deuteranopia": 20, "tritanopia": 20}
+
+
+def test_the_river_is_told_apart_from_every_follower_colour() -> None:
+    def problems(river: str) -> list[str]:
+        return [f"{vision}: river {river} ~ {seat}" for vision, least in RIVER_APART.items()
+                for seat in PLAYER_COLOURS if _distance(river, seat, vision) < least]
+
+    assert problems(PALETTE["river"][0]) == []
+    assert "normal: river #4f92d6 ~ #0072b2" in problems("#4f92d6")  # the old water: the check catches it
+
+
+def test_the_atlas_says_what_each_player_holds_of_a_personal_tile_and_marks_show() -> None:
+    """Issue 50: the abbey read "×0" (as none); inn and cathedral marks and field seams were too
+    small or faint to see at the atlas's default size."""
+    atlas = atlas_svg(load_ruleset("basic+abbey-and-mayor+inns-and-cathedrals"))
+    labels = re.findall(r'class="tile-label"[^>]*>([^<]*)<', atlas)
+    assert "AM_Abbey 1 each" in labels and not any(label.startswith("AM_Abbey ×") for label in labels)
+    widths = {float(w) for w in re.findall(r'class="badge"[^>]*><rect [^>]*? width="([0-9.]+)"', atlas)}
+    assert widths == {16.0}  # 0.2 of the atlas's 80-unit tiles
+    seams = re.findall(r'class="field-split"[^>]*stroke="(#[0-9a-f]{6})" stroke-width="([0-9.]+)"', atlas)
+    assert seams and all(float(width) == 3.6 and _lab(colour, "normal")[0] < _lab(PALETTE["field"][1], "normal")[0]
+                         for colour, width in seams)
