@@ -39,7 +39,7 @@ from .hand_choice import choose_tile, hand_note, held_count
 from .move_input import MoveInputError, decline_word, distinct, move_notation, parse_move
 from .move_list import move_list
 from .output import terminal_console
-from .screen import SEAT_STYLES, board_text, kind_letter, pieces_left, tile_text
+from .screen import SEAT_STYLES, board_text, kind_letter, pieces_left, tile_text, title_words
 
 __all__ = ["HumanPlayer", "Choice"]
 
@@ -242,7 +242,7 @@ class HumanPlayer:
             who = f" P{seat + 1} {named}".rstrip() + (" ◀" if seat == game.player else "")
             out.append(who, style="bold" if seat == game.player else None)
             goods = "".join([*(f", {n} {name}" for name, n in zip(game.ruleset.tokens, tallies.of(game).tokens[seat])),
-                             *(f", holds the {title}" for title in held_by(game, seat))])
+                             *(f", holds the {title_words(title)} title" for title in held_by(game, seat))])
             if game.ruleset.personal_tile >= 0:
                 goods += f", {personal.of(game).held[seat]} {game.ruleset.tiles[game.ruleset.personal_tile].id} held"
             goods += held_count(game, seat)

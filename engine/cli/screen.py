@@ -57,6 +57,12 @@ _BIG = {"NL": (0, 1), "N": (0, 2), "NR": (0, 3), "EL": (1, 4), "E": (2, 4), "ER"
 Cell = list[list[tuple[str, str]]]  # rows of (character, style)
 
 
+def title_words(name: str) -> str:
+    """A title as players say it: ``robber-baron`` → ``Robber Baron`` (the web table's script says
+    it alike)."""
+    return " ".join(word.capitalize() for word in name.replace("_", "-").split("-"))
+
+
 def kind_style(ruleset: Ruleset, kind: int) -> str:
     """The colour of feature kind ``kind``: fixed for shipped kinds so a player learns them once."""
     name = ruleset.kinds[kind].name

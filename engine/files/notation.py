@@ -61,13 +61,16 @@ def facing_follower(ruleset: Ruleset, tile: int, rotation: int, segment: int, ki
 
 def follower_name(ruleset: Ruleset, type_index: int, role: str) -> str:
     """What the log and the viewer call a follower of type ``type_index`` on a feature whose followers are
-    ``role`` (thief, knight, …): the role for a normal follower; a type that counts in a
-    majority with its role (``large knight``); one that does not (a builder, a pig), or whose
-    strength depends on the feature (a mayor), by its own name, since that says what it is."""
+    ``role`` (thief, knight, …): the role for a normal follower; a meeple of another type that counts in
+    a majority, with its role (``large knight``); a type drawn as a figure of its own (a wagon, a barn:
+    its ``figure`` is not ``meeple``), one that does not count (a builder, a pig), or one whose strength
+    depends on the feature (a mayor), by its own name, since that says what it is (issue 50: "wagon
+    knight", "barn farmer")."""
     if not type_index:
         return role
     follower_type = ruleset.follower_types[type_index]
-    plain = follower_type.strength == 0 or follower_type.strength_of is not None
+    plain = (follower_type.strength == 0 or follower_type.strength_of is not None
+             or follower_type.figure != "meeple")
     return follower_type.name if plain else f"{follower_type.name} {role}"
 
 

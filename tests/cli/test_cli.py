@@ -318,6 +318,12 @@ def test_the_log_names_follower_types_as_what_they_are() -> None:
               "--seed", "2").stdout
     assert "large thief on road@E" in log and "pig on field@NR" in log
     assert not re.search(r" on [a-z]+:", log)  # no TYPE: prefix left in the log
+    # Issue 50: a type drawn as a figure of its own is that figure ("wagon knight", "barn farmer" were said).
+    mayor = load_ruleset("basic+abbey-and-mayor")
+    types = {t.name: t.index for t in mayor.follower_types}
+    assert follower_name(mayor, types["wagon"], "knight") == "wagon"
+    assert follower_name(mayor, types["barn"], "farmer") == "barn"
+    assert follower_name(mayor, types["mayor"], "knight") == "mayor"
 
 
 def test_rescore_marks_a_column_whose_game_stopped_early(tmp_path: Path) -> None:

@@ -113,7 +113,7 @@ def test_the_terminal_scores_line_names_each_seats_titles() -> None:
     line = HumanPlayer("alice", input=lambda prompt: "q", console=out).scores_line(game).plain
     king, baron = holders(game)["king"]["holder"], holders(game)["robber-baron"]["holder"]
     seats = line.split(" P")[1:]
-    assert "holds the king" in seats[king] and "holds the robber-baron" in seats[baron]
+    assert "holds the King title" in seats[king] and "holds the Robber Baron title" in seats[baron]
 
 
 def test_a_record_turn_may_say_who_holds_a_title_and_replay_checks_it() -> None:

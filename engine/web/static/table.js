@@ -163,6 +163,11 @@ function pieces(p) {
   return byType.map(([name, n]) => name === "normal" ? `${n} follower${n === 1 ? "" : "s"}` : `${n} ${name}`).join(", ");
 }
 
+// "robber-baron" → "Robber Baron": a title as players say it.
+function titleWords(name) {
+  return name.split(/[-_]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
+}
+
 function drawPlayers() {
   $("players").replaceChildren(...state.players.map((p, seat) => {
     const row = element("div", undefined, {"data-player": seat});
@@ -172,7 +177,7 @@ function drawPlayers() {
     let goods = Object.entries(p.tokens || {}).map(([name, n]) => `, ${n} ${name}`).join("");
     if (p.personal !== undefined) goods += `, ${p.personal} own tile${p.personal === 1 ? "" : "s"} held`;
     if (p.holds !== undefined) goods += `, ${p.holds} tile${p.holds === 1 ? "" : "s"} in hand`;
-    goods += (p.titles || []).map((title) => `, holds the ${title}`).join("");
+    goods += (p.titles || []).map((title) => `, holds the ${titleWords(title)} title`).join("");
     row.append(swatch, ` ${p.name}: ${p.score} points, ${pieces(p)} left${goods}`);
     return row;
   }));
