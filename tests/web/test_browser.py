@@ -211,6 +211,7 @@ def _tiles_in_screenshot(driver, name: str) -> int:
                           "p.style.overflow = 'visible'; p.style.height = 'auto';"
                           "document.getElementById('board').style.padding = '0';"
                           "document.getElementById('side').style.display = 'none'; window.scrollTo(0, 0);"
+                          "document.getElementById('zoom').style.display = 'none';"  # over a cell: no tile
                           # the coordinate labels stand beside the cells: not to be taken for tiles
                           "document.querySelectorAll('#board g.coordinates').forEach(g => g.remove());")
     box = driver.execute_script("const r = document.querySelector('#board svg').getBoundingClientRect();"
@@ -545,6 +546,10 @@ def test_the_board_stays_put_as_it_grows(server, browser) -> None:
     driver.get(f"{server}/table/{table_id}")
     where = "const r = document.querySelector('#board rect.origin').getBoundingClientRect(); return [r.left, r.top];"
     corner = "const g = document.querySelector('#board g.map'); return [g.dataset.x0, g.dataset.y0];"
+    centred = ("const c = document.querySelector('#board rect.last').getBoundingClientRect();"
+               "const v = document.getElementById('board-panel').getBoundingClientRect();"
+               "return Math.abs(c.left + c.width / 2 - v.left - v.width / 2) < 2"
+               " && Math.abs(c.top + c.height / 2 - v.top - v.height / 2) < 2;")
     grew = 0
     for turn in range(12):
         _wait_for_turn(driver)
@@ -557,6 +562,38 @@ def test_the_board_stays_put_as_it_grows(server, browser) -> None:
         WebDriverWait(driver, 60).until(
             lambda d, turn=turn: d.find_element(By.ID, "status").text.startswith(f"Turn {2 * turn + 3}:"))
         after = driver.execute_script(where)
-        assert abs(after[0] - before[0]) < 1.5 and abs(after[1] - before[1]) < 1.5, (turn, before, after)
+        followed = driver.execute_script(centred)
+        # It stays put, unless the last move went out of sight: then the view follows it (issue 50).
+        assert abs(after[0] - before[0]) < 1.5 and abs(after[1] - before[1]) < 1.5 or followed, (turn, before, after)
         grew += driver.execute_script(corner) != origin
     assert grew >= 2
+
+
+def test_the_view_follows_a_move_out_of_sight_and_zoom_keeps_the_middle(server, browser) -> None:
+    """Issue 50: the last moves went off-screen and zoom anchored at the top left.  Scrolled far
+    away, the next moves come into view; zooming keeps the point in the middle where it was (a
+    tile's offset from the middle grows by the zoom's factor)."""
+    request = urllib.request.Request(server + "/api/tables", json.dumps(
+        {"ruleset": "basic", "players": "human,greedy", "seed": "6"}).encode(), {"Content-Type": "application/json"})
+    table_id = json.load(urllib.request.urlopen(request))["id"]
+    driver = browser
+    driver.get(f"{server}/table/{table_id}")
+    _wait_for_turn(driver)
+    driver.execute_script("const p = document.getElementById('board-panel');"  # far from every tile
+                          "p.scrollLeft = p.scrollWidth; p.scrollTop = p.scrollHeight;")
+    spots = driver.find_elements(By.CSS_SELECTOR, "#board rect.spot")
+    driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", spots[0])
+    driver.find_element(By.ID, "confirm").click()
+    WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "status").text.startswith("Turn 3:"))
+    middle = ("const c = document.querySelector('#board rect.last').getBoundingClientRect();"
+              "const v = document.getElementById('board-panel').getBoundingClientRect();"
+              "return [c.left + c.width / 2 - v.left - v.width / 2, c.top + c.height / 2 - v.top - v.height / 2];")
+    shown = ("const c = document.querySelector('#board rect.last').getBoundingClientRect();"
+             "const v = document.getElementById('board-panel').getBoundingClientRect();"
+             "return c.left >= v.left && c.right <= v.right && c.top >= v.top && c.bottom <= v.bottom;")
+    assert driver.execute_script(shown)  # the moves came into view (the human's, then greedy's beside it)
+    dx, dy = driver.execute_script(middle)
+    driver.find_element(By.ID, "zoom-in").click()  # × 1.25 about the middle of the view
+    dx2, dy2 = driver.execute_script(middle)
+    assert abs(dx2 - 1.25 * dx) < 6 and abs(dy2 - 1.25 * dy) < 6, (dx, dy, dx2, dy2)  # top-left: hundreds off
+    driver.find_element(By.ID, "zoom-out").click()

@@ -125,6 +125,22 @@ function origin() {
   return g && {x: Number(g.dataset.x0) * zoom, y: Number(g.dataset.y0) * zoom};
 }
 
+let followed = null; // the state version whose last tile the view has followed
+
+// Scroll the board panel so that ``element`` (a cell of the board) is in the middle of the view.
+function centreOn(element) {
+  const cell = element.getBoundingClientRect(), boardPanel = $("board-panel");
+  const view = boardPanel.getBoundingClientRect();
+  boardPanel.scrollLeft += cell.left + cell.width / 2 - (view.left + view.width / 2);
+  boardPanel.scrollTop += cell.top + cell.height / 2 - (view.top + view.height / 2);
+}
+
+// Whether ``element`` lies wholly within the board panel's view.
+function inView(element) {
+  const cell = element.getBoundingClientRect(), view = $("board-panel").getBoundingClientRect();
+  return cell.left >= view.left && cell.right <= view.right && cell.top >= view.top && cell.bottom <= view.bottom;
+}
+
 function draw() {
   $("about").textContent = `${state.ruleset} · seed ${state.seed}`;
   document.title = `Carcassonne · ${state.ruleset} · turn ${state.turn}`;
@@ -140,10 +156,12 @@ function draw() {
     boardPanel.scrollLeft += after.x - before.x;
     boardPanel.scrollTop += after.y - before.y;
   } else if (after) {  // the first drawing: the start tile in the middle of the view
-    const cell = document.querySelector("#board rect.origin").getBoundingClientRect();
-    const view = boardPanel.getBoundingClientRect();
-    boardPanel.scrollLeft += cell.left + cell.width / 2 - (view.left + view.width / 2);
-    boardPanel.scrollTop += cell.top + cell.height / 2 - (view.top + view.height / 2);
+    centreOn(document.querySelector("#board rect.origin"));
+  }
+  if (state.version !== followed) {  // a move came: the view follows it when it was out of sight
+    followed = state.version;
+    const last = document.querySelector("#board rect.last");
+    if (last && !inView(last)) centreOn(last);
   }
   drawPlayers();
   drawBreakdown();
@@ -414,10 +432,17 @@ function keep() {
   play({kind: "decline"});
 }
 
+// Zoom by ``factor`` about the middle of the view: the point there stays there.
 function setZoom(factor) {
+  const boardPanel = $("board-panel"), pad = parseFloat(getComputedStyle($("board")).paddingLeft);
+  const padTop = parseFloat(getComputedStyle($("board")).paddingTop);
+  const middle = {x: (boardPanel.scrollLeft + boardPanel.clientWidth / 2 - pad) / zoom,
+                  y: (boardPanel.scrollTop + boardPanel.clientHeight / 2 - padTop) / zoom};
   zoom = Math.min(3, Math.max(0.4, zoom * factor));
   localStorage.setItem("carcassonne-zoom", String(zoom));
   draw();
+  boardPanel.scrollLeft = middle.x * zoom + pad - boardPanel.clientWidth / 2;
+  boardPanel.scrollTop = middle.y * zoom + padTop - boardPanel.clientHeight / 2;
 }
 
 $("zoom-in").onclick = () => setZoom(1.25);
