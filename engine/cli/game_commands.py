@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..core.standings import ranking, standing
+from ..core.standings import ranking, standing, winners
 from . import play_command  # noqa: F401  (registered here, first: play leads the game commands)
 from .app import Failed, app, check_pictures, epilog, exit_check, scenario_app, write_picture
 from .output import JsonOption, Output
@@ -37,6 +37,7 @@ def replay(
         check_writable(html_path)
     doc = load_record(record)
     game, problems = replay_record(doc)
+    finished = doc.data.get("finished", True) is not False
     if html_path is not None:
         from ..view.viewer import replay_html
 
@@ -46,12 +47,12 @@ def replay(
         output.echo(f"{record}: mismatch: {problem}", err=True)
     output.json("replay", {"record": str(record), "ruleset": doc.data["ruleset"], "turns": len(doc.data["turns"]),
                            "scores": list(game.scores), "ranking": ranking(game.scores),
-                           "winners": ranking(game.scores)[0], "agrees": not problems, "mismatches": problems})
+                           "winners": winners(game.scores, finished), "agrees": not problems, "mismatches": problems})
     if problems:
         raise Failed()
     names = [player["name"] for player in doc.data["players"]]
     output.echo(f"{record}: {len(doc.data['turns'])} turns replayed; scores {game.scores} agree with the record. "
-                + standing(game.scores, names))
+                + standing(game.scores, names, finished))
 
 
 @app.command(epilog=epilog([

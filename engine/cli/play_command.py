@@ -12,7 +12,7 @@ import typer
 
 from ..core import burial, personal, tallies
 from ..core.hands import of as hands_of
-from ..core.standings import ranking, standing
+from ..core.standings import ranking, standing, winners
 from .app import app, epilog
 from .completion import complete_player_list, complete_ref
 from .output import JsonOption, Output, ref_inputs
@@ -227,7 +227,7 @@ def _json(output: Output, played: PlayedGame, setup: _Setup, saved: Path | None)
         "finished": not played.quit, "turns": game.turn, "extra_turns": list(game.extra_turns),
         "personal_turns": list(personal.of(game).turns),
         "scores": {"in_game": played.in_game, "final": list(game.scores)},
-        "ranking": ranking(game.scores), "winners": ranking(game.scores)[0],
+        "ranking": ranking(game.scores), "winners": winners(game.scores, not played.quit),
         "points_by_kind": points_by_kind(game),
         "tokens": [dict(zip(game.ruleset.tokens, held)) for held in tallies.of(game).tokens], "titles": holders(game),
         "tiles_placed": len(game.board),

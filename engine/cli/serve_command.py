@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..web.limits import MAX_ITERATIONS, MAX_SECONDS
+from ..web.limits import MAX_DEPTH, MAX_ITERATIONS, MAX_SECONDS
 from .app import app, epilog
 from .completion import complete_ref
 
@@ -42,6 +42,9 @@ def serve(
     max_seconds: Annotated[float, typer.Option("--max-seconds", metavar="X", min=0.001,
                                                help="The most seconds a move a bot the page seats may "
                                                     "think.")] = MAX_SECONDS,
+    max_depth: Annotated[int, typer.Option("--max-depth", metavar="N", min=0,
+                                           help="The deepest playout (turns) of a bot the page seats that counts "
+                                                "its search in iterations.")] = MAX_DEPTH,
     max_roots: Annotated[Optional[int], typer.Option("--max-roots", metavar="N", min=1,
                                                      help="The most searches at once (roots=N) a bot the page "
                                                           "seats may run (default: the machine's cores).")] = None,
@@ -97,5 +100,5 @@ def serve(
             about = printable(f"{listed.ref}, {listed.progress}, {', '.join(listed.names)}")  # text from files
             typer.echo(f"  http://127.0.0.1:{port}/table/{listed.id}  {about}")
     limits = Limits(rulesets if rulesets is not None else records, max_iterations, max_seconds,
-                    max_roots if max_roots is not None else Limits().roots)
+                    max_roots if max_roots is not None else Limits().roots, max_depth)
     server(create_app(tables, defaults={"ruleset": ruleset, "players": players}, limits=limits), port).run()

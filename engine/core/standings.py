@@ -15,10 +15,11 @@ def ranking(scores: Sequence[int]) -> list[list[int]]:
             for score in sorted(set(scores), reverse=True)]
 
 
-def standing(scores: Sequence[int], names: Sequence[str]) -> str:
+def standing(scores: Sequence[int], names: Sequence[str], finished: bool = True) -> str:
     """One sentence naming the winner (or the tied winners) and the places after:
     ``greedy-2 wins with 68 points; then random-1 7.`` or ``A and B tie for the win with 40
-    points each; then C 30.``"""
+    points each; then C 30.``; of a game stopped before its end (``finished`` false), who leads:
+    ``Unfinished: B leads with 10 points; then A 7.``, ``Unfinished: A and B are level at 0 points.``"""
     places = ranking(scores)
     if not places:
         return "No players."
@@ -26,8 +27,12 @@ def standing(scores: Sequence[int], names: Sequence[str]) -> str:
     who = _joined([names[seat] for seat in first])
     points = scores[first[0]]
     unit = "point" if abs(points) == 1 else "points"
-    said = (f"{who} wins with {points} {unit}" if len(first) == 1 else
-            f"{who} tie for the win with {points} {unit} each")
+    if not finished:
+        said = "Unfinished: " + (f"{who} leads with {points} {unit}" if len(first) == 1 else
+                                 f"{who} are level at {points} {unit}")
+    else:
+        said = (f"{who} wins with {points} {unit}" if len(first) == 1 else
+                f"{who} tie for the win with {points} {unit} each")
     if rest:
         said += "; then " + ", ".join(f"{_joined([names[seat] for seat in place])} {scores[place[0]]}"
                                       + (" (tied)" if len(place) > 1 else "") for place in rest)
@@ -37,3 +42,8 @@ def standing(scores: Sequence[int], names: Sequence[str]) -> str:
 def _joined(names: list[str]) -> str:
     """``A``, ``A and B``, ``A, B and C``."""
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def winners(scores: Sequence[int], finished: bool = True) -> list[int]:
+    """The seats with the most points of a finished game (several: a tie); none while it goes on."""
+    return ranking(scores)[0] if finished and scores else []

@@ -26,9 +26,6 @@ under the turn's tile, out of the game.
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +35,11 @@ from ..core.hands import of as hands_of
 from ..core.moves import HOME, IllegalMove, Move
 from ..errors import UserError
 from ..rules.reading import decode_text, read_bytes
-from ..rules.ruleset import Ruleset, load_ruleset, load_ruleset_for
-from ..rules.source import Document, Shape, load_yaml
-from ..rules.validate import check
-from ..rules.yaml_nodes import MAX_DEPTH
+from ..rules.ruleset import Ruleset, load_ruleset_for
+from ..rules.source import Document
 from .notation import format_follower
-from .supply import TileSupply, most_entries
+from .record_text import RefCheck, record_from_text
+from .supply import TileSupply
 from .turn_entries import extra_turn_mismatch, play_turn, take_tile, tile_index, titles_mismatch
 
 FORMAT = "carcassonne-record"
@@ -131,16 +127,6 @@ def build_record(game: Game, ruleset_ref: str, players: list[dict[str, str]],
     return record
 
 
-#: A record is a JSON object with (at least) these keys; anything else is refused unquoted.
-RECORD_SHAPE = Shape("record", frozenset({"format", "ruleset", "turns"}), "of a game record (format, ruleset, turns)",
-                     foreign=(("expect", "a scenario"), ("rulesets", "a scenario")))
-
-
-#: Checks a record's ruleset reference (``(ref, folder it is relative to)``) before anything reads the
-#: files it names; raises to refuse it (the web table: :meth:`engine.web.limits.Limits.check_ref`).
-RefCheck = Callable[[str, Path], None]
-
-
 def load_record(path: str | Path, ref_check: RefCheck | None = None) -> Document:
     """Read and schema-check a record file; :class:`UserError` on any problem.
 
@@ -151,98 +137,6 @@ def load_record(path: str | Path, ref_check: RefCheck | None = None) -> Document
     """
     file = str(path)
     return record_from_text(decode_text(read_bytes(path), file), file, ref_check)
-
-
-def record_from_text(text: str, file: str, ref_check: RefCheck | None = None) -> Document:
-    """The schema-checked record in ``text`` (what :func:`load_record` reads from a file),
-    with errors located in ``file`` (a name for messages, e.g. an uploaded file's; the folder
-    its ruleset reference is relative to); :class:`UserError` on any problem.  Before the text is
-    read again with line and column marks (the costly part), ``ref_check`` (if given) judges the
-    ruleset reference, and a record of more turns than a game of its ruleset can hold is refused
-    (:func:`_refuse_overlong`): a 200,000-turn record is refused in well under a second."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:  # say what is wrong in JSON's own terms
-        message = "a byte-order mark where a value should be" if "BOM" in error.msg else error.msg
-        if "BOM" not in error.msg and not text[:error.pos].strip():  # not JSON from the start: maybe YAML
-            message += " (a game record is the JSON file that carcassonne play --record FILE writes)"
-        raise UserError(f"not valid JSON: {message}", file=file, line=error.lineno, col=error.colno,
-                        code="json-syntax") from None
-    except ValueError as error:  # an integer of more digits than Python converts
-        raise UserError(f"not valid JSON: {error}", file=file, code="json-syntax") from None
-    except RecursionError:  # json recurses once a level, and gives no position
-        raise _too_deep(text, file) from None
-    if isinstance(data, dict) and isinstance(data.get("ruleset"), str) and isinstance(data.get("turns"), list):
-        if ref_check is not None:
-            try:
-                ref_check(data["ruleset"], Path(file).parent)
-            except UserError as error:
-                line, col = _value_position(text, "ruleset")
-                raise UserError(error.diagnostics[0].message, file=file, line=line, col=col, path="$.ruleset",
-                                code=error.diagnostics[0].code) from None
-        _refuse_overlong(data, text, file)
-    doc = load_yaml(file, text=text, shape=RECORD_SHAPE)  # JSON is YAML: one reader keeps line/column marks
-    check(doc, "record")
-    return doc
-
-
-#: Records of at most this many turns are read whole before their turns are counted against their
-#: ruleset's deck (:func:`_refuse_overlong`): under it, reading costs less than loading the ruleset.
-FEW_TURNS = 1000
-
-
-def _refuse_overlong(data: dict[str, Any], text: str, file: str) -> None:
-    """:class:`UserError` (``replay``, at the ``turns`` key) for a record whose turns outnumber
-    what a game of its ruleset can hold (:func:`~engine.files.supply.most_entries`, for the
-    ruleset's most players); nothing for a ruleset that does not load (the full read reports that,
-    located)."""
-    turns = len(data["turns"])
-    if turns <= FEW_TURNS:
-        return
-    try:
-        ruleset = load_ruleset(data["ruleset"], Path(file).parent)
-    except UserError:
-        return
-    most = most_entries(ruleset, ruleset.max_players)
-    if turns > most:
-        line, col = _value_position(text, "turns")
-        raise UserError(f"{turns:,} turn entries, but a game of {ruleset.ref} holds at most {most:,} (its tiles to "
-                        "draw, personal tiles and followers moving on): not a record of a game of it", file=file,
-                        line=line, col=col, path="$.turns", code="replay")
-
-
-def _value_position(text: str, key: str) -> tuple[int, int]:
-    """Line and column (from 1) of the value of the top-level object's key ``key`` in JSON ``text``
-    (1, 1 if absent), found without reading the text into values."""
-    depth, wanted = 0, json.dumps(key)
-    for token in _JSON_TOKEN.finditer(text):
-        found = token.group()
-        if found in "[{":
-            depth += 1
-        elif found in "]}":
-            depth -= 1
-        elif depth == 1 and found == wanted:
-            after = re.compile(r"\s*:\s*").match(text, token.end())
-            at = after.end() if after else token.start()
-            return text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
-    return 1, 1
-
-
-_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[][{}]')
-
-
-def _too_deep(text: str, file: str) -> UserError:
-    """The error for JSON ``text`` nested deeper than YAML's :data:`MAX_DEPTH` (the reader's own
-    limit), at the first bracket too deep (brackets inside strings do not count)."""
-    depth = 0
-    for token in _JSON_TOKEN.finditer(text):
-        depth += 1 if token.group() in "[{" else -1 if token.group() in "]}" else 0
-        if depth > MAX_DEPTH:
-            at = token.start()
-            line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
-            return UserError(f"more than {MAX_DEPTH} lists and objects nested in one another", file=file,
-                             line=line, col=col, code="yaml-too-large")
-    return UserError("not valid JSON: nested too deeply", file=file, code="json-syntax")
 
 
 def check_finished(game: Game, doc: Document, supply: TileSupply) -> None:

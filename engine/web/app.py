@@ -44,7 +44,8 @@ except ImportError as error:  # pragma: no cover - depends on the extra
     raise ImportError(f"the web table needs the 'web' extra: pip install 'carcassonne-rules[web]' ({error})") from None
 
 from ..errors import UserError
-from ..files.record import load_record, record_from_text, replay
+from ..files.record import load_record, replay
+from ..files.record_text import record_from_text
 from ..rules.ruleset import load_ruleset
 from ..view.render import atlas_svg
 from ..view.viewer import replay_html
@@ -179,15 +180,16 @@ def create_app(tables: Tables, *, defaults: dict[str, str] | None = None,
 
     def atlas(request: Request) -> Response:
         ref = request.query_params.get("ref", "").strip()
-        if not ref:
-            raise Refused("say which ruleset: /rulesets/atlas?ref=basic%2Briver (a + in an address is %2B)")
-        try:
+        try:  # a page, not JSON: this address is followed from the rulesets page
+            if not ref:
+                raise Refused("say which ruleset: /rulesets/atlas?ref=basic%2Briver (a + in an address is %2B)")
             limits.check_ref(ref, base)
             ruleset = load_ruleset(ref, base)
-        except UserError as error:
+        except (Refused, UserError) as error:
+            why = error.render() if isinstance(error, UserError) else str(error)
             if " " in ref:  # a + that the address turned into a space
-                raise Refused(f"{error.render()} (a + in an address is written %2B: ?ref=basic%2Briver)") from None
-            raise
+                why += " (a + in an address is written %2B: ?ref=basic%2Briver)"
+            return HTMLResponse(pages.problem_page("Tiles", why), status_code=getattr(error, "status", 400))
         return HTMLResponse(pages.atlas_page(ref, atlas_svg(ruleset)))
 
     async def replay_index(request: Request) -> Response:

@@ -27,6 +27,9 @@ from ..errors import UserError
 MAX_ITERATIONS = 5_000
 #: A seat's most seconds a move by default.
 MAX_SECONDS = 10.0
+#: The deepest playout (turns) of a search counted in iterations, by default (the search's own
+#: default is 2; at 5,000 iterations and depth 8 a move takes some 10 s under basic).
+MAX_DEPTH = 8
 
 
 def _cores() -> int:
@@ -43,6 +46,7 @@ class Limits:
     iterations: int = MAX_ITERATIONS
     seconds: float = MAX_SECONDS
     roots: int = field(default_factory=_cores)
+    depth: int = MAX_DEPTH
 
     def check_players(self, specs: list[str]) -> None:
         """:class:`UserError` (``players``) for a seat whose bot asks for more than a cap; a spec that
@@ -62,6 +66,15 @@ class Limits:
                 if settings.get(name, 0) > most:
                     raise UserError(f"player '{shortened(spec)}': this server lets a bot think at most {most:g} {what} "
                                     f"(whoever runs it may raise that: carcassonne serve {flag})", code="players")
+            # A search counted in iterations is only as quick as its playouts are short: depth=end plays
+            # every iteration to the game's end (a 5,000-iteration move took 230 s).  By the clock, the
+            # seconds cap bounds it whatever the depth.
+            if "depth" in settings and "seconds" not in settings and (settings["depth"] is None
+                                                                     or settings["depth"] > self.depth):
+                raise UserError(f"player '{shortened(spec)}': this server lets a search counted in iterations play "
+                                f"out at most {self.depth} turns (depth={self.depth}); one that thinks by the clock "
+                                "(mcts:5s) may go deeper (whoever runs it may raise that: carcassonne serve "
+                                "--max-depth)", code="players")
 
     def check_ref(self, ref: str, base: Path) -> None:
         """:class:`UserError` (``ruleset-not-served``) unless every part of ruleset reference ``ref``
@@ -83,19 +96,20 @@ class Limits:
                 continue
             if not self._served(base, part):
                 where = f"from {self.folder}" if self.folder is not None else "from no folder"
-                raise UserError(f"'{shortened(part)}': this server reads {what} files {where}, by their name there "
+                raise UserError(f"'{shortened(part)}': this server reads {what} files {where}, by their bare name "
                                 f"(shipped {what}s by name: /rulesets; carcassonne serve --rulesets DIR names the "
                                 "folder)", code="ruleset-not-served")
 
     def _served(self, base: Path, part: str) -> bool:
-        """Whether path ``part``, taken from ``base``, is a file name directly in :attr:`folder`
-        (links followed: one pointing out of the folder is out of it)."""
-        if self.folder is None or "\0" in part:
+        """Whether path ``part`` is a bare file name (no folder, no ``..``: nothing is looked up on
+        the way to it, so whether a folder elsewhere exists cannot show) of a file directly in
+        :attr:`folder`, ``base`` being that folder (links followed: one out of the folder is out)."""
+        if self.folder is None or "\0" in part or Path(part).name != part or part in (".", ".."):
             return False
         try:
-            return (base / part).resolve().parent == self.folder.resolve()
+            return base.resolve() == self.folder.resolve() and (base / part).resolve().parent == self.folder.resolve()
         except (OSError, RuntimeError):  # a loop of links, a name too long
             return False
 
 
-__all__ = ["Limits", "MAX_ITERATIONS", "MAX_SECONDS"]
+__all__ = ["Limits", "MAX_DEPTH", "MAX_ITERATIONS", "MAX_SECONDS"]

@@ -81,11 +81,13 @@ class TimedH11Protocol(H11Protocol):
             self._await_head()
 
     def data_received(self, data: bytes) -> None:
-        waiting_for = self.cycle
+        waiting_for, was_reading = self.cycle, self._reading_body()
         super().data_received(data)
         if self.cycle is not waiting_for:  # a head came: its body, if any, has body_timeout in all
             self._body_until = self.loop.time() + self.body_timeout
-        if self.cycle is not waiting_for or self._reading_body():  # a head came, or more of a body
+        # A head came, or more of a body, or its last part (then no deadline is left: the app works
+        # on a whole request for as long as it takes; issue 50 found one cut 10 s after it came).
+        if self.cycle is not waiting_for or was_reading or self._reading_body():
             self._disarm()
             if self._reading_body():
                 left = min(self.idle_timeout, self._body_until - self.loop.time())

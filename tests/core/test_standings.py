@@ -47,3 +47,22 @@ def test_play_replay_and_the_viewer_name_the_winner(tmp_path: Path) -> None:
     replayed = _cli("replay", str(tmp_path / "g.json"), "--html", str(tmp_path / "g.html"))
     assert replayed.returncode == 0 and sentence in replayed.stdout
     assert f"Final scoring: {sentence}" in (tmp_path / "g.html").read_text()
+
+
+def test_a_game_stopped_early_has_a_leader_not_a_winner(tmp_path: Path) -> None:
+    """The newcomer's review: a game quit at turn 10 was reported as won, in replay and the JSON."""
+    from engine.core.standings import winners
+
+    assert standing([7, 10], ["A", "B"], finished=False) == "Unfinished: B leads with 10 points; then A 7."
+    assert standing([0, 0], ["A", "B"], finished=False) == "Unfinished: A and B are level at 0 points."
+    assert winners([7, 10], finished=False) == [] and winners([7, 10]) == [1]
+    saved = tmp_path / "q.json"
+    played = subprocess.run([sys.executable, "-m", "engine.cli", "play", "-p", "human,greedy", "-s", "7", "--json",
+                             str(tmp_path / "out.json")], input=f"1\nq\n{saved}\n", capture_output=True, text=True,
+                            cwd=ROOT, timeout=300)
+    assert played.returncode == 0, played.stderr
+    out = json.loads((tmp_path / "out.json").read_text())
+    assert out["finished"] is False and out["winners"] == [] and out["ranking"]
+    replayed = _cli("replay", str(saved), "--json", str(tmp_path / "r.json"))
+    assert "Unfinished: " in replayed.stdout and " wins " not in replayed.stdout
+    assert json.loads((tmp_path / "r.json").read_text())["winners"] == []

@@ -5,6 +5,7 @@ refused before it is read for replay."""
 
 from __future__ import annotations
 
+import html
 import json
 import shutil
 from pathlib import Path
@@ -17,6 +18,8 @@ try:
 except (ImportError, RuntimeError):
     pytest.skip("Starlette's test client needs httpx2 (the dev extra)", allow_module_level=True)
 
+from engine.rules.ruleset import load_ruleset  # noqa: E402
+from engine.sim.play import play_game  # noqa: E402
 from engine.web.app import Tables, create_app  # noqa: E402
 from engine.web.limits import MAX_ITERATIONS, Limits  # noqa: E402
 
@@ -77,18 +80,21 @@ def test_a_ruleset_file_in_the_rulesets_folder_is_named_by_its_name(records: Pat
 
 
 @pytest.mark.parametrize("ref", [str(OUTSIDE), str(OUTSIDE.with_name("no-such-file.yaml")), "../records/garden.yaml",
-                                 "../garden.yaml", f"basic+{OUTSIDE}", "/etc/passwd", "sub/garden.yaml"])
+                                 "../garden.yaml", f"basic+{OUTSIDE}", "/etc/passwd", "sub/garden.yaml",
+                                 "garden.yaml/", "../outside/../records/garden.yaml",
+                                 "../no-such-folder/../records/garden.yaml", "/etc/passwd/../../tmp/garden.yaml"])
 def test_a_path_out_of_the_folder_is_refused_alike_whether_it_exists_or_not(records: Path, ref: str) -> None:
-    """No file is read, so the answer tells a client nothing of the disk; ``../records/garden.yaml``
-    is the folder's own file by another path, and is taken (below)."""
+    """No file is read, so the answer tells a client nothing of the disk: a file is named by its
+    bare name in the folder.  The newcomer's review found detours (``../x/../records/garden.yaml``)
+    answered differently as the folder ``x`` existed or not, and ``/etc/passwd/..`` saying
+    "not a folder"."""
+    (records.parent / "outside").mkdir()
     client = _client(records)
-    if ref == "../records/garden.yaml":
-        assert _open(client, ruleset=ref).status_code == 201
-        return
-    for answer in (_open(client, ruleset=ref), client.get("/rulesets/atlas", params={"ref": ref})):
-        message = _refused(answer)
-        assert f"this server reads {'option' if ref.startswith('basic+') else 'ruleset'} files from {records}" \
-            in message
+    atlas = client.get("/rulesets/atlas", params={"ref": ref})  # a page: a link is followed to it
+    assert atlas.status_code == 400 and atlas.headers["content-type"].startswith("text/html")
+    for message in (_refused(_open(client, ruleset=ref)), html.unescape(atlas.text)):
+        assert f"this server reads {'option' if ref.startswith('basic+') else 'ruleset'} files from {records}, by " \
+               "their bare name" in message
         assert "not found" not in message and "cannot read" not in message
 
 
@@ -108,17 +114,8 @@ def test_a_server_with_no_rulesets_folder_takes_shipped_names_only(records: Path
 
 
 def _record(records: Path, ruleset: str) -> dict:
-    """A whole record of a game of ``ruleset`` (two random players), as the table saves one."""
-    client = _client(records)
-    table = _open(client, ruleset="basic", players="random,random").json()["id"]
-    client.get(f"/api/tables/{table}")
-    saved = records / f"table-{table}.json"
-    for _ in range(600):
-        data = json.loads(saved.read_text())
-        if data.get("finished", True):
-            return data | {"ruleset": ruleset}
-        client.get(f"/api/tables/{table}")
-    raise AssertionError("the bots did not finish")
+    """A whole record of a basic game (two random players), naming ``ruleset``."""
+    return play_game(load_ruleset("basic"), ["random", "random"], 3).record | {"ruleset": ruleset}
 
 
 def test_an_uploaded_record_naming_a_ruleset_out_of_the_folder_is_refused_at_its_ruleset(records: Path) -> None:
@@ -139,3 +136,15 @@ def test_a_record_of_more_turns_than_its_deck_holds_is_refused_before_it_is_read
                                    headers=JSON)
     assert "200,000 turn entries, but a game of basic holds at most 72" in _refused(answer)
     assert "(at $.turns)" in answer.json()["error"]
+
+
+@pytest.mark.parametrize("spec, refused", [("mcts:5000:depth=end,human", True), ("mcts:100:depth=9,human", True),
+                                           ("mcts:100:depth=8,human", False), ("mcts:2s:depth=end,human", False)])
+def test_a_search_counted_in_iterations_plays_out_only_so_deep(records: Path, spec: str, refused: bool) -> None:
+    """The newcomer's review: ``mcts:5000:depth=end`` kept its iterations under the cap and thought
+    230 s a move.  By the clock (``mcts:2s``) the seconds cap bounds it whatever the depth."""
+    answer = _open(_client(records), players=spec)
+    if refused:
+        assert "play out at most 8 turns (depth=8)" in _refused(answer) and "--max-depth" in answer.json()["error"]
+    else:
+        assert answer.status_code == 201, answer.text
