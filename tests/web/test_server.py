@@ -160,3 +160,31 @@ def test_the_port_check_binds_as_the_server_does(tmp_path: Path) -> None:
         client.close()
     time.sleep(0.05)
     assert port_taken(port) is None
+
+
+class _Hasty(TimedH11Protocol):
+    head_timeout = 5.0
+    idle_timeout = 0.05
+    body_timeout = 5.0
+
+
+def test_a_whole_request_is_answered_however_long_the_answer_takes(tmp_path: Path) -> None:
+    """The newcomer's review: the deadline a body's second-to-last chunk set stayed armed once the
+    last came, so a request the app worked on longer than it was cut with no answer.  A record sent
+    in two chunks, replayed for longer than the (here 0.05 s) idle deadline, is answered."""
+    from engine.rules.ruleset import load_ruleset
+    from engine.sim.play import play_game
+
+    body = json.dumps(play_game(load_ruleset("basic+abbey-and-mayor"), ["greedy", "greedy"], 3).record).encode()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with in_thread(server_of(create_app(Tables(tmp_path)), port, protocol=_Hasty)):
+        with socket.create_connection(("127.0.0.1", port)) as upload:
+            upload.sendall(b"POST /api/replay?name=g.json HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                           b"application/json\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body[:100])
+            time.sleep(0.02)
+            upload.sendall(body[100:])
+            upload.settimeout(60)
+            answer = upload.recv(64)
+    assert answer.startswith(b"HTTP/1.1 200"), answer
