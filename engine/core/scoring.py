@@ -221,13 +221,18 @@ def explained(game: "Game", kind: "FeatureKind", rule: str, score, env: dict, fo
 
 def _anchor(game: "Game", root: int) -> tuple[int, ...]:
     """The board ports of the segment of feature ``root`` on its first tile (the lowest position,
-    as :attr:`ScoreEvent.tiles` sorts them), sorted: what tells two features of one tile apart."""
-    members = game.members[root]
-    first = min(game.local(game.seg_pos[m]) for m in members)
+    as :attr:`ScoreEvent.tiles` sorts them: a packed position orders as ``(x, y)``), sorted: what
+    tells two features of one tile apart.  Two passes over the members, comparing ints: it runs
+    for every explained event."""
+    members, seg_pos = game.members[root], game.seg_pos
+    first = seg_pos[members[0]]
+    for m in members:
+        if seg_pos[m] < first:
+            first = seg_pos[m]
+    orientation, base, _ = game.board[first]
     ports: list[int] = []
     for m in members:
-        if game.local(game.seg_pos[m]) == first:
-            orientation, base, _ = game.board[game.seg_pos[m]]
+        if seg_pos[m] == first:
             ports.extend(orientation.segment_ports[m - base])
     return tuple(sorted(ports))
 
