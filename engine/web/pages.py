@@ -31,10 +31,13 @@ def _page(title: str, body: str, *, scripts: tuple[str, ...] = (), data: str = "
 
 
 def index_page(form: dict[str, str], tables: list[Listed]) -> str:
-    """The start page: a form for a new game (``form`` pre-fills ruleset and players) and
-    links to the tables, those in progress before a restart included."""
-    names = [s.name for s in shipped()]
-    options = "".join(f'<option value="{xml_text(n)}">' for n in names)
+    """The start page: a form for a new game (``form`` pre-fills ruleset and players; the shipped
+    options as checkboxes the script adds to the ruleset, issue 50: they were offered as rulesets and
+    refused) and links to the tables, those in progress before a restart included."""
+    found = shipped()
+    options = "".join(f'<option value="{xml_text(s.name)}">' for s in found if s.kind == "ruleset")
+    boxes = "".join(f'<label title="{xml_text(s.description)}"><input type="checkbox" name="option" '
+                    f'value="{xml_text(s.name)}"> {xml_text(s.name)}</label> ' for s in found if s.kind == "option")
     rows = "".join(f'<li><a href="/table/{xml_text(t.id)}">table {xml_text(t.id)}: {xml_text(t.ref)}, '
                    f'seed {xml_text(str(t.seed))}, {xml_text(", ".join(t.names))}</a> ({xml_text(t.progress)})</li>'
                    for t in tables)
@@ -44,9 +47,12 @@ def index_page(form: dict[str, str], tables: list[Listed]) -> str:
 <label>Players <input name="players" value="{xml_text(form['players'])}" size="30"></label>
 <label>Seed <input name="seed" inputmode="numeric" placeholder="random" size="10"></label>
 <button type="submit">Start</button>
+<fieldset id="options"><legend>Expansions and house rules (added to the ruleset; hover for what each does)</legend>
+{boxes}</fieldset>
 <p class="hint">Players in seat order, comma-separated: <code>human</code>, <code>random</code>, <code>greedy</code>,
-<code>mcts</code> (<code>mcts:2000</code>, <code>mcts:1.5s</code>). A ruleset is a name or path with options:
-<code>basic+river</code>, <code>first-edition+farm-points-4</code>.</p>
+<code>mcts</code> (<code>mcts:2000</code>, <code>mcts:1.5s</code>). A ruleset is a shipped name or a file of the
+server's rulesets folder; the options ticked are added to it, or typed after it: <code>basic+river</code>,
+<code>first-edition+farm-points-4</code>.</p>
 <p id="error" class="error" role="alert"></p>
 </form>
 <h2>Tables</h2><ul id="tables">{rows or "<li>none yet</li>"}</ul>"""

@@ -597,3 +597,23 @@ def test_the_view_follows_a_move_out_of_sight_and_zoom_keeps_the_middle(server, 
     dx2, dy2 = driver.execute_script(middle)
     assert abs(dx2 - 1.25 * dx) < 6 and abs(dy2 - 1.25 * dy) < 6, (dx, dy, dx2, dy2)  # top-left: hundreds off
     driver.find_element(By.ID, "zoom-out").click()
+
+
+def test_the_start_page_adds_the_options_ticked_to_the_ruleset(server, browser) -> None:
+    """Issue 50: the start page offered options as rulesets, then refused them.  The ruleset list
+    holds rulesets; each shipped option is a checkbox, added to the ruleset typed (once)."""
+    driver = browser
+    driver.get(server + "/")
+    shipped = [o.get_attribute("value") for o in driver.find_elements(By.CSS_SELECTOR, "#shipped option")]
+    assert "basic" in shipped and "river" not in shipped and "abbey-and-mayor" not in shipped
+    driver.find_element(By.NAME, "ruleset").clear()
+    driver.find_element(By.NAME, "ruleset").send_keys("basic+inns-and-cathedrals")
+    for name in ("abbey-and-mayor", "inns-and-cathedrals"):
+        driver.find_element(By.CSS_SELECTOR, f'#options input[value="{name}"]').click()
+    driver.find_element(By.NAME, "players").clear()
+    driver.find_element(By.NAME, "players").send_keys("human,greedy")
+    driver.find_element(By.CSS_SELECTOR, "#new-game button").click()
+    WebDriverWait(driver, 30).until(lambda d: "/table/" in d.current_url)
+    table_id = driver.current_url.rsplit("/", 1)[1]
+    state = json.load(urllib.request.urlopen(f"{server}/api/tables/{table_id}"))
+    assert state["ruleset"] == "basic+inns-and-cathedrals+abbey-and-mayor"

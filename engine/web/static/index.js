@@ -12,9 +12,13 @@ document.getElementById("new-game").addEventListener("submit", async (event) => 
     return;
   }
   const seed = seedText === "" ? null : seedText;
+  // The ruleset with the options ticked (those typed after it already are not added twice).
+  const typed = String(form.get("ruleset") || "").trim();
+  const parts = typed.split("+");
+  const ruleset = [typed, ...form.getAll("option").filter((name) => !parts.includes(name))].join("+");
   const answer = await fetch("/api/tables", {
     method: "POST", headers: {"Content-Type": "application/json"},
-    body: JSON.stringify({ruleset: form.get("ruleset"), players: form.get("players"), seed}),
+    body: JSON.stringify({ruleset, players: form.get("players"), seed}),
   });
   const data = await answer.json();
   if (!answer.ok) { error.textContent = data.error; return; }
