@@ -22,8 +22,11 @@ from ..view.tile_svg import spot_anchor, tile_group
 if TYPE_CHECKING:
     from .table import Table
 
-#: Units of a tile in the board picture the page shows (SVG units, as :func:`board_svg` draws).
-TILE = 60
+#: Units of a tile in the board picture the page shows (SVG units, as :func:`board_svg` draws, a
+#: pixel each at zoom 1): 84, so that at the default zoom every piece type of Abbey & Mayor and Inns
+#: & Cathedrals (a large follower, a mayor, a wagon, a barn) and an inn's mark can be told apart
+#: (issue 50: at 60 they were legible only zoomed in; tests/web/test_browser.py looks).
+TILE = 84
 
 
 def build_state(table: Table) -> dict[str, Any]:

@@ -213,7 +213,9 @@ def _tiles_in_screenshot(driver, name: str) -> int:
                           "document.getElementById('side').style.display = 'none'; window.scrollTo(0, 0);"
                           "document.getElementById('zoom').style.display = 'none';"  # over a cell: no tile
                           # the coordinate labels stand beside the cells: not to be taken for tiles
-                          "document.querySelectorAll('#board g.coordinates').forEach(g => g.remove());")
+                          "document.querySelectorAll('#board g.coordinates').forEach(g => g.remove());"
+                          # nor the maps' names over their top row
+                          "document.querySelectorAll('#board text.map-label').forEach(t => t.remove());")
     box = driver.execute_script("const r = document.querySelector('#board svg').getBoundingClientRect();"
                                 "return [r.right, r.bottom];")
     driver.set_window_size(max(1500, int(box[0]) + 80), max(1000, int(box[1]) + 200))
@@ -617,3 +619,29 @@ def test_the_start_page_adds_the_options_ticked_to_the_ruleset(server, browser) 
     table_id = driver.current_url.rsplit("/", 1)[1]
     state = json.load(urllib.request.urlopen(f"{server}/api/tables/{table_id}"))
     assert state["ruleset"] == "basic+inns-and-cathedrals+abbey-and-mayor"
+
+
+def test_every_piece_type_is_legible_at_the_default_size(server, browser) -> None:
+    """Issue 50: at 60 units a tile, a large follower, a mayor, a wagon, a barn or an inn's mark
+    could be told only zoomed in.  Two greedy bots play basic+abbey-and-mayor+inns-and-cathedrals
+    to the end; at the default zoom and window every piece on the board is at least 15 pixels
+    across and every inn or cathedral mark at least 15 (the screenshot is kept with
+    CARCASSONNE_SCREENSHOTS: docs/images/table-abbey-inns.png)."""
+    request = urllib.request.Request(server + "/api/tables", json.dumps(
+        {"ruleset": "basic+abbey-and-mayor+inns-and-cathedrals", "players": "greedy,greedy", "seed": "5"}).encode(),
+        {"Content-Type": "application/json"})
+    table_id = json.load(urllib.request.urlopen(request))["id"]
+    driver = browser
+    driver.execute_script("localStorage.removeItem('carcassonne-zoom')")
+    driver.get(f"{server}/table/{table_id}")
+    _wait_for_turn(driver)  # the game is over
+    sizes = driver.execute_script(
+        "return [...document.querySelectorAll('#board g.follower')].map(g => {"
+        "  const r = g.getBoundingClientRect(); return [g.dataset.figure, Math.max(r.width, r.height)]; });")
+    figures = {figure for figure, _ in sizes}
+    assert "meeple" in figures and len(figures) >= 3, figures  # seed 5: meeples, wagons, a mayor, barns
+    assert sizes and min(size for _, size in sizes) >= 15, sorted(sizes, key=lambda s: s[1])[:3]
+    marks = driver.execute_script(
+        "return [...document.querySelectorAll('#board g.badge rect')].map(r => r.getBoundingClientRect().width);")
+    assert marks and min(marks) >= 15, marks
+    _keep(driver.get_screenshot_as_png(), "table-abbey-inns")
