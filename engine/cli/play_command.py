@@ -202,7 +202,7 @@ def _report(output: Output, played: PlayedGame, setup: _Setup, human: Any, recor
 
 def _tiles_line(game: Game) -> str:
     """``72 tiles placed (start tile included), 0 discarded.``, with what went back, out or under."""
-    discarded = sum(1 for _, move in game.history if move is None) - game.returned
+    discarded = _discarded(game)
     back = f" ({game.returned} unplaceable draw{'s' * (game.returned != 1)} went back into the stack)" \
         if game.returned else ""
     held = hands_of(game)
@@ -213,6 +213,11 @@ def _tiles_line(game: Game) -> str:
                  f"{game.ruleset.kinds[game.ruleset.bury_kind].name} tiles")
     starts = {0: "no start tile", 1: "start tile included"}.get(len(game.starts), "start tiles included")
     return f"{len(game.board)} tiles placed ({starts}), {discarded} discarded{back}."
+
+
+def _discarded(game: Game) -> int:
+    """Tiles set aside as fitting nowhere (a draw that went back into the stack is not one)."""
+    return sum(1 for _, move in game.history if move is None) - game.returned
 
 
 def _json(output: Output, played: PlayedGame, setup: _Setup, saved: Path | None) -> None:
@@ -231,7 +236,7 @@ def _json(output: Output, played: PlayedGame, setup: _Setup, saved: Path | None)
         "points_by_kind": points_by_kind(game),
         "tokens": [dict(zip(game.ruleset.tokens, held)) for held in tallies.of(game).tokens], "titles": holders(game),
         "tiles_placed": len(game.board),
-        "tiles_discarded": sum(1 for _, move in game.history if move is None) - game.returned,
+        "tiles_discarded": _discarded(game),
         "tiles_returned": game.returned, "tiles_buried": len(burial.of(game).buried),
         "events": [event.to_json() for event in game.events],
         "record": None if saved is None else str(saved),

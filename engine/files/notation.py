@@ -53,8 +53,7 @@ def facing_follower(ruleset: Ruleset, tile: int, rotation: int, segment: int, ki
     ports = tile_type.orientations[rotation].segment_ports[segment]
     if not ports:
         return text
-    x = sum(_PORT_POINTS[p][0] for p in ports) / len(ports)
-    y = sum(_PORT_POINTS[p][1] for p in ports) / len(ports)
+    x, y = _centroid(ports)
     nearest = min(ports, key=lambda p: ((_PORT_POINTS[p][0] - x) ** 2 + (_PORT_POINTS[p][1] - y) ** 2, p))
     return f"{text.rpartition('@')[0]}@{PORTS[nearest]}"
 
@@ -113,8 +112,8 @@ def place_name(ruleset: Ruleset, tile: int, rotation: int, segment: int) -> str:
         if len(sides) == 1:
             return f"{kind.name} (dead end, {_SIDE_WORDS[sides[0]]})"
         return f"{kind.name} ({' to '.join(_SIDE_WORDS[s] for s in sides)})"
-    x = sum(_PORT_POINTS[p][0] for p in ports) / len(ports) - 0.5
-    y = sum(_PORT_POINTS[p][1] for p in ports) / len(ports) - 0.5
+    x, y = _centroid(ports)
+    x, y = x - 0.5, y - 0.5
     if math.hypot(x, y) < 0.1:
         return f"{kind.name} (all round)"
     return f"{kind.name} ({_DIRECTIONS[round(math.atan2(y, x) / (math.pi / 4)) % 8]})"
@@ -190,6 +189,12 @@ def parse_follower(ruleset: Ruleset, tile: int, rotation: int, text: str) -> int
     if len(found) > 1:
         raise ValueError(f"{len(found)} {kind.name} segments touch {port}: name a half-side instead")
     return found[0]
+
+
+def _centroid(ports: tuple[int, ...]) -> tuple[float, float]:
+    """Where a segment of board ports ``ports`` (not none) lies on its tile: the mean of the ports'
+    points, in tile units (x east, y south, 0–1)."""
+    return (sum(_PORT_POINTS[p][0] for p in ports) / len(ports), sum(_PORT_POINTS[p][1] for p in ports) / len(ports))
 
 
 def _portless(ruleset: Ruleset, tile: int, kind: int) -> list[int]:

@@ -75,17 +75,17 @@ def play_chunk(refs: tuple[str, ...], players: tuple[str, ...], seeds: tuple[int
 def result_row(ref: str, game, seed: int) -> dict:
     """One game's result: scores by player and by feature kind, winners, margin, discards, turns."""
     from ..core.scoring import points_by_kind
+    from ..core.standings import winners
 
     by_kind = points_by_kind(game)
     scores = list(game.scores)
-    top = max(scores)
     ranked = sorted(scores, reverse=True)
     return {
         "seed": seed,
         "ruleset": ref,
         "scores": scores,
         "by_kind": by_kind,
-        "winners": [p for p, s in enumerate(scores) if s == top],
+        "winners": winners(scores),
         "margin": ranked[0] - ranked[1] if len(ranked) > 1 else ranked[0],
         "discarded": sum(1 for _, move in game.history if move is None) - game.returned,
         "turns": game.turn,

@@ -21,6 +21,7 @@ from ..bots.players import make_player
 from ..core import burial
 from ..core.game import Game
 from ..core.moves import PLACE
+from ..core.standings import winners
 from ..errors import UserError
 from ..rules.ruleset import Ruleset
 from ..rules.source import Document
@@ -126,10 +127,10 @@ def traced_game(ruleset: Ruleset, players: list[str], seed: int, replay: int = 0
     game.finish()
     scores = list(game.scores)
     ranked = sorted(scores, reverse=True)
-    winners = [p for p, s in enumerate(scores) if s == ranked[0]]
+    won = winners(scores)
     trajectory = trace.trajectory or [scores]
     return {
-        "scores": scores, "in_game": in_game, "winners": winners,
+        "scores": scores, "in_game": in_game, "winners": won,
         "margin": ranked[0] - ranked[1] if len(ranked) > 1 else ranked[0],
         "turns": game.turn, "milliseconds": round(1000 * seconds),
         "discarded": sum(1 for _, move in game.history if move is None) - game.returned,
@@ -137,7 +138,7 @@ def traced_game(ruleset: Ruleset, players: list[str], seed: int, replay: int = 0
         "by_kind": {k: sum(per.get(k, 0) for per in game.kind_points) for k in ruleset.categories},
         "lead_changes": lead_changes(trajectory),
         "decided": (decided_turn(trajectory) - 1) / max(len(trajectory) - 1, 1),
-        "comeback": comeback(trajectory, winners),
+        "comeback": comeback(trajectory, won),
         "branching": sum(trace.choices) / len(trace.choices) if trace.choices else 0.0,
         "followers_out": sum(trace.out) / len(trace.out) if trace.out else 0.0,
     }
