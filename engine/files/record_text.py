@@ -1,7 +1,7 @@
 """Reading a game record's text: JSON, checked on its plain values first, then read again with line
 and column marks (:func:`~engine.rules.source.load_yaml`) and checked against the record schema.
 
-The marked read costs about a second and 100 MB per MiB of text, so what it would refuse anyway is
+The marked read is costly for a big text (the 200,000-turn record took minutes and about 1 GB), so what it would refuse anyway is
 refused before it on the plain values when the text is big (issue 50: a 200,000-turn record held a
 server for minutes at about 1 GB): its ruleset reference (judged by a caller's check first: the
 web table's folder), a key given twice at the top, and more turns than a game of the ruleset can
@@ -68,7 +68,7 @@ def record_from_text(text: str, file: str, ref_check: RefCheck | None = None) ->
 
 
 #: A record text over this many characters is checked on its plain values before it is read again
-#: with line and column marks (about a second and 100 MB per MiB): its shape, a key given twice at
+#: with line and column marks (the costly read): its shape, a key given twice at
 #: the top, its ruleset, and its turns against the deck (:func:`_refuse_big`).
 BIG_TEXT = 1 << 20
 

@@ -23,12 +23,12 @@ from pathlib import Path
 from ..errors import UserError
 
 #: A seat's most ``mcts`` iterations a move by default (80, the default search, takes 0.05 s a
-#: move under basic: benchmarks/results; 5,000 some 3 s).
+#: move under basic: docs/planners.md).
 MAX_ITERATIONS = 5_000
 #: A seat's most seconds a move by default.
 MAX_SECONDS = 10.0
 #: The deepest playout (turns) of a search counted in iterations, by default (the search's own
-#: default is 2; at 5,000 iterations and depth 8 a move takes some 10 s under basic).
+#: default is 2: deeper playouts make each iteration dearer).
 MAX_DEPTH = 8
 
 
@@ -67,7 +67,7 @@ class Limits:
                     raise UserError(f"player '{shortened(spec)}': this server lets a bot think at most {most:g} {what} "
                                     f"(whoever runs it may raise that: carcassonne serve {flag})", code="players")
             # A search counted in iterations is only as quick as its playouts are short: depth=end plays
-            # every iteration to the game's end (a 5,000-iteration move took 230 s).  By the clock, the
+            # every iteration to the game's end (a 5,000-iteration move took minutes).  By the clock, the
             # seconds cap bounds it whatever the depth.
             if "depth" in settings and "seconds" not in settings and (settings["depth"] is None
                                                                      or settings["depth"] > self.depth):
