@@ -1,9 +1,9 @@
 """Reading a game record's text: JSON, checked on its plain values first, then read again with line
 and column marks (:func:`~engine.rules.source.load_yaml`) and checked against the record schema.
 
-The marked read is costly for a big text (the 200,000-turn record took minutes and about 1 GB), so what it would refuse anyway is
-refused before it on the plain values when the text is big (issue 50: a 200,000-turn record held a
-server for minutes at about 1 GB): its ruleset reference (judged by a caller's check first: the
+The marked read is costly for a big text, so what it would refuse anyway is refused before it on
+the plain values when the text is big (issue 50: a 200,000-turn record held a server for minutes
+at about 1 GB): its ruleset reference (judged by a caller's check first: the
 web table's folder), a key given twice at the top, and more turns than a game of the ruleset can
 hold (:func:`~engine.files.supply.most_entries`).
 """
