@@ -18,6 +18,7 @@ from ..core.game import Game
 from ..core.hands import of as hands_of
 from ..core.moves import Move, pick
 from .screen import board_text, tile_text
+from .turn_screen import show_screen
 
 if TYPE_CHECKING:
     from .human import HumanPlayer
@@ -51,11 +52,6 @@ def choose_tile(player: "HumanPlayer", game: Game) -> Move:
     types = hands.types(game.player)
     ids = [game.tiles[t].id for t in types]
     c = player.console
-    c.rule(Text(f"Turn {game.turn + 1} · P{game.player + 1} {player.name} · choose a tile of your hand · "
-                f"{game.remaining} left to draw", style="bold"))
-    player.show_news(game)
-    c.print(board_text(game, max_width=c.width), end="")
-    c.print(player.scores_line(game))
     listing = Text("Your hand (each tile as drawn, r0; the placement comes next):\n", style="bold")
     counts = Counter(tile for tile, _, _ in hands.held[game.player])
     for number, tile in enumerate(types, start=1):
@@ -63,14 +59,17 @@ def choose_tile(player: "HumanPlayer", game: Game) -> Move:
         copies = f" ×{counts[tile]}" if counts[tile] > 1 else ""
         listing.append(f"  {number}) {game.tiles[tile].id}{copies}: {fits} placement{'s' * (fits != 1)}\n", style=None)
         listing.append_text(tile_text(game.ruleset, tile, rotations=(0,)))
-    c.print(listing, end="")
+    listing.rstrip()
+    show_screen(c, game, Text(f"Turn {game.turn + 1} · P{game.player + 1} {player.name} · choose a tile of your "
+                              f"hand · {game.remaining} left to draw", style="bold"),
+                player.news(game), [player.scores_line(game), listing])
     while True:
         answer = player.ask(f"Which tile do you place? (1–{len(types)} or its id, ? list, b board, q quit): ")
         typed = answer.strip().rstrip(")")
         if typed in ("?", "h", "help", "b", "board"):
             if typed in ("b", "board"):
                 c.print(board_text(game, max_width=c.width), end="")
-            c.print(listing, end="")
+            c.print(listing)
             continue
         chosen = types[int(typed) - 1] if typed.isdigit() and 1 <= int(typed) <= len(types) else next(
             (t for t, name in zip(types, ids) if name.lower() == typed.lower()), None)

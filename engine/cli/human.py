@@ -40,6 +40,7 @@ from .move_input import MoveInputError, decline_word, distinct, move_notation, p
 from .move_list import move_list
 from .output import terminal_console
 from .screen import SEAT_STYLES, board_text, kind_letter, pieces_left, tile_text, title_words
+from .turn_screen import show_screen
 
 __all__ = ["HumanPlayer", "Choice"]
 
@@ -96,8 +97,8 @@ class HumanPlayer:
             if answer in ("?", "h", "help"):
                 self.show_help(game, choices)
                 continue
-            if answer.lower() in ("b", "board"):
-                self.show_turn(game, choices)
+            if answer.lower() in ("b", "board"):  # the whole board, every row
+                self.console.print(board_text(game, max_width=self.console.width), end="")
                 continue
             try:
                 move = self._interpret(game, answer, choices)
@@ -122,16 +123,13 @@ class HumanPlayer:
             written.append((f"{x},{y} {format_follower(ruleset, tile, orientation.rotation, move.follower)}",
                             place_name(ruleset, tile, orientation.rotation, move.follower)))
         c = self.console
-        c.rule(Text(f"Turn {game.turn} · P{game.player + 1} {self.name} · your {name} may move on", style="bold"))
-        self.show_news(game)
-        c.print(board_text(game, max_width=c.width), end="")
-        c.print(self.scores_line(game))
         listing = Text(f"Your {name}'s feature has scored. Move it on to a feature that is not complete and holds "
                        "no follower, within reach, or take it home:\n", style="bold")
         for number, (notation, where) in enumerate(written, start=1):
             listing.append(f"  {number}) {notation}  ({where})\n", style=None)
         listing.rstrip()
-        c.print(listing)
+        show_screen(c, game, Text(f"Turn {game.turn} · P{game.player + 1} {self.name} · your {name} may move on",
+                                  style="bold"), self.news(game), [self.scores_line(game), listing])
         while True:
             answer = self.ask(f"Move the {name} on (1–{len(options)} or X,Y KIND@PORT, home, ? help, b board, "
                                "q quit): ")
@@ -185,30 +183,31 @@ class HumanPlayer:
         return [Choice(n, move, move_notation(game, move)) for n, move in enumerate(distinct(game, moves), 1)]
 
     def show_turn(self, game: Game, choices: list[Choice]) -> None:
-        """The whole turn screen: header, news since the last turn, board, scores, tile, moves."""
+        """The whole turn screen: header, news since the last turn, board, scores, tile, moves,
+        fitted to the terminal's height (:func:`~engine.cli.turn_screen.show_screen`)."""
         ruleset, tile = game.ruleset, game.tile
         c = self.console
         where = f" · map {game.map} (maps 0–{ruleset.maps - 1})" if ruleset.maps > 1 else ""
         own = " (your own)" if personal.of(game).offered else ""
-        c.rule(Text(f"Turn {game.turn + 1} · P{game.player + 1} {self.name} · tile {ruleset.tiles[tile].id}{own}"
-                    f" · {game.remaining} left to draw{where}", style="bold"))
-        self.show_news(game)
-        c.print(board_text(game, max_width=c.width), end="")
-        c.print(self.scores_line(game))
-        legal = {r for _, r in game.placements()}
-        c.print(Text(f"Your tile {ruleset.tiles[tile].id} (edges N E S W per rotation; rotations are "
-                     f"clockwise quarter turns):", style="bold"))
-        c.print(tile_text(ruleset, tile, legal=legal), end="")
-        if hands_of(game) is not None:
-            c.print(hand_note(game))
-        c.print(move_list(game, choices, self.max_listed, self.console.width))
+        heading = Text(f"Turn {game.turn + 1} · P{game.player + 1} {self.name} · tile {ruleset.tiles[tile].id}{own}"
+                       f" · {game.remaining} left to draw{where}", style="bold")
+        drawing = tile_text(ruleset, tile, legal={r for _, r in game.placements()})
+        drawing.rstrip()
+        below = [self.scores_line(game),
+                 Text(f"Your tile {ruleset.tiles[tile].id} (edges N E S W per rotation; rotations are "
+                      f"clockwise quarter turns):", style="bold"),
+                 drawing]
+        note = hand_note(game) if hands_of(game) is not None else None
+        below += [note] if note is not None else []
+        below.append(move_list(game, choices, self.max_listed, c.width))
         if personal.of(game).offered:
             instead = ("pass: the stacks are used up, and this is the last round"
                        if personal.of(game).last_round is not None else "draw a tile from the stack instead")
-            c.print(Text(f"{ruleset.tiles[tile].id} is your own tile, placed instead of drawing: place it, or "
-                         f"type d to keep it and {instead}.", style="bold yellow"))
-        c.print(Text("Type a number or a move like 3,-1 r2 city@N (no follower: 3,-1 r2); "
-                     "? help, b board, q quit.", style="dim"))
+            below.append(Text(f"{ruleset.tiles[tile].id} is your own tile, placed instead of drawing: place it, "
+                              f"or type d to keep it and {instead}.", style="bold yellow"))
+        below.append(Text("Type a number or a move like 3,-1 r2 city@N (no follower: 3,-1 r2); "
+                          "? help, b board, q quit.", style="dim"))
+        show_screen(c, game, heading, self.news(game), below)
 
     def show_help(self, game: Game, choices: list[Choice]) -> None:
         """The notation, the coordinate system and every legal move."""
@@ -250,8 +249,9 @@ class HumanPlayer:
         out.rstrip()
         return out
 
-    def show_news(self, game: Game) -> None:
-        """What was played and scored since this player last looked, so a bot's turn is not missed."""
+    def news(self, game: Game) -> list[str]:
+        """What was played and scored since this player last looked (oldest first), so a bot's turn
+        is not missed; marks it seen."""
         seats = history_seats(game)
         names = [f"P{s + 1}" for s in range(game.players)]
         lines = []
@@ -278,11 +278,7 @@ class HumanPlayer:
                              f"{format_follower(game.ruleset, tile, orientation.rotation, move.follower)}")
         self._seen_history, self._seen_events = len(game.history), len(game.events)
         self._seen_decisions = len(moving.of(game).decisions)
-        if lines:
-            shown = lines[-8:]  # the latest, so a long gap cannot push the board off screen
-            if len(lines) > len(shown):
-                shown.insert(0, f"… {len(lines) - len(shown)} earlier")
-            self.console.print(Text("Since your last turn: " + "\n  ".join(shown), style="dim"))
+        return lines
 
     # -- input -----------------------------------------------------------------
 

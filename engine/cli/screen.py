@@ -159,6 +159,29 @@ def _tile_cell(game: Game, pos: int, *, last: bool) -> Cell:
     return cell
 
 
+def _window(values: list[int], most: int | None, centre: int | None) -> tuple[int, int]:
+    """The first and last of ``most`` consecutive values (None: no limit) within the span of
+    ``values``, centred on ``centre`` (None: the span's middle) as far as the span allows."""
+    low, high = min(values), max(values)
+    if most is None or high - low + 1 <= most:
+        return low, high
+    most = max(1, most)
+    start = (centre if centre is not None else (low + high) // 2) - most // 2
+    start = min(max(start, low), high - most + 1)
+    return start, start + most - 1
+
+
+def _crop_note(columns: bool, rows: bool, window: tuple[int, int, int, int]) -> str:
+    """What a cropped board says: the coordinates shown, and how to see the rest (a wider
+    terminal for columns; ``b`` prints every row)."""
+    x0, x1, y0, y1 = window
+    shown = [*([f"x = {x0}…{x1}"] if columns else []), *([f"y = {y0}…{y1}"] if rows else [])]
+    if not shown:
+        return ""
+    ways = [*(["widen the terminal"] if columns else []), *(["type b"] if rows else [])]
+    return f"(board cropped to {', '.join(shown)}; {' or '.join(ways)} to see all of it)"
+
+
 def _fit_cell(x: int, y: int) -> Cell:
     """An empty cell where the drawn tile fits: a box with the coordinates to type."""
     label = f"{x},{y}"
@@ -173,12 +196,14 @@ def _blank_cell(frontier: bool) -> Cell:
     return cell
 
 
-def board_text(game: Game, *, max_width: int = 120) -> Text:
+def board_text(game: Game, *, max_width: int = 120, max_rows: int | None = None) -> Text:
     """The current map around the play area: placed tiles, followers, and the cells where
     the drawn tile fits, with x labels on top and y labels on the left.
 
-    Columns beyond ``max_width`` characters are cropped around the middle of
-    the board (and the crop is said), since a wrapped grid is unreadable.
+    Columns beyond ``max_width`` characters, and rows of cells beyond ``max_rows`` (None: every
+    row; each row is three lines), are cropped around the last tile placed on the map (else its
+    middle), and the crop is said, since a wrapped grid is unreadable and a board taller than
+    the terminal pushes the moves off it.
     """
     m = game.map
     mine = {}
@@ -190,18 +215,14 @@ def board_text(game: Game, *, max_width: int = 120) -> Text:
     fits = ({(x, y) for pos, _ in game.placements() for _, x, y in [game.local(pos)]}
             if game.tile is not None and not moving.of(game).movers else set())
     cells = set(mine) | frontier or {(0, 0)}
-    xs = [x for x, _ in cells]
-    ys = [y for _, y in cells]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    last = game.history[-1][1].pos if game.history and game.history[-1][1] is not None else None
+    last_cell = game.local(last)[1:] if last is not None and game.local(last)[0] == m else None
     margin = 5
     columns = max(1, (max_width - margin) // (_CELL_W + 1))
-    note = ""
-    if x1 - x0 + 1 > columns:
-        middle = (x0 + x1) // 2
-        x0 = middle - columns // 2
-        x1 = x0 + columns - 1
-        note = f"(board cropped to x = {x0}…{x1}; widen the terminal to see all of it)"
-    last = game.history[-1][1].pos if game.history and game.history[-1][1] is not None else None
+    xs, ys = [x for x, _ in cells], [y for _, y in cells]
+    x0, x1 = _window(xs, columns, last_cell[0] if last_cell else None)
+    y0, y1 = _window(ys, max_rows, last_cell[1] if last_cell else None)
+    note = _crop_note((x0, x1) != (min(xs), max(xs)), (y0, y1) != (min(ys), max(ys)), (x0, x1, y0, y1))
     out = Text()
     header = " " * margin + "".join(f"{x:^{_CELL_W}} " for x in range(x0, x1 + 1))
     out.append(header.rstrip() + "\n", style="dim")
@@ -227,7 +248,7 @@ def board_text(game: Game, *, max_width: int = 120) -> Text:
     typed = []
     for segment, seat, type_index, corner in game.on_board:
         pm, x, y = game.local(game.seg_pos[segment])
-        if type_index and pm == m:
+        if type_index and pm == m and x0 <= x <= x1 and y0 <= y <= y1:
             name = game.ruleset.follower_types[type_index].name
             at = f"{x},{y}" + (f" {CORNERS[corner]}" if corner >= 0 else "")  # a barn: the tile's corner
             typed.append(f"{name[0].upper()} at {at} is P{seat + 1}'s {name}")
