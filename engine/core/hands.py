@@ -339,8 +339,8 @@ def _uses(ruleset: "Ruleset") -> bool:
     return ruleset.hand is not None
 
 
-#: Which held tile to place this turn.
-PICK_DECISION: DecisionKind = DecisionKind("pick", _picking, options, check, (PICK,))
+#: Which held tile to place this turn: revocable, since a pick draws nothing and the hand is its holder's own.
+PICK_DECISION: DecisionKind = DecisionKind("pick", _picking, options, check, (PICK,), revocable=True)
 MECHANISM: Mechanism = Mechanism(NAME, _uses, state=_start, draw=open_turn, draw_one=draw_one, placed=played,
                       turn_end=end_turn, decisions=(PICK_DECISION,), plays={PICK: picked},
                       refusals={PICK: ("placement", "the tile to place is chosen: place it")})

@@ -75,16 +75,20 @@ class DecisionKind:
 
     ``pending(game)`` says whether it is asked now, ``options(game)`` lists its legal moves, and
     ``check(game, move)`` raises :class:`~engine.core.moves.IllegalMove` unless ``move`` is one of
-    them, with the reason a player reads; ``moves`` are the move kinds it takes."""
+    them, with the reason a player reads; ``moves`` are the move kinds it takes.  ``revocable``
+    says that its answer draws nothing, scores nothing and shows nobody anything new (which tile
+    of a hand to place), so a table may let the player take it back until their next answer."""
 
-    __slots__ = ("name", "pending", "options", "check", "moves")
+    __slots__ = ("name", "pending", "options", "check", "moves", "revocable")
 
-    def __init__(self, name: str, pending: Holds, options: Options, check: Check, moves: tuple[int, ...]) -> None:
+    def __init__(self, name: str, pending: Holds, options: Options, check: Check, moves: tuple[int, ...],
+                 revocable: bool = False) -> None:
         self.name = name
         self.pending = pending
         self.options = options
         self.check = check
         self.moves = moves
+        self.revocable = revocable
 
 
 class Decision:

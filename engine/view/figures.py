@@ -147,6 +147,29 @@ FIGURES: dict[str, Figure] = {
 }
 
 
+#: Each figure's extent about the point it is centred on, standing (a meeple not lying) at scale 1:
+#: ``(left, top, right, bottom)`` in tiles (``s`` = 1), strokes left out; the outlines above set them,
+#: and tests/view/test_supply.py checks them against the drawing.
+FIGURE_BOXES: dict[str, tuple[float, float, float, float]] = {
+    "meeple": (-0.104, -0.13, 0.104, 0.13),
+    "builder": (-0.078, -0.162, 0.078, 0.15),
+    "pig": (-0.168, -0.114, 0.168, 0.102),
+    "mayor": (-0.1134, -0.135, 0.1134, 0.135),
+    "wagon": (-0.126, -0.09, 0.18, 0.123),
+    "barn": (-0.156, -0.143, 0.156, 0.13),
+}
+
+
+def piece_box(ruleset: Ruleset, type_index: int, s: float) -> tuple[float, float, float, float]:
+    """Where a standing piece of type ``type_index`` drawn by :func:`piece_svg` in a tile of ``s``
+    units reaches, about its centre: ``(left, top, right, bottom)`` in those units (strokes left
+    out), a meeple's grown or shrunk by :func:`follower_scale`."""
+    follower_type = ruleset.follower_types[type_index]
+    scale = follower_scale(follower_type.strength) if follower_type.figure == "meeple" else 1.0
+    left, top, right, bottom = FIGURE_BOXES[follower_type.figure]
+    return left * s * scale, top * s * scale, right * s * scale, bottom * s * scale
+
+
 def piece_svg(ruleset: Ruleset, type_index: int, x: float, y: float, s: float, colour: str, lying: bool) -> str:
     """A piece of follower type ``type_index`` of ``ruleset`` centred on ``(x, y)`` in a tile of ``s``
     units, in ``colour``: its type's figure (:data:`FIGURES`); a meeple is drawn lying when
@@ -157,5 +180,5 @@ def piece_svg(ruleset: Ruleset, type_index: int, x: float, y: float, s: float, c
                                          follower_mark(ruleset, type_index))
 
 
-__all__ = ["FIGURES", "builder_svg", "building_svg", "follower_mark", "follower_scale", "mayor_svg", "meeple_svg",
-           "pig_svg", "piece_svg", "wagon_svg"]
+__all__ = ["FIGURES", "FIGURE_BOXES", "builder_svg", "building_svg", "follower_mark", "follower_scale", "mayor_svg",
+           "meeple_svg", "pig_svg", "piece_box", "piece_svg", "wagon_svg"]

@@ -11,7 +11,9 @@ a new kind of move is one entry).  docs/web.md, "The API", lists them:
 * ``{"kind": "move-on", "map", "x", "y", "segment"}``: move the follower whose feature scored on
   to segment ``segment`` of the tile at ``(x, y)``; ``{"kind": "home"}``: take it home instead;
 * ``{"kind": "start", "rotation"}``: turn the drawn start tile (a :class:`Start`, not a Move:
-  :meth:`~engine.core.game.Game.place_start` takes it).
+  :meth:`~engine.core.game.Game.place_start` takes it);
+* ``{"kind": "take-back"}``: take back the player's last answer, when its decision is revocable
+  (a :class:`TakeBack`, not a Move: the table keeps the game as it was before that answer).
 
 Parsing checks the JSON only (a field missing, of the wrong type, out of range, or unknown to
 the kind): :class:`BadField`.  Whether the rules allow the move is
@@ -48,6 +50,11 @@ class Start:
     rotation: int
 
 
+@dataclass(frozen=True)
+class TakeBack:
+    """Take back the last answer, if its decision kind is revocable (a tile of the hand picked)."""
+
+
 def whole(data: dict[str, Any], key: str, *, low: int = -10**6, high: int = 10**6, none: bool = False) -> Any:
     """``data[key]`` as a whole number in ``[low, high]`` (or None when ``none``); :class:`BadField` if not."""
     value = data.get(key)
@@ -59,7 +66,7 @@ def whole(data: dict[str, Any], key: str, *, low: int = -10**6, high: int = 10**
     return value
 
 
-def parse_move(game: Game, move: Any) -> Move | Start:
+def parse_move(game: Game, move: Any) -> Move | Start | TakeBack:
     """The move (or start tile's rotation) the JSON object ``move`` names, for ``game`` as it
     stands (a cell is a packed position of its map, a tile id a tile type); :class:`BadField`."""
     if not isinstance(move, dict):
@@ -129,11 +136,17 @@ def _start(game: Game, move: dict[str, Any]) -> Start:
     return Start(whole(move, "rotation", low=0, high=3))
 
 
+def _take_back(game: Game, move: dict[str, Any]) -> TakeBack:
+    _fields(move)
+    return TakeBack()
+
+
 #: Each kind of move the table takes, by the name its JSON object's ``kind`` gives (the core's
-#: :data:`~engine.core.moves.KIND_NAMES`, and ``start``), with the parser of its fields.
-PARSERS: dict[str, Callable[[Game, dict[str, Any]], Move | Start]] = {
+#: :data:`~engine.core.moves.KIND_NAMES`, ``start`` and ``take-back``), with the parser of its fields.
+PARSERS: dict[str, Callable[[Game, dict[str, Any]], Move | Start | TakeBack]] = {
     "place": _place, "decline": _decline, "pick": _pick, "move-on": _move_on, "home": _home, "start": _start,
+    "take-back": _take_back,
 }
 
 
-__all__ = ["PARSERS", "BadField", "Start", "parse_move", "whole"]
+__all__ = ["PARSERS", "BadField", "Start", "TakeBack", "parse_move", "whole"]

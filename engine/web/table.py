@@ -36,7 +36,7 @@ from ..files.record import build_record, load_record
 from ..files.resume import resume
 from ..rules.references import portable_ref
 from ..rules.ruleset import Ruleset
-from .moves_json import BadField, Start, parse_move
+from .moves_json import BadField, Start, TakeBack, parse_move
 from .table_state import TILE, build_state
 
 
@@ -105,6 +105,9 @@ class Table:
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         self._built: tuple[int, dict[str, Any]] | None = None
+        #: The game as it was before the human's last answer, while that answer may be taken back
+        #: (its decision kind is revocable: a tile of the hand picked), else None.
+        self.before: Game | None = None
         self._runner: threading.Thread | None = None
         with self._lock:
             self._moved(save=game is None)  # a resumed game's record is the one it was read from
@@ -173,7 +176,8 @@ class Table:
         """Play the human's ``move`` for turn ``turn`` (the state's ``turn``, so a move sent twice
         is not played twice): a JSON object tagged by its ``kind`` (:mod:`engine.web.moves_json`),
         a placement, a personal tile declined, a tile of the hand picked, a follower moved on or
-        sent home, or the drawn start tile's rotation.  Then the bots play.  Raises
+        sent home, the drawn start tile's rotation, or the last answer taken back (when its
+        decision is revocable: :attr:`before`).  Then the bots play.  Raises
         :class:`Refused`: 409 for a move the game does not ask for now (out of turn, another
         kind of decision, the game over), 400 for a malformed move or one the rules refuse.  A
         pick is not saved: the record holds placements, and is as it was until the tile is placed."""
@@ -183,11 +187,25 @@ class Table:
                 parsed = parse_move(self.game, move)
             except BadField as error:
                 raise Refused(str(error)) from None
+            if isinstance(parsed, TakeBack):
+                self._take_back()
+                return
             if isinstance(parsed, Start) or self.game.start_tile is not None:
+                self.before = None
                 self._turn_start(parsed)
                 return
-            self._check(parsed)
+            revocable = self._check(parsed)
+            self.before = self.game.copy() if revocable else None
             self._play(parsed, save=parsed.kind != PICK)
+
+    def _take_back(self) -> None:
+        """Restore the game as it was before the human's last answer (lock held); :class:`Refused`
+        (409) unless that answer may be taken back."""
+        if self.before is None:
+            raise Refused("there is no answer to take back: only a tile of the hand picked can be, until it is "
+                          "placed", 409)
+        self.game, self.before = self.before, None
+        self._moved(save=False)
 
     def _turn_start(self, move: Move | Start) -> None:
         """Turn the drawn start tile as ``move`` says (lock held; a human in seat 0, as the rules
@@ -200,9 +218,10 @@ class Table:
         self.game.place_start(move.rotation)
         self._moved()
 
-    def _check(self, move: Move) -> None:
+    def _check(self, move: Move) -> bool:
         """:class:`Refused` unless the rules allow ``move`` now (lock held), with their reason:
-        409 when the decision asked now takes no move of its kind, else 400."""
+        409 when the decision asked now takes no move of its kind, else 400.  Whether the decision
+        is revocable (:attr:`~engine.core.mechanism.DecisionKind.revocable`)."""
         decision = self.game.decision()
         if decision is None:  # no tile to place: the game is at its end (not reached: _moved ends it)
             raise Refused("there is nothing to decide now", 409)
@@ -210,6 +229,7 @@ class Table:
             self.game.check(move)
         except IllegalMove as error:
             raise Refused(str(error), 400 if move.kind in decision.kind.moves else 409) from None
+        return decision.kind.revocable
 
     # -- the game ----------------------------------------------------------------------
 
@@ -314,7 +334,7 @@ class Table:
         self._stop_changed()
 
     def _stop_changed(self) -> None:
-        self.thinking = None
+        self.thinking = self.before = None
         self.version += 1
         self._save()
         self._changed.notify_all()

@@ -17,6 +17,7 @@ from ..core.titles import held_by
 from ..files.notation import follower_name, format_follower, moved_on_phrase, place_name
 from ..files.record import history_seats
 from ..view.render import PLAYER_COLOURS, board_svg
+from ..view.supply import supply_svg
 from ..view.tile_svg import spot_anchor, tile_group
 
 if TYPE_CHECKING:
@@ -25,7 +26,9 @@ if TYPE_CHECKING:
 #: Units of a tile in the board picture the page shows (SVG units, as :func:`board_svg` draws, a
 #: pixel each at zoom 1): 84, so that at the default zoom every piece type of Abbey & Mayor and Inns
 #: & Cathedrals (a large follower, a mayor, a wagon, a barn) and an inn's mark can be told apart
-#: (issue 50: at 60 they were legible only zoomed in; tests/web/test_browser.py looks).
+#: (issue 50: at 60 they were legible only zoomed in; tests/web/test_browser.py looks).  Each
+#: seat's supply (``supply_svg``) is drawn at it too: a piece there as big as on the board at zoom
+#: 1, a meeple 22 pixels tall and the smallest figure (a meeple of strength 0) 15.
 TILE = 84
 
 
@@ -46,6 +49,7 @@ def build_state(table: Table) -> dict[str, Any]:
                      "colour": PLAYER_COLOURS[i % len(PLAYER_COLOURS)],
                      "score": game.scores[i], "followers": game.supply[i],
                      "pieces": {t.name: game.reserve[i][t.index] for t in ruleset.follower_types},
+                     "supply_svg": supply_svg(ruleset, game.reserve[i], PLAYER_COLOURS[i % len(PLAYER_COLOURS)], TILE),
                      "by_kind": dict(game.kind_points[i]),
                      "in_game": (table.in_game or game.scores)[i],
                      "tokens": dict(zip(ruleset.tokens, gathered.tokens[i])), "titles": held_by(game, i),
@@ -56,6 +60,7 @@ def build_state(table: Table) -> dict[str, Any]:
                            recent=_since_last_turn(table, seat)),
         "log": _log(table), "events": _events(table), "saved_as": table.save.name if table.save else None,
         "save_error": table.save_error, "stopped": table.stopped,
+        "take_back": human_turn and table.before is not None,
     }
     viewer = _hand_seat(table)
     if viewer is not None:

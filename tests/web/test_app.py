@@ -109,7 +109,7 @@ def test_the_start_page_and_static_files(client: TestClient) -> None:
 
 #: A placement of the first tile of basic seed 7 but for its rotation; a move for turn 0.
 PLACE = {"kind": "place", "map": 0, "x": 0, "y": 1}
-KINDS = '"place", "decline", "pick", "move-on", "home", "start"'
+KINDS = '"place", "decline", "pick", "move-on", "home", "start", "take-back"'
 
 
 @pytest.mark.parametrize("body, status, says", [
@@ -142,6 +142,7 @@ KINDS = '"place", "decline", "pick", "move-on", "home", "start"'
      "basic has no move-on moves"),
     ({"turn": 0, "move": {"kind": "home"}}, 409, "basic has no home moves"),
     ({"turn": 0, "move": {"kind": "start", "rotation": 1}}, 409, "there is no start tile to turn"),
+    ({"turn": 0, "move": {"kind": "take-back"}}, 409, "there is no answer to take back"),
 ])
 def test_bad_moves_get_json_errors(client: TestClient, body: bytes | dict, status: int, says: str) -> None:
     """Each a 4xx with a message: a body that is no move, an unknown kind, a missing field, a

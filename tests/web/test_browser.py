@@ -44,6 +44,7 @@ from selenium.common.exceptions import StaleElementReferenceException, WebDriver
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from engine.files.record import replay  # noqa: E402
@@ -419,6 +420,46 @@ def test_picking_a_tile_of_the_hand_in_the_browser(server, browser) -> None:
     assert driver.find_element(By.ID, "error").text == ""
 
 
+def test_a_pick_is_undone_in_the_browser(server, browser) -> None:
+    """Issue 50: a hand pick could not be undone.  After a click on the second tile of the hand,
+    Undo (and Esc) takes the pick back before any cell is chosen: the hand is offered again, and
+    the first tile picked instead is the one placed."""
+    request = urllib.request.Request(server + "/api/tables", json.dumps(
+        {"ruleset": "basic+hand-of-two", "players": "human,greedy", "seed": "7"}).encode(),
+        {"Content-Type": "application/json"})
+    table_id = json.load(urllib.request.urlopen(request))["id"]
+    first, second = (t["id"] for t in _answered(server, table_id)["hand"]["tiles"])
+    driver = browser
+    driver.get(f"{server}/table/{table_id}")
+
+    def choosing(d):
+        return "Click a tile of your hand" in d.find_element(By.ID, "status").text
+
+    WebDriverWait(driver, 60).until(choosing)
+    for undo in ("button", "Escape"):
+        driver.find_elements(By.CSS_SELECTOR, "#held button")[1].click()
+        WebDriverWait(driver, 60).until(lambda d: f"place tile {second}" in d.find_element(By.ID, "status").text)
+        assert "Undo (Esc) to pick another tile of your hand" in driver.find_element(By.ID, "status").text
+        assert driver.find_element(By.ID, "undo").is_enabled()
+        if undo == "button":
+            driver.find_element(By.ID, "undo").click()
+        else:
+            driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+        WebDriverWait(driver, 60).until(choosing)
+        assert not driver.find_elements(By.CSS_SELECTOR, '#held button[aria-pressed="true"]')
+    driver.find_elements(By.CSS_SELECTOR, "#held button")[0].click()
+    WebDriverWait(driver, 60).until(lambda d: f"place tile {first}" in d.find_element(By.ID, "status").text)
+    driver.find_elements(By.CSS_SELECTOR, "#board rect.spot")[0].click()
+    assert driver.find_element(By.ID, "undo").is_enabled()
+    driver.find_element(By.ID, "undo").click()  # forgets the cell chosen, not the pick
+    assert f"place tile {first}" in driver.find_element(By.ID, "status").text
+    driver.find_elements(By.CSS_SELECTOR, "#board rect.spot")[0].click()
+    driver.find_element(By.ID, "confirm").click()
+    WebDriverWait(driver, 60).until(lambda d: len(_log(d)) == 2)
+    assert _log(driver)[0].startswith(f"turn 1: human-1 placed {first} at ")
+    assert driver.find_element(By.ID, "error").text == ""
+
+
 def _post(server: str, path: str, body: dict) -> dict:
     request = urllib.request.Request(server + path, json.dumps(body).encode(), {"Content-Type": "application/json"})
     return json.load(urllib.request.urlopen(request))
@@ -478,13 +519,32 @@ def test_uploading_a_record_on_the_replay_page(server, browser, tmp_path) -> Non
 
 
 def test_the_players_pieces_left_by_type_in_the_browser(server, browser) -> None:
+    """Issue 50 item 2: each seat's row draws its pieces left, a figure each (``svg.supply``: a
+    ``g.supply-type`` per type), every one at least 15 pixels across at the default window, all
+    within the side bar; the words stay as the picture's title and accessible name."""
     request = urllib.request.Request(server + "/api/tables", json.dumps(
         {"ruleset": "basic+abbey-and-mayor", "players": "human,random", "seed": "2"}).encode(),
         {"Content-Type": "application/json"})
     table_id = json.load(urllib.request.urlopen(request))["id"]
     browser.get(f"{server}/table/{table_id}")
     _wait_for_turn(browser)
-    assert "7 followers, 1 mayor, 1 wagon, 1 barn left" in browser.find_element(By.ID, "players").text
+    rows = browser.find_elements(By.CSS_SELECTOR, "#players > div")
+    assert len(rows) == 2
+    first = rows[0]
+    drawn = {g.get_attribute("data-type"): len(g.find_elements(By.CSS_SELECTOR, "g.supply-piece"))
+             for g in first.find_elements(By.CSS_SELECTOR, "svg g.supply-type")}
+    assert drawn == {"normal": 7, "mayor": 1, "wagon": 1, "barn": 1}
+    supply = first.find_element(By.CSS_SELECTOR, "svg.supply")
+    words = "7 followers, 1 mayor, 1 wagon, 1 barn left"
+    assert supply.get_attribute("aria-label") == words
+    assert browser.execute_script("return arguments[0].querySelector('title').textContent", supply) == words
+    sizes = browser.execute_script(
+        "return [...document.querySelectorAll('#players svg g.supply-piece')].map(g => {"
+        "  const r = g.getBoundingClientRect(); return [g.parentNode.dataset.type, r.width, r.height]; });")
+    assert len(sizes) == 20 and min(max(w, h) for _, w, h in sizes) >= 15, sizes
+    side, picture = (browser.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.right];",
+                                            e) for e in (browser.find_element(By.ID, "side"), supply))
+    assert side[0] <= picture[0] and picture[1] <= side[1], (side, picture)
 
 
 def test_a_game_survives_a_server_restart(browser, tmp_path) -> None:

@@ -218,3 +218,45 @@ def test_the_record_is_downloadable_only_once_the_game_is_over() -> None:
     assert refused.value.status == 409
     _play(table, 100)
     assert table.state()["finished"] and table.download() == table.record()
+
+
+@pytest.mark.parametrize("ref", [TWO, THREE])
+def test_a_pick_is_taken_back_until_the_tile_is_placed(ref: str, tmp_path: Path) -> None:
+    """Issue 50: "a hand pick that can be undone until confirmed".  A pick taken back leaves the
+    game as it was before it (the same state but for its version, nothing saved), another tile
+    is picked and placed, and the record replays to the game played."""
+    table = _table(ref, ["human", "greedy"], 7, save=tmp_path / "table.json")
+    before = _settled(table)
+    first, second = (t["id"] for t in before["hand"]["tiles"][:2])
+    _pick(table, 0, second)
+    assert table.state()["hand"]["chosen"] == second
+    table.play(0, {"kind": "take-back"})
+    after = table.state()
+    assert after["version"] != before["version"]  # the page redraws
+    assert after | {"version": None} == before | {"version": None}
+    assert not (tmp_path / "table.json").exists()  # nothing placed yet: nothing saved
+    _pick(table, 0, first)
+    _place_first(table, table.state())
+    _play(table, 100)
+    record = table.record()
+    assert record["turns"][0]["tile"] == first and table.state()["finished"]
+    game, problems = replay(Document(json.loads(json.dumps(record)), "<record>", {}))
+    assert not problems and game.scores == table.game.scores
+
+
+def test_only_a_pick_not_yet_placed_is_taken_back() -> None:
+    table = _table(TWO, ["human", "greedy"], 7)
+    state = _settled(table)
+    with pytest.raises(Refused, match="no answer to take back") as refused:  # nothing picked yet
+        table.play(0, {"kind": "take-back"})
+    assert refused.value.status == 409
+    _pick(table, 0, state["hand"]["tiles"][0]["id"])
+    with pytest.raises(Refused, match="takes no other field") as refused:
+        table.play(0, {"kind": "take-back", "tile": "A"})
+    assert refused.value.status == 400
+    _place_first(table, table.state())
+    state = _settled(table)
+    with pytest.raises(Refused, match="no answer to take back"):  # placed: the turn is the bot's, then over
+        table.play(state["turn"], {"kind": "take-back"})
+    with pytest.raises(Refused, match="turn 1 is being played|that move was for turn"):
+        table.play(0, {"kind": "take-back"})

@@ -18,7 +18,7 @@ def game() -> Game:
 
 
 def test_every_kind_of_move_has_a_parser() -> None:
-    assert set(PARSERS) == set(KIND_NAMES) | {"start"}
+    assert set(PARSERS) == set(KIND_NAMES) | {"start", "take-back"}
 
 
 def test_each_kind_parses_to_its_move(game: Game) -> None:
@@ -45,7 +45,7 @@ def test_each_kind_parses_to_its_move(game: Game) -> None:
     (None, "'move' must be a JSON object such as {\"kind\": \"place\", …}, not null"),
     ("place", "'move' must be a JSON object"),
     ({"kind": "PLACE"}, ("the move's 'kind' must be one of \"place\", \"decline\", \"pick\", \"move-on\", "
-                         "\"home\", \"start\", not \"PLACE\"")),
+                         "\"home\", \"start\", \"take-back\", not \"PLACE\"")),
     ({"kind": ["place"]}, "the move's 'kind' must be one of"),
     ({"kind": "place", "map": 2, "x": 0, "y": 1, "rotation": 0}, "'map' must be a whole number from 0 to 1, not 2"),
     ({"kind": "place", "map": 0, "x": 0, "rotation": 0}, "'y' must be a whole number from -32767 to 32767, not null"),

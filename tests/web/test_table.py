@@ -314,6 +314,28 @@ def test_the_players_pieces_are_counted_by_type() -> None:
     assert first["pieces"] == {"normal": 7, "mayor": 1, "wagon": 1, "barn": 1} and first["followers"] == 10
 
 
+def test_the_players_pieces_left_are_drawn_by_type() -> None:
+    """Issue 50 item 2: the side bar draws each seat's pieces left (``supply_svg``), a group per
+    type with pieces left, in the seat's colour, as many as ``pieces`` counts, also once some are
+    spent; its title says them as the words did."""
+    import xml.etree.ElementTree as ET
+
+    table = Table(load_ruleset("basic+abbey-and-mayor"), "basic+abbey-and-mayor", ["human", "random"], 5)
+    state = _settled(table)
+    start = ET.fromstring(state["players"][0]["supply_svg"])
+    assert start.get("aria-label") == "7 followers, 1 mayor, 1 wagon, 1 barn left"
+    _place_first(table, state, follower=True)
+    spent = False
+    for player in _settled(table)["players"]:
+        svg = ET.fromstring(player["supply_svg"])
+        groups = {g.get("data-type"): int(g.get("data-count")) for g in svg.iter("{http://www.w3.org/2000/svg}g")
+                  if g.get("class") == "supply-type"}
+        assert groups == {name: n for name, n in player["pieces"].items() if n}
+        assert f'fill="{player["colour"]}"' in player["supply_svg"]
+        spent = spent or sum(groups.values()) < 10
+    assert spent  # the human's follower and the random bot's, if it placed one
+
+
 def test_a_finished_table_breaks_the_scores_down_by_category(basic) -> None:
     table = Table(basic, "basic", ["greedy", "random"], 6)
     state = _settled(table)

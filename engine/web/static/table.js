@@ -173,12 +173,14 @@ function draw() {
   drawLinks();
 }
 
-// "7 followers, 1 mayor, 1 barn": the pieces left by type (normal ones as followers), or the
-// count alone under a ruleset with one type.
-function pieces(p) {
-  const byType = Object.entries(p.pieces || {});
-  if (byType.length <= 1) return `${p.followers} follower${p.followers === 1 ? "" : "s"}`;
-  return byType.map(([name, n]) => name === "normal" ? `${n} follower${n === 1 ? "" : "s"}` : `${n} ${name}`).join(", ");
+// The pieces left, drawn: the server's SVG (every piece its type's figure in the seat's colour),
+// whose title and aria-label say them in words ("7 followers, 1 mayor, 1 barn left"); with none
+// left, those words ("no pieces left") as text.
+function supply(p) {
+  if (!p.followers) return element("span", "no pieces left", {class: "supply"});
+  const template = element("template");
+  template.innerHTML = p.supply_svg;
+  return template.content.firstElementChild;
 }
 
 // "robber-baron" → "Robber Baron": a title as players say it.
@@ -192,11 +194,16 @@ function drawPlayers() {
     if (seat === state.to_play) row.className = "to-play";
     const swatch = element("span", undefined, {class: "swatch"});
     swatch.style.background = p.colour;
-    let goods = Object.entries(p.tokens || {}).map(([name, n]) => `, ${n} ${name}`).join("");
-    if (p.personal !== undefined) goods += `, ${p.personal} own tile${p.personal === 1 ? "" : "s"} held`;
-    if (p.holds !== undefined) goods += `, ${p.holds} tile${p.holds === 1 ? "" : "s"} in hand`;
-    goods += (p.titles || []).map((title) => `, holds the ${titleWords(title)} title`).join("");
-    row.append(swatch, ` ${p.name}: ${p.score} points, ${pieces(p)} left${goods}`);
+    const goods = Object.entries(p.tokens || {}).map(([name, n]) => `${n} ${name}`);
+    if (p.personal !== undefined) goods.push(`${p.personal} own tile${p.personal === 1 ? "" : "s"} held`);
+    if (p.holds !== undefined) goods.push(`${p.holds} tile${p.holds === 1 ? "" : "s"} in hand`);
+    goods.push(...(p.titles || []).map((title) => `holds the ${titleWords(title)} title`));
+    // The pieces and the goods on a line of their own under the name, in every row alike; a
+    // good's words break only between goods, a comma after the words "no pieces left".
+    const line = element("span", undefined, {class: "supply-line"});
+    line.append(supply(p));
+    goods.forEach((words, i) => line.append(i || !p.followers ? ", " : " ", element("span", words, {class: "good"})));
+    row.append(swatch, ` ${p.name}: ${p.score} points `, line);
     return row;
   }));
 }
@@ -242,6 +249,7 @@ function drawStatus() {
     const where = state.maps > 1 ? ` on map ${state.map}` : "";
     text = `Turn ${state.turn + 1}: ${state.players[state.to_play].name}, place tile ${state.tile.id}${where} ` +
       `(${state.remaining} left to draw). Click a highlighted cell.`;
+    if (state.take_back) text += " Undo (Esc) to pick another tile of your hand.";
     if (state.tile.own === "draw") text += ` ${state.tile.id} is your own tile: place it, or keep it and draw a tile instead.`;
     if (state.tile.own === "pass") text += ` The stacks are used up: place your own ${state.tile.id}, or keep it and pass.`;
   } else if (state.thinking) {
@@ -269,7 +277,7 @@ function drawHand() {
     rect.addEventListener("click", () => choose(rect));
   }
   $("rotate").disabled = !pick || legalRotations(pick.cell).length < 2;
-  $("undo").disabled = !pick;
+  $("undo").disabled = !pick && !state.take_back;
   $("confirm").disabled = !pick;
   if (!pick) return;
   const cell = pick.cell;
@@ -364,7 +372,11 @@ function rotate() {
   draw();
 }
 
-function undo() { pick = null; draw(); }
+// Undo forgets the placement being chosen; with none, it takes back the tile picked from the
+// hand (the state's take_back), so another may be picked.
+function undo() {
+  if (pick) { pick = null; draw(); } else if (state.take_back) play({kind: "take-back"});
+}
 
 function confirm() {
   if (!pick) return;
