@@ -44,6 +44,28 @@ def held_count(game: Game, seat: int) -> str:
     return f", {held} tile{'s' * (held != 1)} in hand"
 
 
+def side_by_side(columns: list[list[Text]], width: int) -> Text:
+    """``columns`` of lines set side by side, two spaces from the first column's edge and three
+    between columns, as many to a row of columns as fit in ``width`` characters (a hand's tiles:
+    one row of drawings takes the lines one tile's did)."""
+    step = max(len(line) for column in columns for line in column) + 3
+    per_row = max(1, (width - 2) // step)
+    out = Text()
+    for first in range(0, len(columns), per_row):
+        group = columns[first:first + per_row]
+        for i in range(max(len(column) for column in group)):
+            line = Text("  ")
+            for column in group:
+                cell = column[i] if i < len(column) else Text()
+                line.append_text(cell)
+                line.append(" " * (step - len(cell)))
+            line.rstrip()
+            out.append_text(line)
+            out.append("\n")
+    out.rstrip()
+    return out
+
+
 def choose_tile(player: "HumanPlayer", game: Game) -> Move:
     """Show the hand and ask which tile to place: ``pick(tile)``.  A number from the list
     or a tile id; ``?`` repeats the list, ``b`` redraws the board, ``q`` quits (as at the move prompt)."""
@@ -54,12 +76,14 @@ def choose_tile(player: "HumanPlayer", game: Game) -> Move:
     c = player.console
     listing = Text("Your hand (each tile as drawn, r0; the placement comes next):\n", style="bold")
     counts = Counter(tile for tile, _, _ in hands.held[game.player])
+    columns = []
     for number, tile in enumerate(types, start=1):
         fits = len(game.placements(tile))
         copies = f" ×{counts[tile]}" if counts[tile] > 1 else ""
-        listing.append(f"  {number}) {game.tiles[tile].id}{copies}: {fits} placement{'s' * (fits != 1)}\n", style=None)
-        listing.append_text(tile_text(game.ruleset, tile, rotations=(0,)))
-    listing.rstrip()
+        drawing = tile_text(game.ruleset, tile, rotations=(0,)).split("\n")[1:]  # below its "r0"
+        columns.append([Text(f"{number}) {game.tiles[tile].id}{copies}: {fits} placement{'s' * (fits != 1)}"),
+                        *(line for line in drawing if line.plain)])
+    listing.append_text(side_by_side(columns, c.width))
     show_screen(c, game, Text(f"Turn {game.turn + 1} · P{game.player + 1} {player.name} · choose a tile of your "
                               f"hand · {game.remaining} left to draw", style="bold"),
                 player.news(game), [player.scores_line(game), listing])

@@ -40,7 +40,7 @@ from .move_input import MoveInputError, decline_word, distinct, move_notation, p
 from .move_list import move_list
 from .output import terminal_console
 from .screen import SEAT_STYLES, board_text, kind_letter, pieces_left, tile_text, title_words
-from .turn_screen import show_screen
+from .turn_screen import move_lines, show_screen
 
 __all__ = ["HumanPlayer", "Choice"]
 
@@ -97,8 +97,11 @@ class HumanPlayer:
             if answer in ("?", "h", "help"):
                 self.show_help(game, choices)
                 continue
-            if answer.lower() in ("b", "board"):  # the whole board, every row
-                self.console.print(board_text(game, max_width=self.console.width), end="")
+            if answer.lower() in ("b", "board"):  # the whole board, every row, and the moves under it
+                c = self.console
+                c.print(board_text(game, max_width=c.width), end="")
+                for part in [move_list(game, choices, self.max_listed, c.width), *self._after_moves(game)]:
+                    c.print(part, soft_wrap=False)
                 continue
             try:
                 move = self._interpret(game, answer, choices)
@@ -193,21 +196,26 @@ class HumanPlayer:
                        f" · {game.remaining} left to draw{where}", style="bold")
         drawing = tile_text(ruleset, tile, legal={r for _, r in game.placements()})
         drawing.rstrip()
-        below = [self.scores_line(game),
-                 Text(f"Your tile {ruleset.tiles[tile].id} (edges N E S W per rotation; rotations are "
-                      f"clockwise quarter turns):", style="bold"),
+        above = [self.scores_line(game),
+                 Text(f"Your tile {ruleset.tiles[tile].id} (edges N E S W; rotations are clockwise quarter turns):",
+                      style="bold"),
                  drawing]
         note = hand_note(game) if hands_of(game) is not None else None
-        below += [note] if note is not None else []
-        below.append(move_list(game, choices, self.max_listed, c.width))
+        above += [note] if note is not None else []
+        after = self._after_moves(game)
+        listed = move_lines(c, game, above + after, self.max_listed)
+        show_screen(c, game, heading, self.news(game), [*above, move_list(game, choices, listed, c.width), *after])
+
+    def _after_moves(self, game: Game) -> list[Text]:
+        """What the turn screen says under the moves: the own tile's choice, how to answer."""
+        after = []
         if personal.of(game).offered:
             instead = ("pass: the stacks are used up, and this is the last round"
                        if personal.of(game).last_round is not None else "draw a tile from the stack instead")
-            below.append(Text(f"{ruleset.tiles[tile].id} is your own tile, placed instead of drawing: place it, "
-                              f"or type d to keep it and {instead}.", style="bold yellow"))
-        below.append(Text("Type a number or a move like 3,-1 r2 city@N (no follower: 3,-1 r2); "
-                          "? help, b board, q quit.", style="dim"))
-        show_screen(c, game, heading, self.news(game), below)
+            after.append(Text(f"{game.ruleset.tiles[game.tile].id} is your own tile, placed instead of drawing: "
+                              f"place it, or type d to keep it and {instead}.", style="bold yellow"))
+        after.append(Text("Type a number or a move like 3,-1 r2 city@N; ? help, b board, q quit.", style="dim"))
+        return after
 
     def show_help(self, game: Game, choices: list[Choice]) -> None:
         """The notation, the coordinate system and every legal move."""

@@ -96,8 +96,9 @@ def _entries(game: Game, choices: list[Choice]) -> list[tuple[Text, list[Text]]]
             spot = choice.text.split(" ", 2)[2]
             held = ruleset.tiles[tile].spot_segment(move.follower)
             kind = ruleset.tiles[tile].segments[held].kind
-            if ruleset.kinds[kind].ports == "half":  # a half-side port alone is hard to picture
-                spot += " " + place_name(ruleset, tile, move.rotation, move.follower).split(" ", 1)[1]
+            where = place_name(ruleset, tile, move.rotation, move.follower).partition(" ")[2]
+            if ruleset.kinds[kind].ports == "half" and where:  # a half-side port alone is hard to picture
+                spot += " " + where  # (a field with no port, inside a city, is named alone: field#1)
             text.append(f"+{spot}", style=kind_style(ruleset, kind))
         found[key][1].append(text)
     return list(found.values())

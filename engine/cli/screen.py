@@ -171,22 +171,30 @@ def _window(values: list[int], most: int | None, centre: int | None) -> tuple[in
     return start, start + most - 1
 
 
-def _crop_note(columns: bool, rows: bool, window: tuple[int, int, int, int]) -> str:
+def _crop_note(columns_cropped: bool, rows_cropped: bool, window: tuple[int, int, int, int]) -> str:
     """What a cropped board says: the coordinates shown, and how to see the rest (a wider
     terminal for columns; ``b`` prints every row)."""
     x0, x1, y0, y1 = window
-    shown = [*([f"x = {x0}…{x1}"] if columns else []), *([f"y = {y0}…{y1}"] if rows else [])]
+    shown = [*([f"x = {x0}…{x1}"] if columns_cropped else []), *([f"y = {y0}…{y1}"] if rows_cropped else [])]
     if not shown:
         return ""
-    ways = [*(["widen the terminal"] if columns else []), *(["type b"] if rows else [])]
-    return f"(board cropped to {', '.join(shown)}; {' or '.join(ways)} to see all of it)"
+    ways = [*(["b shows every row"] if rows_cropped else []),
+            *(["a wider terminal every column" if rows_cropped else "a wider terminal shows every column"]
+              if columns_cropped else [])]
+    return f"(board cropped to {', '.join(shown)}: {', '.join(ways)})"
 
 
 def _fit_cell(x: int, y: int) -> Cell:
-    """An empty cell where the drawn tile fits: a box with the coordinates to type."""
+    """An empty cell where the drawn tile fits: a box with the coordinates to type; ``x,`` over
+    ``y`` when they are longer than the cell is wide (``-3,-10``: cutting it read ``-3,-1``)."""
     label = f"{x},{y}"
-    middle = f"│{label:^3}│" if len(label) <= 3 else f"{label:^5}"[:5]
-    return [[(ch, _FIT_STYLE) for ch in row] for row in ("╭───╮", middle, "╰───╯")]
+    if len(label) <= 3:
+        rows = ("╭───╮", f"│{label:^3}│", "╰───╯")
+    elif len(label) <= _CELL_W:
+        rows = ("╭───╮", f"{label:^5}", "╰───╯")
+    else:
+        rows = ("╭───╮", f"{str(x) + ',':^5}", f"{y:^5}")
+    return [[(ch, _FIT_STYLE) for ch in row] for row in rows]
 
 
 def _blank_cell(frontier: bool) -> Cell:
@@ -215,7 +223,7 @@ def board_text(game: Game, *, max_width: int = 120, max_rows: int | None = None)
     fits = ({(x, y) for pos, _ in game.placements() for _, x, y in [game.local(pos)]}
             if game.tile is not None and not moving.of(game).movers else set())
     cells = set(mine) | frontier or {(0, 0)}
-    last = game.history[-1][1].pos if game.history and game.history[-1][1] is not None else None
+    last = next((move.pos for _, move in reversed(game.history) if move is not None), None)  # not a discard
     last_cell = game.local(last)[1:] if last is not None and game.local(last)[0] == m else None
     margin = 5
     columns = max(1, (max_width - margin) // (_CELL_W + 1))
@@ -290,7 +298,7 @@ def tile_text(ruleset: Ruleset, tile: int, rotations: tuple[int, ...] = (0, 1, 2
               legal: set[int] | None = None) -> Text:
     """The drawn tile side by side in ``rotations``: a 5×5 drawing each (ports on the edge,
     inside them how its segments join, :func:`_inside`), its edges ``NESW`` under it,
-    and, when ``legal`` is given, whether that rotation fits anywhere."""
+    and, when ``legal`` is given, whether that rotation fits anywhere (``r1 fits``, ``r2 —``)."""
     width = 9
     drawings = []
     for r in rotations:
@@ -307,7 +315,13 @@ def tile_text(ruleset: Ruleset, tile: int, rotations: tuple[int, ...] = (0, 1, 2
             grid[row][col] = (kind_letter(ruleset, kind), kind_style(ruleset, kind))
         drawings.append(grid)
     out = Text()
-    out.append("".join(f"{'r%d' % r:<{width}}" for r in rotations).rstrip() + "\n", style="bold")
+    for r in rotations:  # each rotation's name, and whether it fits anywhere (a line a screen can spare)
+        out.append(f"r{r}", style="bold")
+        if legal is not None:
+            out.append(" fits" if r in legal else " —", style="green" if r in legal else "dim")
+        out.append(" " * (width - 2 - (0 if legal is None else 5 if r in legal else 2)))
+    out.rstrip()
+    out.append("\n")
     for row in range(5):
         for grid in drawings:
             for ch, style in grid[row]:
@@ -316,11 +330,6 @@ def tile_text(ruleset: Ruleset, tile: int, rotations: tuple[int, ...] = (0, 1, 2
         out.rstrip()
         out.append("\n")
     out.append("".join(f"{rotated_edges(ruleset, tile, r):<{width}}" for r in rotations).rstrip() + "\n")
-    if legal is not None:
-        for r in rotations:
-            out.append(f"{'fits' if r in legal else '—':<{width}}", style="green" if r in legal else "dim")
-        out.rstrip()
-        out.append("\n")
     return out
 
 

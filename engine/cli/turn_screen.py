@@ -2,11 +2,13 @@
 pushed off a 130×45 terminal).
 
 A screen is a heading, the news since the player last looked, the board, and what follows it
-(the scores, the tile, the moves).  What follows is measured first; then the news gets what is
-left but room for :data:`MIN_ROWS` rows of the board (its entries cropped to a line each, then
-only the latest); then the board gets the rest, cropped to whole rows around the last tile
-placed (``b`` prints it whole).  Output that is not a terminal (a file, a pipe, a test's
-capture) has no height: nothing is cropped but the number of news entries.
+(the scores, the tile, the moves).  The moves are listed in as many lines as leave room for a
+line of news and a row of the board (:func:`move_lines`); what follows the board is measured;
+then the news gets what is left but room for :data:`MIN_ROWS` rows of the board (the latest
+entries, each cropped to a line when they would wrap past it); then the board gets the rest,
+cropped to whole rows around the last tile placed (``b`` prints it whole).  Output that is not
+a terminal (a file, a pipe, a test's capture) has no height: nothing is cropped but the number
+of news entries.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ MIN_ROWS = 4
 LATEST = 8
 #: The lines under the screen: the question asked.
 PROMPT_LINES = 1
+#: The fewest lines of moves listed, however short the terminal.
+MIN_MOVE_LINES = 1
 
 
 def show_screen(console: Console, game: Game, heading: Text, news: list[str], below: list[Text]) -> None:
@@ -45,15 +49,30 @@ def show_screen(console: Console, game: Game, heading: Text, news: list[str], be
         shown = _news(news, max(1, room - floor), console.width)
         board = _board(console, game, whole, room - lines_of(console, shown))
     if news:
-        console.print(shown)
-    console.print(board, end="")
+        console.print(shown, soft_wrap=False)
+    console.print(board, end="", soft_wrap=False)
     for part in below:
-        console.print(part)
+        console.print(part, soft_wrap=False)  # wrapped between words, as measured
+
+
+def move_lines(console: Console, game: Game, others: list[Text], most: int) -> int:
+    """How many lines of moves a turn screen of ``game`` lists on ``console`` beside ``others``
+    (the rest of what follows the board): ``most``, or fewer on a terminal too short to show them
+    with the heading, a line of news, a row of the board and the prompt, but
+    :data:`MIN_MOVE_LINES` at least."""
+    if not console.is_terminal:
+        return most
+    row = lines_of(console, board_text(game, max_width=console.width, max_rows=1))  # its labels and notes too
+    room = (console.size.height - 1 - PROMPT_LINES - sum(lines_of(console, part) for part in others)
+            - 1 - row - 2)  # the heading; the news; the list's title and its "more" line
+    return max(MIN_MOVE_LINES, min(most, room))
 
 
 def lines_of(console: Console, text: Text) -> int:
     """How many lines ``text`` takes on ``console`` (wrapped to its width; a final newline ends
     the last line, as ``print(..., end="")`` prints it)."""
+    if not text.plain:
+        return 0
     count = len(text.wrap(console, console.width))
     return count - 1 if text.plain.endswith("\n") else count
 
@@ -67,8 +86,8 @@ def _news(news: list[str], most: int, width: int | None) -> Text:
         entries = news
     elif keep > 1:
         entries = [f"… {len(news) - keep + 1} earlier", *news[len(news) - keep + 1:]]
-    else:
-        entries = [f"{len(news)} things happened (the game's record has them all)"]
+    else:  # the latest, saying how many came before it
+        entries = [f"(and {len(news) - 1} earlier) {news[-1]}"]
     lines = [("Since your last turn: " if i == 0 else "  ") + entry for i, entry in enumerate(entries)]
     if width is not None and sum(-(-len(line) // width) for line in lines) > most:
         lines = [line if len(line) <= width else line[:width - 1] + "…" for line in lines]
@@ -87,4 +106,4 @@ def _board(console: Console, game: Game, whole: Text, room: int) -> Text:
     return board
 
 
-__all__ = ["LATEST", "MIN_ROWS", "PROMPT_LINES", "lines_of", "show_screen"]
+__all__ = ["LATEST", "MIN_MOVE_LINES", "MIN_ROWS", "PROMPT_LINES", "lines_of", "move_lines", "show_screen"]

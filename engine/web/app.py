@@ -8,8 +8,8 @@ Routes (``{id}`` is a table's id):
   a string of digits, as typed: JavaScript numbers cannot hold every 64-bit seed);
 * ``GET /api/tables/{id}`` → the table's state (:meth:`Table.state`);
 * ``POST /api/tables/{id}/play`` ``{"turn", "move"}`` → the new state: every move of a human, a
-  JSON object tagged by its ``"kind"`` — ``place``, ``decline``, ``pick``, ``move-on``, ``home``
-  or ``start`` — with the fields that kind needs (:mod:`engine.web.moves_json` lists them);
+  JSON object tagged by its ``"kind"`` — ``place``, ``decline``, ``pick``, ``move-on``, ``home``,
+  ``start`` or ``take-back`` — with the fields that kind needs (:mod:`engine.web.moves_json` lists them);
 * ``GET /api/tables/{id}/record`` — the record as a download (under ``deck.hand`` once the game is
   over: it names every hand);
 * ``GET /rulesets``, ``GET /rulesets/atlas?ref=REF`` — shipped rulesets and options, a ruleset's tiles;
