@@ -130,7 +130,7 @@ def test_the_turn_screen_shows_board_scores_tile_and_numbered_moves() -> None:
     assert "CCC" in screen                    # its city side on top
     assert "│1,0│" in screen                  # a cell where the drawn tile fits, with its coordinates
     assert "Scores" in screen and "7 followers left" in screen
-    assert "r0 fits  r1 fits  r2 fits  r3 fits" in screen and "CRFR" in screen  # each rotation fits somewhere
+    assert "r0 fits  r1 —     r2 fits  r3 —" in screen and "CRFR" in screen  # D fits at turn 1 turned 0 or 2
     first = player.choices(game)[0]
     x, y = first.move.at
     assert re.search(rf"^  {x},{y} +r{first.move.rotation}: +1\) —", screen, re.M)  # one line per cell
