@@ -61,6 +61,7 @@ COMPILED = [
     "engine/core/trial.py",
     "engine/core/triggered.py",
     "engine/rules/constraints.py",
+    "engine/rules/phases.py",
     "engine/rules/ruleset.py",
     "engine/rules/tiles.py",
     "engine/bots/greedy.py",

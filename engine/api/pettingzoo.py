@@ -86,6 +86,17 @@ class CarcassonneEnv(AECEnv):
     def action_space(self, agent: str) -> Any:
         return self.action_spaces[agent]
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The observation's views into its tensor would come back as arrays of their own (pickle
+        # and deepcopy copy each), so they are left out and made again from the tensor on loading.
+        state = self.__dict__.copy()
+        del state["_views"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._views = self.layout.views(self._tensor)
+
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """A new game; ``seed`` seeds the draws (the same seed and actions give the same game)."""
         self._rng = random.Random(seed)

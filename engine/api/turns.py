@@ -270,15 +270,14 @@ class ChanceGame:
         return self.copy()
 
     def __getstate__(self) -> dict:
-        # Pickled (OpenSpiel serialises states so) as what it is made of: the ruleset
-        # reference, the seats, the returns and the actions, replayed on unpickling.
-        return {"ref": self.ruleset.ref, "players": self.game.players, "returns": self.returns_kind,
+        # Pickled (OpenSpiel serialises states so) as what it is made of: the ruleset (its
+        # document: no file is read on loading), the seats, the returns and the actions, replayed
+        # on unpickling.
+        return {"ruleset": self.ruleset, "players": self.game.players, "returns": self.returns_kind,
                 "crop": self.codec.crop, "actions": list(self.actions)}
 
     def __setstate__(self, data: dict) -> None:
-        from ..rules.ruleset import load_ruleset
-
-        fresh = ChanceGame(load_ruleset(data["ref"]), data["players"], data["returns"], data["crop"])
+        fresh = ChanceGame(data["ruleset"], data["players"], data["returns"], data["crop"])
         for action in data["actions"]:
             fresh.apply(action)
         self.__dict__.update(fresh.__dict__)

@@ -9,7 +9,7 @@ nothing here names a tile, a feature kind or an edition.
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from typing import Any, Sequence
 
 from mypy_extensions import mypyc_attr
 
@@ -143,8 +143,15 @@ class Game(Board):
         """The drawn start tile waiting for its rotation, if any."""
         return self.pending_starts[0][1] if self.pending_starts else None
 
-    origin = staticmethod(map_origin)
-    local = staticmethod(map_local)
+    # Methods, not staticmethod attributes: a compiled class pickles its attributes, and a
+    # staticmethod does not pickle.
+    def origin(self, m: int) -> int:
+        """The packed position of map ``m``'s (0, 0) (:func:`~engine.geometry.map_origin`)."""
+        return map_origin(m)
+
+    def local(self, pos: int) -> tuple[int, int, int]:
+        """``(map, x, y)`` of packed position ``pos`` (:func:`~engine.geometry.map_local`)."""
+        return map_local(pos)
 
     # -- choices (engine/core/choices.py) --------------------------------------
 
@@ -319,6 +326,12 @@ class Game(Board):
         other = Game.__new__(Game)
         copy_game_into(self, other)
         return other
+
+    def __copy__(self) -> Game:
+        return self.copy()  # a copy of a game in progress is one to play on: independent
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self.copy()  # copy.deepcopy (OpenSpiel's clone, a researcher's): the same snapshot
 
     def force_tile(self, tile: int) -> None:
         """Make ``tile`` the tile to place now (replays choose the draw and the map); the mechanisms

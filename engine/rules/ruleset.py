@@ -23,6 +23,7 @@ from .edge_fit import CELL_MEMO_MOST, rotation_sets, side_fits
 from .follower_types import FollowerType, compile_follower_types
 from .hands import Hand, compile_hand
 from .kinds import FeatureKind, Score, compile_kinds
+from .phases import Phase, compile_phases
 from .problems import Problems, diagnostic_order
 from .resolve import resolved
 from .seats import START, compile_seats
@@ -32,16 +33,6 @@ from .tiles import EdgeCodes, TileType, compile_tile
 from .triggers import ScoreTrigger, compile_triggers
 from .unreachable import warn_unreachable
 from .validate import check
-
-
-@dataclass(frozen=True)
-class Phase:
-    """One phase of the deck: the tile ``group`` drawn in it, with tile type indices
-    pinned to be drawn ``first`` or ``last`` (or None)."""
-
-    group: str
-    first: int | None = None
-    last: int | None = None
 
 
 @dataclass(frozen=True)
@@ -127,6 +118,17 @@ class Ruleset:
     _rotation_sets: tuple[tuple[tuple[int, ...], ...], ...] = field(default=(), repr=False, compare=False)
     #: Per tile type, :meth:`cell_table`'s memo (made on first use).
     _cell_fits: list[list[int]] = field(default_factory=list, repr=False, compare=False)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A compiled frozen dataclass cannot be rebuilt field by field (FrozenInstanceError), and a
+        # ruleset is what its document says: it pickles as that document, compiled again on loading.
+        return (unpickled_ruleset, (self.data, self.ref, self.sha256))
+
+    def __copy__(self) -> Ruleset:
+        return self  # immutable: a copy may share it
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Ruleset:
+        return self
 
     @property
     def tile_ids(self) -> dict[str, int]:
@@ -224,6 +226,20 @@ def load_ruleset(ref: str, base: Path | None = None, *, cache: bool = True) -> R
 _CACHE: dict[tuple[str, str | None], tuple["Ruleset", list[tuple[Path, int]]]] = {}
 
 
+def unpickled_ruleset(data: dict[str, Any], ref: str, sha256: str) -> Ruleset:
+    """The ruleset a pickle holds (:meth:`Ruleset.__reduce__`): ``data``, its whole document as
+    composed (no file is read), compiled under the name ``ref``, once a process for each
+    ``sha256`` and name (the same object for every game unpickled with it).  Raises
+    :class:`UserError` for a document that does not compile (a pickle of another version)."""
+    found = _UNPICKLED.get((sha256, ref))
+    if found is None:
+        found = _UNPICKLED[(sha256, ref)] = compile_ruleset(Document(data, f"<pickled {ref}>", {}), ref)
+    return found
+
+
+_UNPICKLED: dict[tuple[str, str], "Ruleset"] = {}
+
+
 def _stamp(path: Path) -> int:
     try:
         return path.stat().st_mtime_ns
@@ -290,7 +306,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
     if players["min"] > players["max"]:
         problem(("players",), "players: min is greater than max", "players")
     deck = data.get("deck", {})
-    phases = tuple(_compile_phases(deck, tiles, tile_ids, problems))
+    phases = tuple(compile_phases(deck, tiles, tile_ids, problems))
     set_aside: list[int] = []
     fixed_starts = deck.get("maps", 1) if start >= 0 and deck.get("start_rule", "fixed") == "fixed" else 0
     for i, tile_id in enumerate(deck.get("set_aside", ())):
@@ -370,31 +386,3 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         _side_fits=tuple(side_fits(t, codes.base, codes.wild) for t in tiles),
         _rotation_sets=tuple(rotation_sets(tuple(o.rotation for o in t.orientations)) for t in tiles),
     )
-
-
-def _compile_phases(deck: dict, tiles: list[TileType], tile_ids: dict[str, int], problems: Problems):
-    """The deck's phases; every tile group must be drawn in exactly one phase."""
-    specs = deck.get("phases", ())
-    groups = {t.group for t in tiles}
-    named = [spec["group"] for spec in specs]
-    for i, spec in enumerate(specs):
-        at = ("deck", "phases", i)
-        if spec["group"] not in groups:
-            problems.at(at + ("group",), f"no tile type is in group '{spec['group']}'", "deck-phase")
-        if named.count(spec["group"]) > 1 and named.index(spec["group"]) < i:
-            problems.at(at + ("group",), f"group '{spec['group']}' is drawn in two phases", "deck-phase")
-        pins = {}
-        for end in ("first", "last"):
-            tile_id = spec.get(end)
-            if tile_id is None:
-                continue
-            # By id, not index: a tile type that failed to compile is missing from ``tiles``.
-            if tile_id not in tile_ids or next(t for t in tiles if t.id == tile_id).group != spec["group"]:
-                problems.at(at + (end,), f"'{tile_id}' is not a tile type of group '{spec['group']}'", "deck-phase")
-            else:
-                pins[end] = tile_ids[tile_id]
-        yield Phase(spec["group"], pins.get("first"), pins.get("last"))
-    if specs:
-        for group in sorted(groups - set(named)):
-            users = ", ".join(t.id for t in tiles if t.group == group)
-            problems.at(("deck", "phases"), f"tiles of group '{group}' ({users}) are in no phase", "deck-phase")

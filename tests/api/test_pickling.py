@@ -1,0 +1,113 @@
+"""Rulesets pickle and copy, games copy, and the OpenSpiel state and the PettingZoo env pickle
+and copy mid-game, on both builds (issue 52 item 3: in the compiled build a Ruleset raised
+FrozenInstanceError, so neither a game nor an env holding one could be pickled or deep-copied,
+and SubprocVecEnv with an env instance died).  CI runs this file on each build."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import pytest
+
+from engine.bots.random_player import RandomPlayer
+from engine.core.game import Game
+from engine.rules.ruleset import Ruleset, load_ruleset, unpickled_ruleset
+
+REFS = ["basic", "basic+abbey-and-mayor+inns-and-cathedrals", "basic+hand-of-two", "basic+river",
+        "basic+two-maps", "basic+king-and-robber-baron+traders-and-builders"]
+
+
+def _round_trip(obj):
+    return pickle.loads(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+@pytest.mark.parametrize("ref", REFS)
+def test_a_ruleset_pickles_as_its_document_and_copies_as_itself(ref: str) -> None:
+    ruleset = load_ruleset(ref)
+    back = _round_trip(ruleset)
+    assert isinstance(back, Ruleset) and back.sha256 == ruleset.sha256 and back.ref == ruleset.ref
+    assert back.tiles == ruleset.tiles and back.deck_size == ruleset.deck_size
+    games = [Game(r, 2, seed=6) for r in (ruleset, back)]
+    assert _moves(games[0], 4, 999) == _moves(games[1], 4, 999)  # the same rules: the same game
+    for game in games:
+        game.finish()
+    assert games[0].scores == games[1].scores and games[0].kind_points == games[1].kind_points
+    assert copy.deepcopy(ruleset) is ruleset and copy.copy(ruleset) is ruleset  # immutable: shared
+    assert _round_trip(ruleset) is back  # compiled once a process
+
+
+def test_an_unpickled_ruleset_needs_no_file() -> None:
+    """The pickle holds the whole document: a worker without the ruleset's files loads it."""
+    ruleset = load_ruleset("basic+farm-points-4")
+    assert b"rulesets/" not in pickle.dumps(ruleset)
+    fresh = unpickled_ruleset(ruleset.data, "renamed", ruleset.sha256)
+    assert fresh.sha256 == ruleset.sha256 and fresh.ref == "renamed" and fresh.tiles == ruleset.tiles
+
+
+def _moves(game: Game, seed: int, turns: int) -> list:
+    """Play ``turns`` moves of a seeded random bot (or to the end); the moves played."""
+    bot, played = RandomPlayer(seed), []
+    while game.decision() is not None and len(played) < turns:
+        move = bot.choose(game)
+        game.play(move)
+        played.append(move)
+    return played
+
+
+@pytest.mark.parametrize("ref", REFS)
+@pytest.mark.parametrize("how", [copy.copy, copy.deepcopy])
+def test_a_copied_game_goes_on_as_the_original_would_and_shares_nothing(ref: str, how) -> None:
+    """A game 20 moves in, copied: the copy and the original play on alike with the same bot seed
+    (the copy carries the stack's order and the generator), and the copy's moves leave the
+    original as it was."""
+    game = Game(load_ruleset(ref), 2, seed=3)
+    _moves(game, 1, 20)
+    clone = how(game)
+    assert clone is not game and clone.history == game.history and clone.scores == game.scores
+    before = (list(game.scores), list(game.history), game.remaining)
+    theirs = _moves(clone, 2, 400)
+    assert (list(game.scores), list(game.history), game.remaining) == before
+    assert _moves(game, 2, 400) == theirs and clone.scores == game.scores and clone.history == game.history
+
+
+def test_the_openspiel_state_pickles_and_copies_mid_game() -> None:
+    pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
+    import numpy
+
+    import engine.api.openspiel  # noqa: F401  (registers python_carcassonne)
+
+    game = pyspiel.load_game("python_carcassonne", {"ruleset": "basic+abbey-and-mayor"})
+    state = game.new_initial_state()
+    rng = numpy.random.RandomState(2)
+    for _ in range(25):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    for other in (_round_trip(state), copy.deepcopy(state)):
+        assert str(other) == str(state) and other.legal_actions() == state.legal_actions()
+        assert other.observation_tensor(0) == state.observation_tensor(0)
+
+
+def test_the_pettingzoo_env_pickles_and_copies_mid_episode() -> None:
+    pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed")
+    import numpy
+
+    from engine.api.pettingzoo import CarcassonneEnv
+
+    env = CarcassonneEnv("basic+abbey-and-mayor", 2)
+    env.reset(seed=3)
+    rng = numpy.random.default_rng(3)
+    for _ in range(15):
+        obs, *_ = env.last()
+        env.step(int(rng.choice(numpy.flatnonzero(obs["action_mask"]))))
+    for other in (_round_trip(env), copy.deepcopy(env)):
+        assert other.agent_selection == env.agent_selection
+        mine, theirs = env.observe(env.agent_selection), other.observe(other.agent_selection)
+        assert mine.keys() == theirs.keys() and all(numpy.array_equal(mine[key], theirs[key]) for key in mine)
+        action = int(numpy.flatnonzero(mine["action_mask"])[-1])
+        other.step(action)  # the copy moves on; the original stays
+        assert env.observe(env.agent_selection)["action_mask"][action]
+        assert other.state.actions != env.state.actions
