@@ -35,11 +35,12 @@ from ..files.notation import format_follower, place_name
 from ..files.output import check_writable
 from ..files.record import history_seats
 from ..sim.play import QuitGame  # the play loop catches it and stops the game where it stands
+from ..view.supply import supply_words
 from .hand_choice import choose_tile, hand_note, held_count
 from .move_input import MoveInputError, decline_word, distinct, move_notation, parse_move
 from .move_list import move_list
 from .output import terminal_console
-from .screen import SEAT_STYLES, board_text, kind_letter, pieces_left, tile_text, title_words
+from .screen import SEAT_STYLES, board_text, kind_letter, tile_text, title_words
 from .turn_screen import move_lines, show_screen
 
 __all__ = ["HumanPlayer", "Choice"]
@@ -253,7 +254,7 @@ class HumanPlayer:
             if game.ruleset.personal_tile >= 0:
                 goods += f", {personal.of(game).held[seat]} {game.ruleset.tiles[game.ruleset.personal_tile].id} held"
             goods += held_count(game, seat)
-            out.append(f" {game.scores[seat]} pts, {pieces_left(game, seat)} left{goods}   ")
+            out.append(f" {game.scores[seat]} pts, {supply_words(game.ruleset, game.reserve[seat])}{goods}   ")
         out.rstrip()
         return out
 

@@ -178,10 +178,11 @@ def _crop_note(columns_cropped: bool, rows_cropped: bool, window: tuple[int, int
     shown = [*([f"x = {x0}…{x1}"] if columns_cropped else []), *([f"y = {y0}…{y1}"] if rows_cropped else [])]
     if not shown:
         return ""
-    ways = [*(["b shows every row"] if rows_cropped else []),
-            *(["a wider terminal every column" if rows_cropped else "a wider terminal shows every column"]
-              if columns_cropped else [])]
-    return f"(board cropped to {', '.join(shown)}: {', '.join(ways)})"
+    if rows_cropped and columns_cropped:
+        how = "b shows every row, a wider terminal every column"
+    else:
+        how = "b shows every row" if rows_cropped else "a wider terminal shows every column"
+    return f"(board cropped to {', '.join(shown)}: {how})"
 
 
 def _fit_cell(x: int, y: int) -> Cell:
@@ -224,7 +225,8 @@ def board_text(game: Game, *, max_width: int = 120, max_rows: int | None = None)
             if game.tile is not None and not moving.of(game).movers else set())
     cells = set(mine) | frontier or {(0, 0)}
     last = next((move.pos for _, move in reversed(game.history) if move is not None), None)  # not a discard
-    last_cell = game.local(last)[1:] if last is not None and game.local(last)[0] == m else None
+    where = game.local(last) if last is not None else None
+    last_cell = where[1:] if where is not None and where[0] == m else None
     margin = 5
     columns = max(1, (max_width - margin) // (_CELL_W + 1))
     xs, ys = [x for x, _ in cells], [y for _, y in cells]
@@ -316,10 +318,10 @@ def tile_text(ruleset: Ruleset, tile: int, rotations: tuple[int, ...] = (0, 1, 2
         drawings.append(grid)
     out = Text()
     for r in rotations:  # each rotation's name, and whether it fits anywhere (a line a screen can spare)
+        mark = "" if legal is None else " fits" if r in legal else " —"
         out.append(f"r{r}", style="bold")
-        if legal is not None:
-            out.append(" fits" if r in legal else " —", style="green" if r in legal else "dim")
-        out.append(" " * (width - 2 - (0 if legal is None else 5 if r in legal else 2)))
+        out.append(mark, style="green" if legal is not None and r in legal else "dim")
+        out.append(" " * (width - len(f"r{r}{mark}")))
     out.rstrip()
     out.append("\n")
     for row in range(5):
@@ -331,14 +333,3 @@ def tile_text(ruleset: Ruleset, tile: int, rotations: tuple[int, ...] = (0, 1, 2
         out.append("\n")
     out.append("".join(f"{rotated_edges(ruleset, tile, r):<{width}}" for r in rotations).rstrip() + "\n")
     return out
-
-
-def pieces_left(game: Game, seat: int) -> str:
-    """``7 followers`` under a ruleset with one follower type; else each type's count, normal
-    followers first (``5 followers, 1 large``), as the web table says it."""
-    types = game.ruleset.follower_types
-    counts = game.reserve[seat]
-    if len(types) == 1:
-        return f"{counts[0]} follower{'s' * (counts[0] != 1)}"
-    return ", ".join(f"{counts[t.index]} follower{'s' * (counts[t.index] != 1)}" if t.index == 0 else
-                     f"{counts[t.index]} {t.name}" for t in types)
