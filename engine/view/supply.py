@@ -31,7 +31,7 @@ Placed = tuple[int, float, float]
 
 def supply_words(ruleset: Ruleset, counts: list[int]) -> str:
     """The supply in words, as the web table said it before it drew it: ``7 followers, 1 mayor,
-    1 wagon, 1 barn left`` (``counts[i]`` pieces of ``ruleset.follower_types[i]``, normal ones
+    1 wagon, 1 barn left`` (``counts[i]`` pieces of ``ruleset.follower_types[i]``, type 0 (normal)
     as followers, every type named even at 0), ``3 followers left`` under a ruleset of one type,
     ``no pieces left`` when ``counts`` are all 0."""
     if not any(counts):
@@ -39,7 +39,7 @@ def supply_words(ruleset: Ruleset, counts: list[int]) -> str:
     types = ruleset.follower_types
     if len(types) == 1:
         return f"{counts[0]} follower{'' if counts[0] == 1 else 's'} left"
-    return ", ".join(f"{n} follower{'' if n == 1 else 's'}" if t.name == "normal" else f"{n} {t.name}"
+    return ", ".join(f"{n} follower{'' if n == 1 else 's'}" if t.index == 0 else f"{n} {t.name}"
                      for t, n in zip(types, counts)) + " left"
 
 
