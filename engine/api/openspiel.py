@@ -138,6 +138,16 @@ class CarcassonneState(pyspiel.State):
         super().__init__(game)
         self.inner = inner or ChanceGame(game.ruleset, game.players, game.returns_kind, game.crop)
 
+    def __setstate__(self, data: str) -> None:
+        # OpenSpiel loads the game again from its parameters, so a ruleset file of one's own is read
+        # afresh; the state carries the rules it was played under (their document) and must agree.
+        super().__setstate__(data)
+        game = self.get_game()
+        if self.inner.ruleset.sha256 != game.ruleset.sha256:
+            raise ValueError(f"this state was played under other rules than {game.ruleset.ref!r} now holds "
+                             f"(ruleset sha256 {self.inner.ruleset.sha256[:12]}…, now {game.ruleset.sha256[:12]}…): "
+                             f"load it where the ruleset is as it was")
+
     def current_player(self) -> int:
         inner = self.inner
         if inner.over:

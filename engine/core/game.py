@@ -24,6 +24,7 @@ from .game_end import end_totals, final_scores
 from .mechanism import Decision, Mechanism, MechanismState
 from .mechanisms import moments_for
 from .moves import PLACE, Move
+from .pickled import game_fields, unpickled_game
 from .scoring import Scored, ScoreEvent
 from .snapshot import copy_game_into
 from .strength import feature_weights
@@ -332,6 +333,10 @@ class Game(Board):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         return self.copy()  # copy.deepcopy (OpenSpiel's clone, a researcher's): the same snapshot
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The compiled build cannot rebuild a game field by field: engine/core/pickled.py says how.
+        return (unpickled_game, (type(self), self.ruleset, self.players, game_fields(self)))
 
     def force_tile(self, tile: int) -> None:
         """Make ``tile`` the tile to place now (replays choose the draw and the map); the mechanisms

@@ -25,7 +25,7 @@ from .hands import Hand, compile_hand
 from .kinds import FeatureKind, Score, compile_kinds
 from .phases import Phase, compile_phases
 from .problems import Problems, diagnostic_order
-from .resolve import resolved
+from .resolve import Chains, chained_document, previous_chains, resolved
 from .seats import START, compile_seats
 from .source import Document, own_refusal
 from .ties import compile_tie_break
@@ -109,6 +109,9 @@ class Ruleset:
     #: The score categories, in the breakdown's order: ``start`` when a seat starts with points,
     #: then every kind, then every bonus.
     categories: tuple[str, ...] = ()
+    #: What each formula naming ``previous`` builds on (engine/rules/resolve.py): a pickle carries it,
+    #: so that the ruleset compiled again explains each score by the same terms.
+    chains: Chains = field(default_factory=dict, repr=False, compare=False)
     #: What is accepted but probably not meant (severity ``warning``), for the CLI to show.
     warnings: tuple[Diagnostic, ...] = field(default=(), compare=False)
     _fits: list[dict[int, tuple[int, ...]]] = field(default_factory=list, repr=False, compare=False)
@@ -122,7 +125,7 @@ class Ruleset:
     def __reduce__(self) -> tuple[Any, ...]:
         # A compiled frozen dataclass cannot be rebuilt field by field (FrozenInstanceError), and a
         # ruleset is what its document says: it pickles as that document, compiled again on loading.
-        return (unpickled_ruleset, (self.data, self.ref, self.sha256))
+        return (unpickled_ruleset, (self.data, self.ref, self.sha256, self.chains))
 
     def __copy__(self) -> Ruleset:
         return self  # immutable: a copy may share it
@@ -226,14 +229,16 @@ def load_ruleset(ref: str, base: Path | None = None, *, cache: bool = True) -> R
 _CACHE: dict[tuple[str, str | None], tuple["Ruleset", list[tuple[Path, int]]]] = {}
 
 
-def unpickled_ruleset(data: dict[str, Any], ref: str, sha256: str) -> Ruleset:
+def unpickled_ruleset(data: dict[str, Any], ref: str, sha256: str, chains: Chains | None = None) -> Ruleset:
     """The ruleset a pickle holds (:meth:`Ruleset.__reduce__`): ``data``, its whole document as
-    composed (no file is read), compiled under the name ``ref``, once a process for each
-    ``sha256`` and name (the same object for every game unpickled with it).  Raises
+    composed (no file is read), with ``chains``, what its formulas naming ``previous`` build on
+    (:func:`~engine.rules.resolve.previous_chains`), compiled under the name ``ref``, once a process
+    for each ``sha256`` and name (the same object for every game unpickled with it).  Raises
     :class:`UserError` for a document that does not compile (a pickle of another version)."""
     found = _UNPICKLED.get((sha256, ref))
     if found is None:
-        found = _UNPICKLED[(sha256, ref)] = compile_ruleset(Document(data, f"<pickled {ref}>", {}), ref)
+        doc = chained_document(data, chains or {}, f"<pickled {ref}>")
+        found = _UNPICKLED[(sha256, ref)] = compile_ruleset(doc, ref)
     return found
 
 
@@ -374,6 +379,7 @@ def compile_ruleset(doc: Document, ref: str) -> Ruleset:
         extra_turn_types=tuple(t.index for t in follower_types if t.extra_turn), movers=movers, scorers=scorers,
         corner_types=tuple(t.index for t in follower_types if t.spot == "corner"),
         seat_pieces=seat_pieces, seat_points=seat_points,
+        chains=previous_chains(doc),
         categories=(((START,) if any(seat_points) else ()) + tuple(k.name for k in kinds)
                     + tuple(b.name for b in bonuses)),
         owner_types=tuple(t.index for t in follower_types if t.pays_owner),
