@@ -9,6 +9,7 @@ The pieces: :func:`load_ruleset` turns a ruleset reference into a compiled
 :class:`Ruleset`; :class:`Game` plays it turn by turn (``legal_moves``,
 ``play``, ``finish``); :mod:`engine.bots.players` has the bots; :func:`play_game`
 runs a whole game and builds its record.  Bad input raises :class:`UserError`.
+``engine.__version__`` is the installed version (CHANGELOG.md).
 """
 
 from importlib import import_module
@@ -30,6 +31,10 @@ __all__ = ["Game", "IllegalMove", "Move", "PlayedGame", "Ruleset", "UserError", 
 
 
 def __getattr__(name: str):
+    if name == "__version__":  # the installed distribution's, as ``carcassonne --version`` says it
+        from importlib.metadata import version
+
+        return version("carcassonne-rules")
     if name in _WHERE:
         return getattr(import_module(f".{_WHERE[name]}", __name__), name)
     raise AttributeError(f"module 'engine' has no attribute {name!r}")

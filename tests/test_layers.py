@@ -22,7 +22,7 @@ ALLOWED = {
     "files": {"core", "rules"},
     "sim": {"bots", "files", "core", "rules"},
     "view": {"files", "core", "rules"},
-    "api": {"view", "files", "core", "rules"},
+    "api": {"view", "bots", "files", "core", "rules"},
     "web": {"view", "bots", "files", "core", "rules"},
     "cli": {"sim", "web", "view", "bots", "files", "core", "rules"},
 }

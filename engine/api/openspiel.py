@@ -3,15 +3,17 @@
 Importing this module registers the game.  Parameters: ``ruleset`` (a
 ruleset reference such as ``"basic+river"``, default ``"basic"``),
 ``players`` (default 2), ``returns`` (``"win"``: 1 to each winner, tied
-winners alike, 0 otherwise; ``"points"``: the final scores) and ``crop``
+winners alike, 0 otherwise; ``"points"``: the final scores; ``"zero-sum"``: +1 or −1
+per other seat with fewer or more points, averaged, :data:`~engine.api.turns.RETURNS`) and ``crop``
 (the side of the board window in cells, default
 :data:`~engine.api.actions.DEFAULT_CROP`; 0 for one no game outgrows).  Draws are explicit chance nodes
 whose outcomes are tile type indices (:mod:`engine.api.turns`); actions are
 the factored :class:`~engine.api.actions.ActionCodec`'s (a cell and rotation,
 then a follower spot); the observation tensor and string are
 :mod:`engine.api.observation`'s, and the information state string is the
-history as the seat knows it.  The game is general-sum and rewards only at
-the end.  It has perfect information once the draws are chance events, but for
+history as the seat knows it.  The game rewards only at the end; it is general-sum, but
+zero-sum under ``returns="zero-sum"``.  :func:`engine_bot` makes the engine's bots OpenSpiel
+bots.  It has perfect information once the draws are chance events, but for
 a ruleset with hands (``deck.hand``): each seat's hand is hidden from the
 others, so that game's :class:`pyspiel.GameType` says imperfect information
 (:data:`HANDS_GAME_TYPE`: ``game.get_type()`` is per ruleset, under the one
@@ -30,6 +32,7 @@ from ..rules.ruleset import Ruleset, load_ruleset
 from ..rules.seats import pieces_at_start
 from . import observation
 from .actions import DEFAULT_CROP
+from .opponents import BotActor
 from .turns import ChanceGame
 
 try:
@@ -43,15 +46,16 @@ SHORT_NAME = "python_carcassonne"
 DEFAULTS: dict[str, Any] = {"ruleset": "basic", "players": 2, "returns": "win", "crop": DEFAULT_CROP}
 
 
-def _game_type(information: Any) -> Any:
-    """The game's :class:`pyspiel.GameType` with ``information`` (a ``GameType.Information``)."""
+def _game_type(information: Any, utility: Any = None) -> Any:
+    """The game's :class:`pyspiel.GameType` with ``information`` (a ``GameType.Information``) and
+    ``utility`` (a ``GameType.Utility``; default general-sum)."""
     return pyspiel.GameType(
         short_name=SHORT_NAME,
         long_name="Carcassonne (any ruleset of carcassonne-rules)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=information,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=utility or pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=6,
         min_num_players=1,
@@ -67,6 +71,10 @@ def _game_type(information: Any) -> Any:
 GAME_TYPE = _game_type(pyspiel.GameType.Information.PERFECT_INFORMATION)
 #: The type of a ruleset with hands (``deck.hand``): the other seats' hands are hidden.
 HANDS_GAME_TYPE = _game_type(pyspiel.GameType.Information.IMPERFECT_INFORMATION)
+#: Per kind of information, the type under ``returns="zero-sum"``.
+ZERO_SUM_TYPES = {kind: _game_type(kind, pyspiel.GameType.Utility.ZERO_SUM)
+                  for kind in (pyspiel.GameType.Information.PERFECT_INFORMATION,
+                               pyspiel.GameType.Information.IMPERFECT_INFORMATION)}
 
 
 class CarcassonneGame(pyspiel.Game):
@@ -86,14 +94,14 @@ class CarcassonneGame(pyspiel.Game):
         self.crop = codec.crop
         self.layout = observation.Layout(self.ruleset, self.players, self.crop)
         tiles = sum(t.count for t in self.ruleset.tiles)
-        points = self.returns_kind == "points"
+        points, zero_sum = self.returns_kind == "points", self.returns_kind == "zero-sum"
         info = pyspiel.GameInfo(
             num_distinct_actions=codec.size,
             max_chance_outcomes=len(self.ruleset.tiles),
             num_players=self.players,
-            min_utility=-MAX_POINTS if points else 0.0,
+            min_utility=-MAX_POINTS if points else -1.0 if zero_sum else 0.0,
             max_utility=MAX_POINTS if points else 1.0,
-            utility_sum=None,
+            utility_sum=0.0 if zero_sum else None,
             # Draws: at most tiles × tile types (deck.put_back); moves: two per tile (where, then the follower
             # spot), personal tiles included; start rotations: one per
             # map; under deck.personal, one move per personal tile and a decline before each draw and per seat;
@@ -107,7 +115,8 @@ class CarcassonneGame(pyspiel.Game):
             * sum(max(pieces_at_start(self.ruleset, seat)[t] for seat in range(self.players))  # ``seats`` may vary it
                   for t, _ in self.ruleset.movers),
         )
-        super().__init__(HANDS_GAME_TYPE if self.ruleset.hand else GAME_TYPE, info, params)
+        kind = HANDS_GAME_TYPE if self.ruleset.hand else GAME_TYPE
+        super().__init__(ZERO_SUM_TYPES[kind.information] if zero_sum else kind, info, params)
 
     def new_initial_state(self) -> CarcassonneState:
         """The state before the first draw."""
@@ -220,6 +229,36 @@ class HistoryObserver:
 
     def string_from(self, state: CarcassonneState, player: int) -> str:
         return state.inner.history_seen(player)
+
+
+class EngineBot(pyspiel.Bot):
+    """One of the engine's bots as an OpenSpiel bot (:func:`engine_bot`)."""
+
+    def __init__(self, actor: BotActor) -> None:
+        pyspiel.Bot.__init__(self)
+        self.actor = actor
+
+    def step(self, state: CarcassonneState) -> int:
+        return self.actor.act(state.inner)
+
+    def restart_at(self, state: CarcassonneState) -> None:
+        self.actor.restart()
+
+    def inform_action(self, state: CarcassonneState, player_id: int, action: int) -> None:
+        pass  # the bot reads the state it is asked about: nothing to track
+
+    def provides_policy(self) -> bool:
+        return False
+
+
+def engine_bot(game: CarcassonneGame, player_id: int, spec: str = "greedy", seed: int | None = None) -> EngineBot:
+    """The engine's bot ``spec`` (``random``, ``greedy``, ``mcts``, ``mcts:sims=200``, …, as
+    ``carcassonne play --players`` takes) as a :class:`pyspiel.Bot` for seat ``player_id`` of
+    ``game`` (a ``python_carcassonne`` game), seeded by ``seed`` as the command line seeds it;
+    what ``evaluate_bots`` plays.  ``ValueError`` for a spec that names no bot."""
+    if not 0 <= player_id < game.players:
+        raise ValueError(f"player_id is one of 0–{game.players - 1}, not {player_id}")
+    return EngineBot(BotActor(spec, seed, player_id))
 
 
 pyspiel.register_game(GAME_TYPE, CarcassonneGame)

@@ -14,7 +14,10 @@ A board that outgrows the crop (:class:`~engine.api.actions.CropTooSmall`)
 **truncates** the episode: every agent's ``truncation`` is True, with no
 reward, and its ``info["truncated"]`` says why (``crop=0`` never truncates).
 Rewards come at the end: 1 to each winner and 0 otherwise
-(``returns="win"``), or the final points (``returns="points"``).
+(``returns="win"``), the final points (``returns="points"``), or zero-sum ones in [−1, 1]
+(``returns="zero-sum"``, :data:`~engine.api.turns.RETURNS`).  :class:`CarcassonneEnv`
+raises ``ValueError`` for an illegal action; :func:`env` wraps it as PettingZoo's classic
+games are wrapped, so that an illegal action ends the episode with −1 to its agent.
 :meth:`render` gives text with ``render_mode="ansi"`` and the board picture
 with ``"rgb_array"`` (the ``render`` extra too); the environment never renders
 by itself.
@@ -183,6 +186,17 @@ class CarcassonneEnv(AECEnv):
             state.apply(rng.choices([t for t, _ in outcomes], [p for _, p in outcomes])[0])
 
 
+def env(**kwargs: Any) -> Any:
+    """:class:`CarcassonneEnv` (``kwargs`` are its parameters) wrapped as PettingZoo's classic
+    games are: an illegal action ends the episode, −1 to the agent that played it and 0 to the
+    others (with a warning), an action outside the space fails an assertion, and the calls
+    must come in order (``reset`` first)."""
+    from pettingzoo.utils import wrappers
+
+    wrapped = wrappers.TerminateIllegalWrapper(CarcassonneEnv(**kwargs), illegal_reward=-1)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(wrapped))
+
+
 def _text(state: ChanceGame) -> str:
     """The board as rows of tile names (``.`` for an empty cell), then the scores."""
     from ..geometry import map_local
@@ -208,9 +222,10 @@ def _picture(state: ChanceGame, names: list[str]) -> Any:
     """The board picture (engine/view/render.py) as an ``(height, width, 3)`` uint8 array."""
     import io
 
-    from PIL import Image
-
     from ..view.render import board_svg, png_renderer
 
-    png = png_renderer().svg2png(bytestring=board_svg(state.game, names).encode("utf-8"))
+    renderer = png_renderer()  # says which extra to install (render), before any work
+    from PIL import Image  # cairosvg's own dependency: there with the render extra
+
+    png = renderer.svg2png(bytestring=board_svg(state.game, names).encode("utf-8"))
     return numpy.asarray(Image.open(io.BytesIO(png)).convert("RGB"))

@@ -28,8 +28,9 @@ from ..rules.ruleset import Ruleset
 from .actions import DEFAULT_CROP, ActionCodec, CropTooSmall, full_crop, windows
 
 #: What ``returns`` may be: 1 to each winner (tied winners all win, RULES.md §3.1) and 0
-#: otherwise, or the final points.
-RETURNS = ("win", "points")
+#: otherwise; the final points; or zero-sum, each seat's mean over the others of +1 for more
+#: points, −1 for fewer and 0 for as many (two seats: +1 and −1, or 0 and 0 for a tie).
+RETURNS = ("win", "points", "zero-sum")
 
 
 class ChanceGame:
@@ -245,15 +246,19 @@ class ChanceGame:
                         for action, drawer in zip(self.actions, self.seen_by))
 
     def returns(self) -> list[float]:
-        """Per seat: 1 for a winner and 0 otherwise (``returns="win"``), or the points;
-        all zeros before the end."""
+        """Per seat: 1 for a winner and 0 otherwise (``returns="win"``), the points, or the
+        zero-sum return in [−1, 1] (:data:`RETURNS`); all zeros before the end."""
         game = self.game
         if not self.over:
             return [0.0] * game.players
+        scores = game.scores
         if self.returns_kind == "points":
-            return [float(points) for points in game.scores]
-        best = max(game.scores)
-        return [1.0 if points == best else 0.0 for points in game.scores]
+            return [float(points) for points in scores]
+        if self.returns_kind == "zero-sum":
+            others = max(len(scores) - 1, 1)
+            return [sum((mine > theirs) - (mine < theirs) for theirs in scores) / others for mine in scores]
+        best = max(scores)
+        return [1.0 if points == best else 0.0 for points in scores]
 
     def copy(self) -> ChanceGame:
         """An independent copy (the game copied, the ruleset shared)."""

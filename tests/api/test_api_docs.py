@@ -13,12 +13,12 @@ from engine.rules.ruleset import load_ruleset
 API = Path(__file__).parents[2] / "docs" / "api.md"
 
 
-@pytest.mark.parametrize("index", [0, 1, 2])
+@pytest.mark.parametrize("index", range(5))
 def test_the_code_blocks_run(index):
     pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
     pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed")
     blocks = re.findall(r"```python\n(.*?)```", API.read_text(), re.S)
-    assert len(blocks) == 3
+    assert len(blocks) == 5
     exec(compile(blocks[index], f"docs/api.md block {index + 1}", "exec"), {})
 
 
