@@ -6,11 +6,13 @@ ruleset reference such as ``"basic+river"``, default ``"basic"``),
 winners alike, 0 otherwise; ``"points"``: the final scores; ``"zero-sum"``: +1 or −1
 per other seat with fewer or more points, averaged, :data:`~engine.api.turns.RETURNS`) and ``crop``
 (the side of the board window in cells, default
-:data:`~engine.api.actions.DEFAULT_CROP`; 0 for one no game outgrows).  Draws are explicit chance nodes
+:data:`~engine.api.actions.DEFAULT_CROP`; 0 for one no game outgrows) and ``observation``
+(``"compact"``, the default: :mod:`engine.api.planes`, the board planes then the scalars in one
+flat tensor; ``"full"``: :mod:`engine.api.observation`'s).  Draws are explicit chance nodes
 whose outcomes are tile type indices (:mod:`engine.api.turns`); actions are
 the factored :class:`~engine.api.actions.ActionCodec`'s (a cell and rotation,
-then a follower spot); the observation tensor and string are
-:mod:`engine.api.observation`'s, and the information state string is the
+then a follower spot); the observation string is :mod:`engine.api.observation`'s, and the
+information state string is the
 history as the seat knows it.  The game rewards only at the end; it is general-sum, but
 zero-sum under ``returns="zero-sum"``.  :func:`engine_bot` makes the engine's bots OpenSpiel
 bots.  It has perfect information once the draws are chance events, but for
@@ -33,6 +35,7 @@ from ..rules.seats import pieces_at_start
 from . import observation
 from .actions import DEFAULT_CROP
 from .opponents import BotActor
+from .planes import make_layout
 from .turns import ChanceGame
 
 try:
@@ -43,7 +46,8 @@ except ImportError as error:  # pragma: no cover - depends on the extra
                       f"({error})") from None
 
 SHORT_NAME = "python_carcassonne"
-DEFAULTS: dict[str, Any] = {"ruleset": "basic", "players": 2, "returns": "win", "crop": DEFAULT_CROP}
+DEFAULTS: dict[str, Any] = {"ruleset": "basic", "players": 2, "returns": "win", "crop": DEFAULT_CROP,
+                            "observation": "compact"}
 
 
 def _game_type(information: Any, utility: Any = None) -> Any:
@@ -92,7 +96,7 @@ class CarcassonneGame(pyspiel.Game):
         self.returns_kind = str(params["returns"])
         codec = ChanceGame(self.ruleset, self.players, self.returns_kind, int(params["crop"])).codec  # checks them
         self.crop = codec.crop
-        self.layout = observation.Layout(self.ruleset, self.players, self.crop)
+        self.layout = make_layout(str(params["observation"]), self.ruleset, self.players, self.crop)
         tiles = sum(t.count for t in self.ruleset.tiles)
         points, zero_sum = self.returns_kind == "points", self.returns_kind == "zero-sum"
         info = pyspiel.GameInfo(
@@ -117,6 +121,14 @@ class CarcassonneGame(pyspiel.Game):
         )
         kind = HANDS_GAME_TYPE if self.ruleset.hand else GAME_TYPE
         super().__init__(ZERO_SUM_TYPES[kind.information] if zero_sum else kind, info, params)
+
+    @property
+    def observer(self) -> CarcassonneObserver:
+        """The default observer, which :meth:`CarcassonneState.observation_tensor` fills."""
+        found = self.__dict__.get("_observer")
+        if found is None:
+            found = self.__dict__["_observer"] = CarcassonneObserver(self.layout)
+        return found
 
     def new_initial_state(self) -> CarcassonneState:
         """The state before the first draw."""
@@ -156,6 +168,18 @@ class CarcassonneState(pyspiel.State):
             raise ValueError(f"this state was played under other rules than {game.ruleset.ref!r} now holds "
                              f"(ruleset sha256 {self.inner.ruleset.sha256[:12]}…, now {game.ruleset.sha256[:12]}…): "
                              f"load it where the ruleset is as it was")
+
+    def observation_tensor(self, player: int | None = None) -> Any:
+        """What ``player`` (default: the one to move) observes, as a float32 numpy array of the
+        game's ``observation_tensor_size()`` values (a copy, filled by the game's observer).
+        OpenSpiel's own builds a Python list of every value for each call, several times the
+        cost of filling them (benchmarks/observation.py).  ``ValueError`` for no such seat."""
+        seat = self.current_player() if player is None else player
+        game = self.get_game()
+        if not 0 <= seat < game.players:
+            raise ValueError(f"player is a seat, 0–{game.players - 1}, not {seat}")
+        game.observer.set_from(self, seat)
+        return game.observer.tensor.copy()
 
     def current_player(self) -> int:
         inner = self.inner
@@ -203,7 +227,7 @@ class CarcassonneState(pyspiel.State):
 class CarcassonneObserver:
     """OpenSpiel's Python observer: ``tensor`` (float32), ``dict`` (named views), and a string."""
 
-    def __init__(self, layout: observation.Layout) -> None:
+    def __init__(self, layout: Any) -> None:
         self.layout = layout
         self.tensor = numpy.zeros(layout.size, numpy.float32)
         self.dict = layout.views(self.tensor)

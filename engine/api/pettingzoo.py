@@ -1,12 +1,15 @@
 """A PettingZoo AEC environment of any ruleset (the ``pettingzoo`` extra).
 
-``CarcassonneEnv(ruleset="basic+river", players=3, returns="win", render_mode=None, crop=35)``:
+``CarcassonneEnv(ruleset="basic+river", players=3, returns="win", render_mode=None, crop=35,
+observation="compact")``:
 agents ``player_0`` … act in seat order; the environment draws the tiles itself
 (from a ``random.Random`` seeded by ``reset(seed=…)``), so every step is a
 move, or the first player's turn of a start tile drawn from the stack.  An
-observation is ``{"observation": float32 vector, "action_mask": int8 vector}``:
-the vector is :mod:`engine.api.observation`'s as that agent's seat sees it
-(under ``deck.hand`` its own hand, not the others'), the mask marks the acting
+observation is ``{"board": float32 [C, H, W], "scalars": float32 vector, "action_mask": int8
+vector}`` (``observation="compact"``, :mod:`engine.api.planes`: seats relative to the agent,
+values in [0, 1] but the points) or ``{"observation": float32 vector, "action_mask": …}``
+(``observation="full"``, :mod:`engine.api.observation`), as that agent's seat sees it
+(under ``deck.hand`` its own hand, not the others'); the mask marks the acting
 agent's legal actions (all zero for the others), over the factored
 :class:`~engine.api.actions.ActionCodec`'s actions: a placement is a cell of
 the crop and a rotation, then (the same agent again) a follower spot.
@@ -31,8 +34,8 @@ from typing import Any
 
 from ..errors import UserError
 from ..rules.ruleset import load_ruleset
-from . import observation
 from .actions import DEFAULT_CROP, CropTooSmall
+from .planes import CompactLayout, make_layout
 from .turns import ChanceGame
 
 try:
@@ -50,10 +53,11 @@ class CarcassonneEnv(AECEnv):
     ``render_mode``, and for an illegal action."""
 
     render_modes = ("ansi", "rgb_array")
-    metadata = {"render_modes": list(render_modes), "name": "carcassonne_v0", "is_parallelizable": False}
+    # The version counts the encodings of observations and actions (CHANGELOG.md): v1, the compact planes.
+    metadata = {"render_modes": list(render_modes), "name": "carcassonne_v1", "is_parallelizable": False}
 
     def __init__(self, ruleset: str = "basic", players: int = 2, returns: str = "win",
-                 render_mode: str | None = None, crop: int = DEFAULT_CROP) -> None:
+                 render_mode: str | None = None, crop: int = DEFAULT_CROP, observation: str = "compact") -> None:
         super().__init__()
         if render_mode not in (None, *self.render_modes):
             raise ValueError(f"render_mode must be one of {list(self.render_modes)}, not {render_mode!r}")
@@ -69,13 +73,12 @@ class CarcassonneEnv(AECEnv):
         self.state = ChanceGame(self.ruleset, players, returns, crop)
         self.crop = self.state.codec.crop
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
-        self.layout = observation.Layout(self.ruleset, players, self.crop)
+        self.layout = make_layout(observation, self.ruleset, players, self.crop)
+        self.compact = observation == "compact"
         size = self.layout.size
         actions = self.state.codec.size
-        space = gymnasium.spaces.Dict({
-            "observation": gymnasium.spaces.Box(-numpy.inf, numpy.inf, (size,), numpy.float32),
-            "action_mask": gymnasium.spaces.Box(0, 1, (actions,), numpy.int8),
-        })
+        space = gymnasium.spaces.Dict({**_spaces(self.layout), "action_mask": gymnasium.spaces.Box(
+            0, 1, (actions,), numpy.int8)})
         self.observation_spaces = {agent: space for agent in self.possible_agents}
         self.action_spaces = {agent: gymnasium.spaces.Discrete(actions) for agent in self.possible_agents}
         self._rng = random.Random()
@@ -121,11 +124,13 @@ class CarcassonneEnv(AECEnv):
         seat = self.possible_agents.index(agent)
         self._tensor.fill(0)
         mask = numpy.zeros(self.state.codec.size, numpy.int8)
-        if self._cut is not None:  # truncated: the board no longer fits the planes; zeros
-            return {"observation": self._tensor.copy(), "action_mask": mask}
-        self.layout.fill(self._views, self.state, seat)
-        if not self.state.over and seat == self.state.player:
-            mask[self.state.legal_actions()] = 1
+        if self._cut is None:  # else truncated: the board no longer fits the planes; zeros
+            self.layout.fill(self._views, self.state, seat)
+            if not self.state.over and seat == self.state.player:
+                mask[self.state.legal_actions()] = 1
+        if self.compact:
+            board = self.layout.board_size
+            return {"board": self._views["board"].copy(), "scalars": self._tensor[board:].copy(), "action_mask": mask}
         return {"observation": self._tensor.copy(), "action_mask": mask}
 
     def last(self, observe: bool = True) -> Any:
@@ -184,6 +189,16 @@ class CarcassonneEnv(AECEnv):
         while state.chance:
             outcomes = state.outcomes()
             state.apply(rng.choices([t for t, _ in outcomes], [p for _, p in outcomes])[0])
+
+
+def _spaces(layout: Any) -> dict[str, Any]:
+    """The observation's spaces but the action mask: ``board`` and ``scalars`` (compact), or
+    ``observation`` (full; unbounded, as its points and counts are)."""
+    if isinstance(layout, CompactLayout):
+        low, high = numpy.array(layout.low, numpy.float32), numpy.array(layout.high, numpy.float32)
+        return {"board": gymnasium.spaces.Box(0.0, 1.0, layout.board_shape, numpy.float32),
+                "scalars": gymnasium.spaces.Box(low, high, (layout.scalar_size,), numpy.float32)}
+    return {"observation": gymnasium.spaces.Box(-numpy.inf, numpy.inf, (layout.size,), numpy.float32)}
 
 
 def env(**kwargs: Any) -> Any:

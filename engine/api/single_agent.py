@@ -1,7 +1,7 @@
 """A Gymnasium single-agent environment: one learner against fixed or self-play opponents.
 
 ``CarcassonneGym(ruleset="basic", players=2, opponent="random", seat=None, returns="zero-sum",
-illegal="raise", crop=35)`` wraps :class:`~engine.api.pettingzoo.CarcassonneEnv`: the learner
+illegal="raise", crop=35, observation="compact")`` wraps :class:`~engine.api.pettingzoo.CarcassonneEnv`: the learner
 plays one seat and the environment plays every other seat until the learner is to move again,
 so a step is one of the learner's actions.  ``opponent`` is a bot by name (``random``,
 ``greedy``, ``mcts``, …: :class:`~engine.api.opponents.BotActor`), a callable
@@ -9,7 +9,8 @@ so a step is one of the learner's actions.  ``opponent`` is a bot by name (``ran
 or a list of these, one per other seat.  ``seat`` fixes the learner's seat; None draws it
 afresh at each reset from the reset's seed, so that training sees every seat.
 
-Observations are the PettingZoo environment's vector (``observation_space`` is its ``Box``);
+Observations are the PettingZoo environment's without the mask: ``{"board", "scalars"}`` (a
+``Dict`` space; ``observation="compact"``) or the full vector (a ``Box``; ``"full"``);
 the legal actions are :meth:`CarcassonneGym.action_masks` (what sb3-contrib's ``MaskablePPO``
 reads) and ``info["action_mask"]``.  The reward comes at the end: the learner's return
 (``returns``: ``"zero-sum"``, ``"win"`` or ``"points"``, :mod:`engine.api.turns`).  An
@@ -49,8 +50,9 @@ class CarcassonneGym(gymnasium.Env):
 
     def __init__(self, ruleset: str = "basic", players: int = 2, opponent: Opponent | list[Opponent] = "random",
                  seat: int | None = None, returns: str = "zero-sum", illegal: str = "raise",
-                 crop: int = DEFAULT_CROP, render_mode: str | None = None) -> None:
-        self.env = CarcassonneEnv(ruleset, players, returns, render_mode=render_mode, crop=crop)
+                 crop: int = DEFAULT_CROP, render_mode: str | None = None, observation: str = "compact") -> None:
+        self.env = CarcassonneEnv(ruleset, players, returns, render_mode=render_mode, crop=crop,
+                                  observation=observation)
         if illegal not in ILLEGAL:
             raise ValueError(f"illegal must be one of {', '.join(ILLEGAL)}, not {illegal!r}")
         if seat is not None and not 0 <= seat < players:
@@ -62,8 +64,9 @@ class CarcassonneGym(gymnasium.Env):
             if isinstance(each, str):
                 BotActor(each)  # a spec that names no bot fails here, not at the first reset
         self.opponents, self.fixed_seat, self.illegal, self.render_mode = opponents, seat, illegal, render_mode
-        space = self.env.observation_space(self.env.possible_agents[0])
-        self.observation_space = space["observation"]
+        spaces = dict(self.env.observation_space(self.env.possible_agents[0]).spaces)
+        del spaces["action_mask"]
+        self.observation_space = spaces["observation"] if "observation" in spaces else gymnasium.spaces.Dict(spaces)
         self.action_space = self.env.action_space(self.env.possible_agents[0])
         self.seat = seat or 0
         self._actors: dict[int, Any] = {}
@@ -126,9 +129,16 @@ class CarcassonneGym(gymnasium.Env):
             if isinstance(actor, BotActor):
                 env.step(actor.act(env.state))
             else:
-                seen = env.observe(env.agent_selection)
-                env.step(int(actor(seen["observation"], seen["action_mask"])))
+                observation, mask = _split(env.observe(env.agent_selection))
+                env.step(int(actor(observation, mask)))
 
     def _observed(self) -> tuple[Any, dict]:
-        seen = self.env.observe(self.env.possible_agents[self.seat])
-        return seen["observation"], {"action_mask": seen["action_mask"].astype(bool), "seat": self.seat}
+        observation, mask = _split(self.env.observe(self.env.possible_agents[self.seat]))
+        return observation, {"action_mask": mask.astype(bool), "seat": self.seat}
+
+
+def _split(seen: dict[str, Any]) -> tuple[Any, Any]:
+    """An agent's PettingZoo observation as ``(observation, action mask)``: the full vector, or
+    the compact one's ``{"board", "scalars"}``."""
+    mask = seen.pop("action_mask")
+    return seen.get("observation", seen), mask

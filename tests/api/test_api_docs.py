@@ -24,22 +24,24 @@ def test_the_code_blocks_run(index):
 
 def test_the_table_of_sizes_is_what_the_code_counts():
     from engine.api.observation import Layout
+    from engine.api.planes import CompactLayout
 
     pytest.importorskip("numpy", reason="the observation needs numpy")
     text = API.read_text()
     section = text[text.index("| ruleset | placements | slots |"):].split("\n\n")[0]
     rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in section.splitlines()[2:]]
     assert len(rows) == 10
-    for name, placements, slots, actions, planes, floats in rows:
+    for name, placements, slots, actions, planes, floats, compact_planes, compact_values in rows:
         ref = re.match(r"`([^`]+)`", name).group(1)
         if "every expansion" in name:
             ref = ("basic+river+inns-and-cathedrals+traders-and-builders+abbey-and-mayor+king-and-robber-baron"
                    "+hills+vineyards")
         ruleset = load_ruleset(ref)
         codec, layout = ActionCodec.for_ruleset(ruleset, DEFAULT_CROP), Layout(ruleset, 2, DEFAULT_CROP)
+        compact = CompactLayout(ruleset, 2, DEFAULT_CROP)
         counted = [f"{codec.placements:,}", str(codec.slots), f"{codec.size:,}", str(layout.pieces[0][1][1]),
-                   f"{layout.size:,}"]
-        assert [placements, slots, actions, planes, floats] == counted, name
+                   f"{layout.size:,}", str(compact.board_shape[0]), f"{compact.size:,}"]
+        assert [placements, slots, actions, planes, floats, compact_planes, compact_values] == counted, name
 
 
 def test_the_crop_figures_are_the_committed_spans():

@@ -69,13 +69,13 @@ def test_serialize_and_clone_keep_the_state():
     for other in (clone, copy):
         assert str(other) == str(state)
         assert other.legal_actions() == state.legal_actions()
-        assert other.observation_tensor(0) == state.observation_tensor(0)
+        assert numpy.array_equal(other.observation_tensor(0), state.observation_tensor(0))
     clone.apply_action(clone.legal_actions()[0])
     assert str(clone) != str(state)
 
 
 def test_observation_planes_show_the_board():
-    game = pyspiel.load_game("python_carcassonne")
+    game = pyspiel.load_game("python_carcassonne", {"observation": "full"})
     state = game.new_initial_state()
     state.apply_action(next(t for t, _ in state.chance_outcomes()))
     tensor = numpy.array(state.observation_tensor(0))
@@ -121,7 +121,8 @@ def test_bad_parameters_are_value_errors():
 def test_the_observation_shows_each_titles_holder_with_its_record():
     """Under titles (King & Robber Baron) the observation has a titles piece: the record of
     each title for its holder, 0 elsewhere; without titles there is no such piece."""
-    game = pyspiel.load_game("python_carcassonne", {"ruleset": "basic+king-and-robber-baron", "players": 2})
+    game = pyspiel.load_game("python_carcassonne", {"ruleset": "basic+king-and-robber-baron", "players": 2,
+                                                    "observation": "full"})
     state = game.new_initial_state()
     observer = game.make_py_observer()
     while not state.is_terminal() and not any(holder >= 0 for holder, _ in titles.of(state.inner.game).holders):
@@ -160,3 +161,26 @@ def test_openspiel_tabular_q_learner_learns_from_whole_games():
         assert sorted(time_step.rewards) in ([0.0, 1.0], [1.0, 1.0])
     learned = [value for agent in agents for values in agent._q_values.values() for value in values.values()]
     assert any(value > 0 for value in learned)
+
+
+def test_the_compact_observation_is_the_default_and_openspiels_own_path_agrees() -> None:
+    """The default observation is the compact one, board then scalars; the state's
+    ``observation_tensor`` (a numpy array, no Python list) holds what OpenSpiel's own path gives."""
+    game = pyspiel.load_game("python_carcassonne", {"ruleset": "basic+abbey-and-mayor"})
+    assert game.observation_tensor_size() == game.layout.size == game.layout.board_size + game.layout.scalar_size
+    state, rng = game.new_initial_state(), numpy.random.RandomState(5)
+    for _ in range(40):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            for seat in (0, 1):
+                mine = state.observation_tensor(seat)
+                assert isinstance(mine, numpy.ndarray) and mine.dtype == numpy.float32
+                theirs = pyspiel.State.observation_tensor(state, seat)  # OpenSpiel's path: a list
+                assert numpy.array_equal(mine, numpy.array(theirs, numpy.float32))
+    with pytest.raises(ValueError, match="player is a seat"):
+        state.observation_tensor(7)
+    with pytest.raises(ValueError, match="observation must be one of"):
+        pyspiel.load_game("python_carcassonne", {"observation": "tiny"})

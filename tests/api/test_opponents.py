@@ -97,7 +97,7 @@ def test_the_gymnasium_wrapper_passes_the_checker_and_plays_to_the_end() -> None
     seats, rewards = set(), []
     for seed in range(4):
         observation, info = env.reset(seed=seed)
-        assert observation.shape == env.observation_space.shape and info["action_mask"].any()
+        assert env.observation_space.contains(observation) and info["action_mask"].any()
         seats.add(info["seat"])
         done = False
         while not done:
@@ -125,7 +125,7 @@ def test_the_gymnasium_wrapper_is_deterministic_per_seed_and_takes_a_policy_as_o
         while not done:
             action = int(numpy.flatnonzero(env.action_masks())[-1])
             observation, reward, terminated, truncated, info = env.step(action)
-            trace.append((action, float(observation.sum())))
+            trace.append((action, float(observation["board"].sum()), observation["scalars"].tolist()))
             done = terminated or truncated
         return trace, reward
 
@@ -134,6 +134,9 @@ def test_the_gymnasium_wrapper_is_deterministic_per_seed_and_takes_a_policy_as_o
         assert episode(env, 5) == episode(env, 5)
     three = CarcassonneGym("basic", players=3, opponent=["greedy", first_legal])
     assert episode(three, 2)[0]
+    full = CarcassonneGym("basic", opponent=first_legal, observation="full")
+    observation, _ = full.reset(seed=1)
+    assert observation.shape == full.observation_space.shape == (74_783,)
 
 
 def test_an_illegal_action_raises_or_loses() -> None:
@@ -159,11 +162,12 @@ def test_an_illegal_action_raises_or_loses() -> None:
 def test_the_pettingzoo_env_ends_the_episode_on_an_illegal_action_as_classic_games_do() -> None:
     pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed")
     import numpy
-    from pettingzoo.test import api_test
+    from pettingzoo.test import api_test, seed_test
 
     from engine.api.pettingzoo import env as make_env
 
     api_test(make_env(ruleset="basic"), num_cycles=20)
+    seed_test(lambda: make_env(ruleset="basic+abbey-and-mayor"), num_cycles=30)  # same seed, same episode
     wrapped = make_env(ruleset="basic")
     wrapped.reset(seed=3)
     observation, *_ = wrapped.last()

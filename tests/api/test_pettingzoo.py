@@ -95,7 +95,7 @@ def test_a_board_that_outgrows_the_crop_truncates_the_episode():
         if terminated or truncated:
             assert truncated and not terminated and reward == 0
             assert "more than the crop of 5" in info["truncated"]
-            assert not obs["observation"].any() and not obs["action_mask"].any()
+            assert not obs["board"].any() and not obs["scalars"].any() and not obs["action_mask"].any()
             env.step(None)
             continue
         env.step(int(rng.choice(numpy.flatnonzero(obs["action_mask"]))))

@@ -144,7 +144,7 @@ def test_the_openspiel_state_pickles_and_copies_mid_game() -> None:
             state.apply_action(int(rng.choice(state.legal_actions())))
     for other in (_round_trip(state), copy.deepcopy(state)):
         assert str(other) == str(state) and other.legal_actions() == state.legal_actions()
-        assert other.observation_tensor(0) == state.observation_tensor(0)
+        assert numpy.array_equal(other.observation_tensor(0), state.observation_tensor(0))
 
 
 def test_the_pettingzoo_env_pickles_and_copies_mid_episode() -> None:

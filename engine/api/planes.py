@@ -1,0 +1,251 @@
+"""The compact observation: board planes ``[C, H, W]`` and a vector of scalars, seats relative to
+the observer, every value in [0, 1] but the points.
+
+What a network takes (issue 52): a third of the size of the full observation
+(:mod:`engine.api.observation`), which one-hot encodes every tile type and feature kind per
+cell.  Here a cell's tile type and rotation are one value each, and they fix every segment and
+how the segments connect, so the observation still determines the position as the observer
+knows it (tests/api/test_planes.py plays thousands of positions to check it).  Seats come in
+turn order from the observer: "me", then the next seat, and so on (``rel`` below).
+
+``board``, shape ``(maps × planes, crop, crop)`` (each map's planes, map after map), a cell
+``[row, col]`` of the map's crop:
+
+============ ==============================================================================
+plane        value
+============ ==============================================================================
+tile         1 where a tile is
+frontier     1 on the frontier (where a tile may go)
+last         1 on the tile placed last
+origin       1 on the map's start cell (0, 0)
+fits         the rotations the tile shown fits turned to there, as Σ 2^r / 15 (r = 0–3)
+placing      the placement chosen whose follower spot is still to choose: (rotation + 1) / 4
+type         the tile there: (tile type index + 1) / tile types
+rotation     the tile there: (quarter turns + 1) / 4
+side N … W   per side, the side's edge code: (code + 1) / (codes + 1)
+mover        the tile a follower moving on stands on: (follower type + 1) / follower types
+followers    per seat (rel) and follower type: the spots they stand on as Σ 2^spot / 2^spots
+             (spot: segment index, then corners NE SE SW NW of the tile type as drawn;
+             spots: the most a tile type has)
+============ ==============================================================================
+
+``scalars``, in this order: ``to_move`` (seats, rel: 1 for the seat to act), ``scores`` and
+``potential`` (seats, rel: points / 100, unbounded: the only values that may pass 1 or go
+below 0), ``pieces`` (seats × follower types, rel: in supply / at most at the start),
+``tile`` (tile types: 1 for the tile shown, as the full observation's), ``unseen`` (tile
+types: copies not seen / copies in the ruleset), then only where the ruleset has them
+``tokens`` (seats × tokens, rel: / tokens in the ruleset), ``personal`` (seats, rel: held /
+at the start), ``titles`` (titles × seats, rel: 1 for the holder), ``hand`` (tile types:
+copies held / hand size) and ``held`` (seats, rel: / hand size).
+
+Needs numpy.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from ..core import chance, moving, personal, tallies, titles
+from ..core.hands import of as hands_of
+from ..core.moves import PLACE
+from ..geometry import map_local
+from ..rules.seats import pieces_at_start
+from .actions import ActionCodec
+from .observation import Layout, _followers, shown_tile
+
+if TYPE_CHECKING:
+    import numpy
+
+    from ..rules.ruleset import Ruleset
+    from .turns import ChanceGame
+
+#: The planes of every cell before the followers' (module docstring).
+FIXED_PLANES = ("tile", "frontier", "last", "origin", "fits", "placing", "type", "rotation",
+                "side N", "side E", "side S", "side W", "mover")
+_TILE, _FRONTIER, _LAST, _ORIGIN, _FITS, _PLACING, _TYPE, _ROTATION, _SIDES, _MOVER = 0, 1, 2, 3, 4, 5, 6, 7, 8, 12
+#: Points are divided by this in the scalars.
+POINTS_SCALE = 100.0
+
+
+class CompactLayout:
+    """The compact observation of one ruleset, number of seats and crop (module docstring):
+    :attr:`board_shape`, :attr:`scalars` (names and lengths), :attr:`size` (board then scalars,
+    flat), :attr:`low` / :attr:`high` per scalar, :meth:`views` and :meth:`fill`."""
+
+    def __init__(self, ruleset: "Ruleset", players: int, crop: int) -> None:
+        self.ruleset, self.players = ruleset, players
+        self.codec = ActionCodec.for_ruleset(ruleset, crop)
+        self.types = len(ruleset.follower_types)
+        self.per_map = len(FIXED_PLANES) + players * self.types
+        self.board_shape = (ruleset.maps * self.per_map, crop, crop)
+        tiles = len(ruleset.tiles)
+        found = [("to_move", players), ("scores", players), ("potential", players),
+                 ("pieces", players * self.types), ("tile", tiles), ("unseen", tiles)]
+        if ruleset.tokens:
+            found.append(("tokens", players * len(ruleset.tokens)))
+        if ruleset.personal_tile >= 0:
+            found.append(("personal", players))
+        if ruleset.titles:
+            found.append(("titles", len(ruleset.titles) * players))
+        if ruleset.hand:
+            found += [("hand", tiles), ("held", players)]
+        #: ``(name, length)`` of each part of the scalars, in order.
+        self.scalars: list[tuple[str, int]] = found
+        self.scalar_size = sum(n for _, n in found)
+        #: Values in the board planes: the scalars follow them in the flat tensor.
+        self.board_size = math.prod(self.board_shape)
+        self.size = self.board_size + self.scalar_size
+        spots = max(len(t.segments) for t in ruleset.tiles) + (4 if ruleset.corner_types else 0)
+        self._spot_scale = 2.0 ** spots
+        codes = max(code for t in ruleset.tiles for o in t.orientations for code in o.side_codes) + 1
+        self.area = crop * crop
+        # Per tile type and rotation: the planes a placed tile sets (as offsets in the flat board) and their values.
+        offsets = tuple(plane * self.area for plane in (_TILE, _TYPE, _ROTATION, _SIDES, _SIDES + 1, _SIDES + 2,
+                                                          _SIDES + 3))
+        self._cells = [[(offsets, [1.0, (i + 1) / tiles, (o.rotation + 1) / 4,
+                                   *((code + 1) / (codes + 1) for code in o.side_codes)])
+                        for o in t.orientations] for i, t in enumerate(ruleset.tiles)]
+        self._copies = [max(t.count, 1) for t in ruleset.tiles]
+        self._start = [max(max(pieces_at_start(ruleset, s)[k] for s in range(players)), 1)
+                       for k in range(self.types)]
+        self._tokens = [max(_in_the_deck(ruleset, name), 1) for name in ruleset.tokens]
+
+    @property
+    def low(self) -> list[float]:
+        """Per scalar, its least value: −inf for the points, else 0."""
+        return [-math.inf if name in ("scores", "potential") else 0.0 for name, n in self.scalars for _ in range(n)]
+
+    @property
+    def high(self) -> list[float]:
+        """Per scalar, its greatest value: +inf for the points, else 1."""
+        return [math.inf if name in ("scores", "potential") else 1.0 for name, n in self.scalars for _ in range(n)]
+
+    def views(self, tensor: "numpy.ndarray") -> dict[str, "numpy.ndarray"]:
+        """``board`` (reshaped) and each part of the scalars as views into a flat ``tensor`` of
+        :attr:`size` (writing them writes it); they partition it, as OpenSpiel's observer needs
+        (the scalars whole are ``tensor[board_size:]``)."""
+        found = {"board": tensor[:self.board_size].reshape(self.board_shape)}
+        at = self.board_size
+        for name, length in self.scalars:
+            found[name] = tensor[at:at + length]
+            at += length
+        return found
+
+    def fill(self, view: dict[str, "numpy.ndarray"], state: "ChanceGame", seat: int) -> None:
+        """Write ``state`` as ``seat`` sees it into the :meth:`views` of a zeroed tensor.
+        Raises :class:`~engine.api.actions.CropTooSmall` when the board outgrew the crop."""
+        game, window = state.game, state.window
+        # One numpy write for the board's cells: numpy costs far more per call than per value.
+        index, values = [], []
+        cells = self._cells
+        for pos, (orientation, _base, tile) in game.board.items():
+            at = self._at(pos, window)
+            offsets, written = cells[tile][orientation.rotation]
+            index += [at + offset for offset in offsets]
+            values += written
+        for m, frontier in enumerate(game.frontiers):
+            x0, y0 = window[m]
+            if 0 <= -y0 < self.codec.crop and 0 <= -x0 < self.codec.crop:
+                index.append((m * self.per_map + _ORIGIN) * self.area - y0 * self.codec.crop - x0)
+                values.append(1.0)
+            frontier_plane = _FRONTIER * self.area
+            index += [self._at(pos, window) + frontier_plane for pos in frontier]
+            values += [1.0] * len(frontier)
+        flat = view["board"].reshape(-1)
+        flat[index] = values
+        players, first = self.players, len(FIXED_PLANES)
+        for pos, owner, kind, spot in _followers(game):
+            plane = first + ((owner - seat) % players) * self.types + kind
+            flat[self._at(pos, window) + plane * self.area] += 2.0 ** spot / self._spot_scale
+        self._fill_moment(view, state, seat)
+        self._fill_scalars(view, state, seat)
+
+    def _at(self, pos: int, window: list[tuple[int, int]]) -> int:
+        """The flat index of ``pos``'s cell in its map's first plane."""
+        m, x, y = map_local(pos)
+        return m * self.per_map * self.area + (y - window[m][1]) * self.codec.crop + x - window[m][0]
+
+    def _fill_moment(self, view: dict[str, "numpy.ndarray"], state: "ChanceGame", seat: int) -> None:
+        """The planes of this moment: the last tile, where the tile shown fits, the placement
+        chosen, the follower moving on; and the ``tile`` scalars."""
+        game, flat, window, area = state.game, view["board"].reshape(-1), state.window, self.area
+        last = next((move for _, move in reversed(game.history) if move is not None and move.kind == PLACE), None)
+        if last is not None:
+            flat[self._at(last.pos, window) + _LAST * area] = 1
+        tile = shown_tile(state, seat)
+        if tile is not None:
+            view["tile"][tile] = 1
+            if not game.pending_starts:
+                fits: dict[int, float] = {}
+                for pos, rotation in game.placements():
+                    at = self._at(pos, window) + _FITS * area
+                    fits[at] = fits.get(at, 0.0) + 2 ** rotation / 15
+                flat[list(fits)] = list(fits.values())
+        if state.placing is not None:
+            flat[self._at(state.placing[0], window) + _PLACING * area] = (state.placing[1] + 1) / 4
+        movers = moving.of(game).movers
+        if movers:
+            flat[self._at(movers[0][2], window) + _MOVER * area] = (movers[0][1] + 1) / self.types
+
+    def _fill_scalars(self, view: dict[str, "numpy.ndarray"], state: "ChanceGame", seat: int) -> None:
+        game, players = state.game, self.players
+        order = [(seat + k) % players for k in range(players)]  # rel: me, then the others in turn order
+        if not state.chance and not state.over:
+            view["to_move"][(state.player - seat) % players] = 1
+        potential = game.potential_scores()
+        for k, s in enumerate(order):
+            view["scores"][k] = game.scores[s] / POINTS_SCALE
+            view["potential"][k] = potential[s] / POINTS_SCALE
+            for t in range(self.types):
+                view["pieces"][k * self.types + t] = game.reserve[s][t] / self._start[t]
+        for tile, copies in chance.unseen(game).items():
+            view["unseen"][tile] = copies
+        if "tokens" in view:
+            gathered, n = tallies.of(game).tokens, len(self._tokens)
+            for k, s in enumerate(order):
+                for i, total in enumerate(self._tokens):
+                    view["tokens"][k * n + i] = gathered[s][i] / total
+        if "personal" in view:
+            held, most = personal.of(game).held, max(self.ruleset.personal_count, 1)
+            for k, s in enumerate(order):
+                view["personal"][k] = held[s] / most
+        for i, (holder, _record) in enumerate(titles.of(game).holders):
+            if holder >= 0:
+                view["titles"][i * players + (holder - seat) % players] = 1
+        hands = hands_of(game)
+        if hands is not None:
+            size = self.ruleset.hand.size if self.ruleset.hand else 1
+            for k, s in enumerate(order):
+                view["held"][k] = len(hands.held[s]) / size
+                for tile, _, _known in hands.held[s]:
+                    view["hand" if s == seat else "unseen"][tile] += 1 / size if s == seat else 1
+            for tile, _, known in hands.out:
+                if not known & (1 << seat):
+                    view["unseen"][tile] += 1
+        view["unseen"][:] /= self._copies
+
+
+def _in_the_deck(ruleset: "Ruleset", token: str) -> int:
+    """How many of ``token`` the ruleset's tiles hand out in all (each segment's attribute, per copy)."""
+    total = 0
+    for tile in ruleset.tiles:
+        for j, segment in enumerate(tile.segments):
+            attributes = ruleset.kinds[tile.kinds[j]].attributes
+            if token in attributes:
+                total += tile.count * segment.attrs[attributes.index(token)]
+    return total
+
+
+#: The observations by name: ``compact`` (this module's: board planes and scalars) and ``full``
+#: (:class:`~engine.api.observation.Layout`: one flat vector, every tile type and kind one-hot).
+OBSERVATIONS = ("compact", "full")
+
+
+def make_layout(kind: str, ruleset: "Ruleset", players: int, crop: int) -> "CompactLayout | Layout":
+    """The layout of observation ``kind`` (:data:`OBSERVATIONS`); ``ValueError`` for another name."""
+    if kind == "compact":
+        return CompactLayout(ruleset, players, crop)
+    if kind == "full":
+        return Layout(ruleset, players, crop)
+    raise ValueError(f"observation must be one of {', '.join(OBSERVATIONS)}, not {kind!r}")

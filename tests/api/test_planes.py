@@ -1,0 +1,97 @@
+"""The compact observation (engine/api/planes.py): at most 25,000 values for the basic game at
+the default crop, every value in its declared bounds, seats relative to the observer, and no two
+positions alike (issue 52 item 1)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.api.actions import DEFAULT_CROP
+from engine.api.planes import FIXED_PLANES, POINTS_SCALE, CompactLayout
+from engine.api.turns import ChanceGame
+from engine.core.hands import of as hands_of
+from engine.geometry import pack
+from engine.rules.ruleset import load_ruleset
+from tests.api.test_observation import RULESETS, _key
+
+numpy = pytest.importorskip("numpy", reason="the observation needs numpy")
+
+
+def _filled(layout: CompactLayout, state: ChanceGame, seat: int):
+    tensor = numpy.zeros(layout.size, numpy.float32)
+    views = layout.views(tensor)
+    layout.fill(views, state, seat)
+    return tensor, views
+
+
+def test_the_basic_game_at_the_default_crop_takes_at_most_25000_values() -> None:
+    layout = CompactLayout(load_ruleset("basic"), 2, DEFAULT_CROP)
+    assert layout.board_shape == (len(FIXED_PLANES) + 2, 35, 35) == (15, 35, 35)
+    assert layout.size == 15 * 35 * 35 + 2 + 2 + 2 + 2 + 24 + 24 == 18_431 <= 25_000
+
+
+@pytest.mark.parametrize("ref", RULESETS)
+def test_no_two_positions_look_alike_and_every_value_is_in_bounds(ref: str) -> None:
+    """As the full observation's test: random games, and at every tenth position every legal
+    action tried; each tensor within [0, 1] but the points, which are points / 100."""
+    ruleset = load_ruleset(ref)
+    layout = CompactLayout(ruleset, 2, 35)
+    low, high = numpy.array(layout.low, numpy.float32), numpy.array(layout.high, numpy.float32)
+    board_size = layout.board_size
+    by_tensor: dict[bytes, tuple] = {}
+    rng, seen = random.Random(ref), 0
+
+    def check(state: ChanceGame) -> None:
+        nonlocal seen
+        key = _key(state)
+        tensor, views = _filled(layout, state, 0)
+        assert by_tensor.setdefault(tensor.tobytes(), key) == key, "two positions give one observation"
+        assert tensor[:board_size].min() >= 0 and tensor[:board_size].max() <= 1
+        assert (tensor[board_size:] >= low).all() and (tensor[board_size:] <= high).all()
+        assert views["scores"].tolist() == pytest.approx([points / POINTS_SCALE for points in state.game.scores])
+        seen += 1
+
+    for _ in range(3):
+        state = ChanceGame(ruleset, 2, crop=35)
+        step = 0
+        while not state.over:
+            if state.chance:
+                outcomes = state.outcomes()
+                state.apply(rng.choices([t for t, _ in outcomes], [p for _, p in outcomes])[0])
+                continue
+            check(state)
+            step += 1
+            if step % 10 == 0 and hands_of(state.game) is None:
+                for action in state.legal_actions():
+                    child = state.copy()
+                    child.apply(action)
+                    check(child)
+            state.apply(rng.choice(state.legal_actions()))
+    assert seen > 300
+
+
+def test_seats_are_relative_to_the_observer() -> None:
+    """Seat 1 observes its own follower in the first follower plane and itself to move first; seat
+    0 sees the same follower in the second plane."""
+    ruleset = load_ruleset("basic")
+    state = ChanceGame(ruleset, 2)
+    state.apply(ruleset.tile_ids["V"])
+    state.apply(state.codec.place_action(pack(1, 0), 0, state.window))
+    spots = [a for a in state.legal_actions() if state.codec.follower(a)[0] is not None]
+    spot, _ = state.codec.follower(spots[0])
+    state.apply(spots[0])  # seat 0's follower on V
+    state.apply(ruleset.tile_ids["U"])  # seat 1 to move
+    layout = CompactLayout(ruleset, 2, state.codec.crop)
+    x0, y0 = state.window[0]
+    first = len(FIXED_PLANES)
+    (_, mine), (_, theirs) = _filled(layout, state, 1), _filled(layout, state, 0)
+    cell = (slice(None), -y0, 1 - x0)
+    at_spot = 2 ** spot / 2 ** max(len(t.segments) for t in ruleset.tiles)  # basic: no corner spots
+    assert mine["board"][cell][first] == 0 and mine["board"][cell][first + 1] == at_spot
+    assert theirs["board"][cell][first] == at_spot and theirs["board"][cell][first + 1] == 0
+    assert mine["to_move"].tolist() == [1, 0] and theirs["to_move"].tolist() == [0, 1]
+    assert mine["pieces"].tolist() == pytest.approx([1, 6 / 7])
+    assert theirs["pieces"].tolist() == pytest.approx([6 / 7, 1])
+    assert mine["board"][cell][6] == pytest.approx((ruleset.tile_ids["V"] + 1) / 24) and mine["board"][cell][7] == 1 / 4
