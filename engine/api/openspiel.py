@@ -159,15 +159,27 @@ class CarcassonneState(pyspiel.State):
         super().__init__(game)
         self.inner = inner or ChanceGame(game.ruleset, game.players, game.returns_kind, game.crop)
 
-    def __setstate__(self, data: str) -> None:
-        # OpenSpiel loads the game again from its parameters, so a ruleset file of one's own is read
-        # afresh; the state carries the rules it was played under (their document) and must agree.
-        super().__setstate__(data)
+    @property
+    def inner(self) -> ChanceGame:
+        """The stepped game.  OpenSpiel loads a serialised or pickled state's game again from its
+        parameters, so a ruleset file of one's own is read afresh, while the state carries the rules
+        it was played under (their document): ``ValueError`` where the two disagree.  Checked here,
+        on every use, since OpenSpiel's ``deserialize_state`` calls nothing of the state's own."""
+        found: ChanceGame = self.__dict__["inner"]
         game = self.get_game()
-        if self.inner.ruleset.sha256 != game.ruleset.sha256:
-            raise ValueError(f"this state was played under other rules than {game.ruleset.ref!r} now holds "
-                             f"(ruleset sha256 {self.inner.ruleset.sha256[:12]}…, now {game.ruleset.sha256[:12]}…): "
-                             f"load it where the ruleset is as it was")
+        if found.ruleset is not game.ruleset and found.ruleset.sha256 != game.ruleset.sha256:
+            raise ValueError(f"this state was played under another ruleset than {game.ruleset.ref!r} is now "
+                             f"(ruleset sha256 {found.ruleset.sha256[:12]}…, now {game.ruleset.sha256[:12]}…): "
+                             f"load it where the ruleset file is as it was")
+        return found
+
+    @inner.setter
+    def inner(self, value: ChanceGame) -> None:
+        self.__dict__["inner"] = value
+
+    def __setstate__(self, data: str) -> None:
+        super().__setstate__(data)
+        self.inner  # noqa: B018  (a state played under other rules than its game's fails on loading)
 
     def observation_tensor(self, player: int | None = None) -> Any:
         """What ``player`` (default: the one to move) observes, as a float32 numpy array of the
@@ -276,12 +288,14 @@ class EngineBot(pyspiel.Bot):
 
 
 def engine_bot(game: CarcassonneGame, player_id: int, spec: str = "greedy", seed: int | None = None) -> EngineBot:
-    """The engine's bot ``spec`` (``random``, ``greedy``, ``mcts``, ``mcts:sims=200``, …, as
+    """The engine's bot ``spec`` (``random``, ``greedy``, ``mcts``, ``mcts:200``, …, as
     ``carcassonne play --players`` takes) as a :class:`pyspiel.Bot` for seat ``player_id`` of
     ``game`` (a ``python_carcassonne`` game), seeded by ``seed`` as the command line seeds it;
     what ``evaluate_bots`` plays.  ``ValueError`` for a spec that names no bot."""
-    if not 0 <= player_id < game.players:
-        raise ValueError(f"player_id is one of 0–{game.players - 1}, not {player_id}")
+    if not isinstance(game, CarcassonneGame):
+        raise ValueError(f"engine_bot plays a python_carcassonne game, not {game}")
+    if type(player_id) is not int or not 0 <= player_id < game.players:
+        raise ValueError(f"player_id is one of 0–{game.players - 1}, not {player_id!r}")
     return EngineBot(BotActor(spec, seed, player_id))
 
 

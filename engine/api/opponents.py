@@ -18,13 +18,16 @@ class BotActor:
     """``BotActor(spec="greedy", seed=None, seat=0)``: an engine bot choosing actions.
 
     ``spec`` is what ``carcassonne play --players`` takes for one seat (``random``, ``greedy``,
-    ``mcts``, ``mcts:sims=200``, …; :func:`~engine.bots.players.parse_spec`); ``seed`` and
-    ``seat`` seed it as the command line does, so the same seed plays the same way.  Raises
-    ``ValueError`` for a spec that names no bot or a wrong setting.
+    ``mcts``, ``mcts:200``, …; :func:`~engine.bots.players.parse_spec`); ``seed`` and
+    ``seat`` seed it as the command line does, so the same seed plays the same way, and ``seat``
+    is the seat it plays.  Raises ``ValueError`` for a spec that names no bot or a wrong
+    setting, and a seat that is not a seat number.
     """
 
     def __init__(self, spec: str = "greedy", seed: int | None = None, seat: int = 0) -> None:
-        self.spec = spec
+        if type(seat) is not int or seat < 0:
+            raise ValueError(f"seat is a seat number (0 for the first), not {seat!r}")
+        self.spec, self.seat = spec, seat
         self.player = make_player(spec, seed, seat)
         #: The actions still to play of the move chosen, and the step they are due at.
         self._pending: list[int] = []
@@ -32,9 +35,11 @@ class BotActor:
 
     def act(self, state: ChanceGame) -> int:
         """The action the bot plays now in ``state`` (its seat is to move).  ``ValueError`` at a
-        chance step or once the game is over."""
+        chance step, once the game is over, or when another seat is to move."""
         if state.over or state.chance:
             raise ValueError("the bot acts when a seat is to move, not at a draw or after the end")
+        if state.player != self.seat:
+            raise ValueError(f"the bot plays seat {self.seat}, and seat {state.player} is to move")
         if self._pending and self._due == len(state.actions):
             self._due += 1
             return self._pending.pop(0)

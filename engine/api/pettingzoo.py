@@ -15,7 +15,9 @@ agent's legal actions (all zero for the others), over the factored
 the crop and a rotation, then (the same agent again) a follower spot.
 A board that outgrows the crop (:class:`~engine.api.actions.CropTooSmall`)
 **truncates** the episode: every agent's ``truncation`` is True, with no
-reward, and its ``info["truncated"]`` says why (``crop=0`` never truncates).
+reward, and its ``info["truncated"]`` says why (``crop=0`` never truncates); when the last
+tile of the game does it, the game ends as usual, rewarded, with ``info["outgrown"]`` saying
+why the last observation is zeros.
 Rewards come at the end: 1 to each winner and 0 otherwise
 (``returns="win"``), the final points (``returns="points"``), or zero-sum ones in [−1, 1]
 (``returns="zero-sum"``, :data:`~engine.api.turns.RETURNS`).  :class:`CarcassonneEnv`
@@ -104,8 +106,12 @@ class CarcassonneEnv(AECEnv):
         self._views = self.layout.views(self._tensor)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """A new game; ``seed`` seeds the draws (the same seed and actions give the same game)."""
-        self._rng = random.Random(seed)
+        """A new game; ``seed`` seeds the draws (the same seed and actions give the same game).
+        Without one, the draws are seeded from the generator the last seed started, so a run
+        seeded once repeats; before any seed, from the operating system."""
+        if seed is not None or not hasattr(self, "_seeds"):
+            self._seeds = random.Random(None if seed is None else f"episodes after {seed}")
+        self._rng = random.Random(seed if seed is not None else self._seeds.getrandbits(64))
         self.state = ChanceGame(self.ruleset, self.players, self.returns_kind, self.crop)
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
@@ -158,11 +164,13 @@ class CarcassonneEnv(AECEnv):
         self._draw()
         try:
             self.state.legal_actions()  # places the crop's windows on the new board
+            self.state.window  # noqa: B018  (the last tile's too: legal_actions has none to place then)
         except CropTooSmall as error:
             self._cut = str(error)
             for a in self.possible_agents:
-                self.truncations[a] = True
-                self.infos[a]["truncated"] = self._cut
+                # A game that ended with that tile ends (its observation is zeros); else it is cut short.
+                self.truncations[a] = not self.state.over
+                self.infos[a]["truncated" if not self.state.over else "outgrown"] = self._cut
         if self.state.over:
             for a, value in zip(self.possible_agents, self.state.returns()):
                 self.rewards[a] = value

@@ -21,6 +21,7 @@ A board that outgrows the crop truncates the episode (``truncated`` True, reward
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any, Callable, Union
 
@@ -55,14 +56,16 @@ class CarcassonneGym(gymnasium.Env):
                                   observation=observation)
         if illegal not in ILLEGAL:
             raise ValueError(f"illegal must be one of {', '.join(ILLEGAL)}, not {illegal!r}")
-        if seat is not None and not 0 <= seat < players:
-            raise ValueError(f"seat is one of 0–{players - 1}, not {seat!r}")
+        if seat is not None and (type(seat) is not int or not 0 <= seat < players):
+            raise ValueError(f"seat is None or one of 0–{players - 1}, not {seat!r}")
         opponents = opponent if isinstance(opponent, list) else [opponent] * (players - 1)
         if len(opponents) != players - 1:
             raise ValueError(f"{players} players: {players - 1} opponents, not {len(opponents)}")
         for each in opponents:
             if isinstance(each, str):
                 BotActor(each)  # a spec that names no bot fails here, not at the first reset
+            elif not callable(each):
+                raise ValueError(f"an opponent is a bot's name or a policy(observation, action_mask), not {each!r}")
         self.opponents, self.fixed_seat, self.illegal, self.render_mode = opponents, seat, illegal, render_mode
         spaces = dict(self.env.observation_space(self.env.possible_agents[0]).spaces)
         del spaces["action_mask"]
@@ -70,17 +73,21 @@ class CarcassonneGym(gymnasium.Env):
         self.action_space = self.env.action_space(self.env.possible_agents[0])
         self.seat = seat or 0
         self._actors: dict[int, Any] = {}
+        #: Whether the episode is over (also by an illegal action under ``illegal="lose"``), None before a reset.
+        self._over: bool | None = None
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[Any, dict]:
-        """A new game (``seed`` seeds the draws, the learner's seat when not fixed, and the bots)."""
+        """A new game: ``seed`` seeds the draws, the learner's seat when not fixed, and the bots;
+        without one, the next of the generator the last seed started (Gymnasium's ``np_random``)."""
         super().reset(seed=seed)
-        rng = random.Random(seed)
+        rng = random.Random(int(self.np_random.integers(2 ** 63)))
         players = self.env.players
         self.seat = self.fixed_seat if self.fixed_seat is not None else rng.randrange(players)
         others = [s for s in range(players) if s != self.seat]
         bots = rng.randrange(2 ** 31)  # the bots' seed
         self._actors = {s: BotActor(o, bots, s) if isinstance(o, str) else o for s, o in zip(others, self.opponents)}
         self.env.reset(seed=rng.randrange(2 ** 31))
+        self._over = False
         self._play_others()
         return self._observed()
 
@@ -89,33 +96,45 @@ class CarcassonneGym(gymnasium.Env):
         game ends: ``(observation, reward, terminated, truncated, info)``."""
         env = self.env
         learner = env.possible_agents[self.seat]
-        if env.terminations[learner] or env.truncations[learner]:
+        if self._over is None:
+            raise ValueError("call reset() before step()")
+        if self._over:
             raise ValueError("the episode is over: call reset()")
         if not self._legal(action):
             if self.illegal == "raise":
                 raise ValueError(f"action {action!r} is not legal for the learner now")
+            self._over = True
             observation, info = self._observed()
             return observation, -1.0, True, False, {**info, "illegal": True}
-        env.step(int(action))
+        env.step(operator.index(action))
         self._play_others()
         observation, info = self._observed()
         over, cut = env.terminations[learner], env.truncations[learner]
+        self._over = over or cut
+        if cut:
+            info["truncated"] = env.infos[learner]["truncated"]
         reward = float(env.rewards[learner]) if over else 0.0
         return observation, reward, over, cut, info
 
     def action_masks(self) -> Any:
         """The learner's legal actions now, as booleans over the action space."""
+        if self._over is None:
+            raise ValueError("call reset() before action_masks()")
         return self.env.observe(self.env.possible_agents[self.seat])["action_mask"].astype(bool)
 
     def render(self) -> Any:
         return self.env.render()
 
     def _legal(self, action: Any) -> bool:
-        try:
-            index = int(action)
-        except (TypeError, ValueError):
+        """Whether ``action`` is an integer (of any integer type, not a bool, as PettingZoo takes
+        them) legal for the learner now."""
+        if isinstance(action, bool):
             return False
-        return index == action and 0 <= index < self.action_space.n and bool(self.action_masks()[index])
+        try:
+            index = operator.index(action)
+        except TypeError:
+            return False
+        return 0 <= index < self.action_space.n and bool(self.action_masks()[index])
 
     def _play_others(self) -> None:
         """Step every other seat until the learner is to move or the episode ends."""
@@ -130,7 +149,11 @@ class CarcassonneGym(gymnasium.Env):
                 env.step(actor.act(env.state))
             else:
                 observation, mask = _split(env.observe(env.agent_selection))
-                env.step(int(actor(observation, mask)))
+                chosen = actor(observation, mask)
+                try:
+                    env.step(chosen)
+                except ValueError as error:
+                    raise ValueError(f"the opponent policy at seat {seat} chose {chosen!r}: {error}") from None
 
     def _observed(self) -> tuple[Any, dict]:
         observation, mask = _split(self.env.observe(self.env.possible_agents[self.seat]))

@@ -175,3 +175,71 @@ def test_the_pettingzoo_env_ends_the_episode_on_an_illegal_action_as_classic_gam
     wrapped.step(int(numpy.flatnonzero(observation["action_mask"] == 0)[0]))
     assert all(wrapped.terminations.values())
     assert wrapped.rewards[mover] == -1 and all(r == 0 for a, r in wrapped.rewards.items() if a != mover)
+
+
+def test_bad_inputs_found_by_a_reviewer_are_clear_value_errors() -> None:
+    """Each of these gave a TypeError, an AttributeError or went on quietly."""
+    pytest.importorskip("gymnasium", reason="the pettingzoo extra is not installed")
+    import numpy
+
+    from engine.api.single_agent import CarcassonneGym
+
+    for bad in [dict(opponent=5), dict(opponent=None), dict(seat=True), dict(seat=1.5), dict(seat="1")]:
+        with pytest.raises(ValueError):
+            CarcassonneGym("basic", **bad)
+    fresh = CarcassonneGym("basic")
+    with pytest.raises(ValueError, match="call reset"):
+        fresh.step(0)
+    with pytest.raises(ValueError, match="call reset"):
+        fresh.action_masks()
+    losing = CarcassonneGym("basic", illegal="lose", seat=0)
+    losing.reset(seed=0)
+    legal = int(numpy.flatnonzero(losing.action_masks())[0])
+    assert losing.step(int(numpy.flatnonzero(~losing.action_masks())[0]))[2]
+    with pytest.raises(ValueError, match="episode is over"):
+        losing.step(legal)  # the episode it said was over does not go on
+    strict = CarcassonneGym("basic", seat=0)
+    strict.reset(seed=0)
+    for not_an_integer in (float(legal), True):
+        with pytest.raises(ValueError, match="not legal"):
+            strict.step(not_an_integer)
+    silly = CarcassonneGym("basic", opponent=lambda observation, mask: None, seat=0)
+    silly.reset(seed=0)
+    with pytest.raises(ValueError, match="the opponent policy at seat 1 chose None"):
+        for _ in range(3):
+            silly.step(int(numpy.flatnonzero(silly.action_masks())[0]))
+    with pytest.raises(ValueError, match="seat is a seat number"):
+        BotActor("random", 1, -1)
+    state = ChanceGame(load_ruleset("basic"), 2)
+    state.apply(state.outcomes()[0][0])
+    with pytest.raises(ValueError, match="plays seat 1, and seat 0 is to move"):
+        BotActor("random", 1, 1).act(state)
+
+
+def test_a_run_seeded_once_repeats() -> None:
+    """Gymnasium's convention: reset() without a seed goes on from the last seed's generator."""
+    pytest.importorskip("gymnasium", reason="the pettingzoo extra is not installed")
+    from engine.api.single_agent import CarcassonneGym
+
+    def run() -> list:
+        env = CarcassonneGym("basic")
+        found = [env.reset(seed=3)[1]["seat"]]
+        for _ in range(6):
+            observation, info = env.reset()
+            found.append((info["seat"], observation["scalars"].tolist()))
+        return found
+
+    first = run()
+    assert first == run() and len({seat for seat, _ in first[1:]}) == 2
+
+
+def test_engine_bot_refuses_what_is_not_a_seat_of_a_carcassonne_game() -> None:
+    pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
+    from engine.api.openspiel import engine_bot
+
+    game = pyspiel.load_game("python_carcassonne")
+    for seat in ("0", 1.0, True, 2):
+        with pytest.raises(ValueError, match="player_id"):
+            engine_bot(game, seat)
+    with pytest.raises(ValueError, match="python_carcassonne"):
+        engine_bot(pyspiel.load_game("tic_tac_toe"), 0)

@@ -184,7 +184,12 @@ def test_an_openspiel_state_does_not_load_under_changed_rules(tmp_path) -> None:
     state.apply_action(state.chance_outcomes()[0][0])
     saved = pickle.dumps(state)
     assert str(pickle.loads(saved)) == str(state)  # the same file: it loads
+    serialised = state.serialize()
     mine.write_text(text.replace("farm_points: 3", "farm_points: 4"), encoding="utf-8")
-    with pytest.raises(ValueError, match="other rules"):
+    with pytest.raises(ValueError, match="played under another ruleset"):
         pickle.loads(saved)
+    # OpenSpiel's own deserialisation calls nothing of the state's: the state says so on first use.
+    loaded = pyspiel.load_game("python_carcassonne", {"ruleset": str(mine)}).deserialize_state(serialised)
+    with pytest.raises(ValueError, match="played under another ruleset"):
+        loaded.legal_actions()
     assert str(state.clone()) == str(state)  # a clone keeps its game: no file is read

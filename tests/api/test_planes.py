@@ -95,3 +95,50 @@ def test_seats_are_relative_to_the_observer() -> None:
     assert mine["pieces"].tolist() == pytest.approx([1, 6 / 7])
     assert theirs["pieces"].tolist() == pytest.approx([6 / 7, 1])
     assert mine["board"][cell][6] == pytest.approx((ruleset.tile_ids["V"] + 1) / 24) and mine["board"][cell][7] == 1 / 4
+
+
+def test_a_network_built_from_the_declared_spaces_trains_a_step() -> None:
+    """A small policy sized from the Gymnasium environment's declared spaces alone (a 1×1
+    convolution over the board planes, pooled, beside the scalars, into one logit per action),
+    fed real observations: one gradient step on the masked cross-entropy of the actions played
+    lowers the loss.  numpy only, so it runs wherever the pettingzoo extra is installed."""
+    pytest.importorskip("gymnasium", reason="the pettingzoo extra is not installed")
+    from engine.api.single_agent import CarcassonneGym
+
+    env = CarcassonneGym("basic", opponent="random")
+    board_space, scalar_space = env.observation_space["board"], env.observation_space["scalars"]
+    channels, actions = board_space.shape[0], env.action_space.n
+    rng = numpy.random.default_rng(0)
+    conv = rng.normal(0, 0.1, (8, channels))
+    head = rng.normal(0, 0.01, (8 + scalar_space.shape[0], actions))
+    batch = []
+    observation, info = env.reset(seed=1)
+    while len(batch) < 32:
+        action = int(rng.choice(numpy.flatnonzero(info["action_mask"])))
+        batch.append((observation, info["action_mask"], action))
+        observation, _, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            observation, info = env.reset(seed=len(batch))
+
+    def loss_and_grad(conv, head):
+        loss, g_conv, g_head = 0.0, numpy.zeros_like(conv), numpy.zeros_like(head)
+        for seen, mask, action in batch:
+            assert board_space.contains(seen["board"]) and scalar_space.contains(seen["scalars"])
+            planes = seen["board"].reshape(channels, -1)
+            hidden = numpy.maximum(conv @ planes, 0).mean(axis=1)
+            features = numpy.concatenate([hidden, numpy.clip(seen["scalars"], -10, 10)])
+            logits = numpy.where(mask, features @ head, -1e9)
+            probs = numpy.exp(logits - logits.max())
+            probs /= probs.sum()
+            loss -= numpy.log(probs[action])
+            d_logits = probs.copy()
+            d_logits[action] -= 1
+            g_head += numpy.outer(features, d_logits)
+            d_hidden = head[:8] @ d_logits
+            active = (conv @ planes > 0) / planes.shape[1]
+            g_conv += (d_hidden[:, None] * active) @ planes.T
+        return loss / len(batch), g_conv / len(batch), g_head / len(batch)
+
+    before, g_conv, g_head = loss_and_grad(conv, head)
+    after, _, _ = loss_and_grad(conv - 0.5 * g_conv, head - 0.5 * g_head)
+    assert numpy.isfinite(before) and after < before
