@@ -54,3 +54,19 @@ def test_the_crop_figures_are_the_committed_spans():
     assert f"the widest map was {spans['widest']} cells" in text
     assert f"`{spans['command']}`" in text
     assert spans["widest"] < DEFAULT_CROP and len(spans["rulesets"]) == 30
+
+
+def test_the_cost_table_is_the_committed_result_file():
+    """Each row of "What it costs" is read back from benchmarks/results/observation.json."""
+    import json
+
+    result = json.loads((API.parents[1] / "benchmarks" / "results" / "observation.json").read_text())
+    text = API.read_text()
+    assert f"commit {result['commit']}" in " ".join(text.split()) and "+dirty" not in result["commit"]
+    names = {"basic": "basic", "basic+abbey-and-mayor+inns-and-cathedrals+traders-and-builders": "basic + A&M + I&C + T&B"}
+    for row in result["rows"]:
+        cells = [names[row["ruleset"]], row["observation"], f"{row['values']:,}", f"{row['fill_us']:,.0f} µs",
+                 f"{row['openspiel_us']:,.0f} µs", f"{row['openspiel_list_us']:,.0f} µs",
+                 f"{row['pettingzoo_step_us']:,.0f} µs", f"{row['engine_move_us']:,.0f} µs",
+                 f"{row['train_step_ms']:.1f} ms"]
+        assert "| " + " | ".join(cells) + " |" in text, cells
