@@ -63,7 +63,8 @@ def test_the_cost_table_is_the_committed_result_file():
     result = json.loads((API.parents[1] / "benchmarks" / "results" / "observation.json").read_text())
     text = API.read_text()
     assert f"commit {result['commit']}" in " ".join(text.split()) and "+dirty" not in result["commit"]
-    names = {"basic": "basic", "basic+abbey-and-mayor+inns-and-cathedrals+traders-and-builders": "basic + A&M + I&C + T&B"}
+    names = {"basic": "basic",
+             "basic+abbey-and-mayor+inns-and-cathedrals+traders-and-builders": "basic + A&M + I&C + T&B"}
     for row in result["rows"]:
         cells = [names[row["ruleset"]], row["observation"], f"{row['values']:,}", f"{row['fill_us']:,.0f} µs",
                  f"{row['openspiel_us']:,.0f} µs", f"{row['openspiel_list_us']:,.0f} µs",
