@@ -33,7 +33,7 @@ from ..rules.formula_syntax import MAX_POINTS
 from ..rules.ruleset import Ruleset, load_ruleset
 from ..rules.seats import pieces_at_start
 from . import observation
-from .actions import DEFAULT_CROP
+from .actions import DEFAULT_CROP, CropTooSmall
 from .opponents import BotActor
 from .planes import make_layout
 from .turns import ChanceGame
@@ -246,7 +246,12 @@ class CarcassonneObserver:
 
     def set_from(self, state: CarcassonneState, player: int) -> None:
         self.tensor.fill(0)
-        self.layout.fill(self.dict, state.inner, player)
+        try:
+            self.layout.fill(self.dict, state.inner, player)
+        except CropTooSmall:
+            if not state.inner.over:
+                raise
+            self.tensor.fill(0)  # the last tile widened the board past the crop: zeros, as PettingZoo shows
 
     def string_from(self, state: CarcassonneState, player: int) -> str:
         """What ``player`` observes (:func:`engine.api.observation.text`)."""

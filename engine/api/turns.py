@@ -69,6 +69,7 @@ class ChanceGame:
         self.placing: tuple[int, int] | None = None
         self._legal: list[int] | None = None
         self._window: list[tuple[int, int]] | None = None
+        self._window_key = (0, 0)
         self._options: dict[tuple[int, int], list[Move]] | None = None
 
     # -- what the next step is -------------------------------------------------
@@ -93,8 +94,11 @@ class ChanceGame:
     @property
     def window(self) -> list[tuple[int, int]]:
         """Per map, the corner of the crop (:func:`~engine.api.actions.windows`) in this position."""
-        if self._window is None:
-            self._window = windows(self.game, self.codec.crop)
+        game = self.game
+        # The windows follow the tiles and the frontier, which change only when a tile is placed.
+        key = (len(game.board), sum(len(frontier) for frontier in game.frontiers))
+        if self._window is None or key != self._window_key:
+            self._window, self._window_key = windows(game, self.codec.crop), key
         return self._window
 
     def outcomes(self) -> list[tuple[int, float]]:
@@ -191,7 +195,7 @@ class ChanceGame:
         self.seen_by.append(drawer)
         self._legal = None
         if self.placing is None:
-            self._window = self._options = None
+            self._options = None
         if not game.finished and not self.chance and game.tile is None and not game.pending_starts:
             game.finish()
 
@@ -268,6 +272,7 @@ class ChanceGame:
         other.start_due, other.placing = self.start_due, self.placing
         other.actions, other.seen_by = self.actions.copy(), self.seen_by.copy()
         other._legal, other._window, other._options = self._legal, self._window, self._options
+        other._window_key = self._window_key
         return other
 
     def __deepcopy__(self, memo: dict) -> ChanceGame:

@@ -184,3 +184,21 @@ def test_the_compact_observation_is_the_default_and_openspiels_own_path_agrees()
         state.observation_tensor(7)
     with pytest.raises(ValueError, match="observation must be one of"):
         pyspiel.load_game("python_carcassonne", {"observation": "tiny"})
+
+
+def test_the_last_tile_outgrowing_the_crop_leaves_a_terminal_state_observed_as_zeros():
+    """The reviewer's game (tests/api/test_pettingzoo.py) replayed through OpenSpiel, draws
+    included: the state is terminal, and observing it gives zeros, not CropTooSmall."""
+    pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed")
+    from engine.api.pettingzoo import CarcassonneEnv
+    from tests.api.test_pettingzoo import LAST_TILE_OUTGROWS
+
+    env = CarcassonneEnv("basic", 2)
+    env.reset(seed=173879092)
+    for action in LAST_TILE_OUTGROWS:
+        env.step(action)
+    state = pyspiel.load_game("python_carcassonne").new_initial_state()
+    for action in env.state.actions:
+        state.apply_action(action)
+    assert state.is_terminal() and state.returns() == env.state.returns()
+    assert not state.observation_tensor(0).any() and not state.observation_tensor(1).any()
