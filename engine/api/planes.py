@@ -43,6 +43,7 @@ Needs numpy.
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import TYPE_CHECKING
 
@@ -57,6 +58,7 @@ from .observation import Layout, _followers, shown_tile
 if TYPE_CHECKING:
     import numpy
 
+    from ..core.game import Game
     from ..rules.ruleset import Ruleset
     from .turns import ChanceGame
 
@@ -110,6 +112,12 @@ class CompactLayout:
         self._start = [max(max(pieces_at_start(ruleset, s)[k] for s in range(players)), 1)
                        for k in range(self.types)]
         self._tokens = [max(_in_the_deck(ruleset, name), 1) for name in ruleset.tokens]
+        #: The last board planes of placed tiles (:meth:`_placed`): ``(game, window, tiles written)`` and the planes.
+        self._kept: tuple["Game", list[tuple[int, int]], int] | None = None
+        self._planes: "numpy.ndarray | None" = None
+        #: Per packed position, its cell's flat index (:meth:`_at`) in the window ``_where_window``.
+        self._where: dict[int, int] = {}
+        self._where_window: list[tuple[int, int]] = []
 
     @property
     def low(self) -> list[float]:
@@ -136,24 +144,12 @@ class CompactLayout:
         """Write ``state`` as ``seat`` sees it into the :meth:`views` of a zeroed tensor.
         Raises :class:`~engine.api.actions.CropTooSmall` when the board outgrew the crop."""
         game, window = state.game, state.window
-        # One numpy write for the board's cells: numpy costs far more per call than per value.
-        index, values = [], []
-        cells = self._cells
-        for pos, (orientation, _base, tile) in game.board.items():
-            at = self._at(pos, window)
-            offsets, written = cells[tile][orientation.rotation]
-            index += [at + offset for offset in offsets]
-            values += written
-        for m, frontier in enumerate(game.frontiers):
-            x0, y0 = window[m]
-            if 0 <= -y0 < self.codec.crop and 0 <= -x0 < self.codec.crop:
-                index.append((m * self.per_map + _ORIGIN) * self.area - y0 * self.codec.crop - x0)
-                values.append(1.0)
-            frontier_plane = _FRONTIER * self.area
-            index += [self._at(pos, window) + frontier_plane for pos in frontier]
-            values += [1.0] * len(frontier)
+        if window != self._where_window:
+            self._where, self._where_window = {}, list(window)
         flat = view["board"].reshape(-1)
-        flat[index] = values
+        flat[:] = self._placed(game, window, flat)
+        frontier_plane = _FRONTIER * self.area
+        flat[[self._at(pos, window) + frontier_plane for frontier in game.frontiers for pos in frontier]] = 1.0
         players, first = self.players, len(FIXED_PLANES)
         for pos, owner, kind, spot in _followers(game):
             plane = first + ((owner - seat) % players) * self.types + kind
@@ -161,10 +157,41 @@ class CompactLayout:
         self._fill_moment(view, state, seat)
         self._fill_scalars(view, state, seat)
 
+    def _placed(self, game: "Game", window: list[tuple[int, int]], like: "numpy.ndarray") -> "numpy.ndarray":
+        """The board planes of the placed tiles and the origins (a flat array like ``like``): kept
+        between observations of one game while its window stays, each new tile written once (a game's
+        tiles are only ever added, in ``game.board``'s order)."""
+        kept = self._kept
+        if kept is not None and kept[0] is game and kept[1] == window and kept[2] <= len(game.board):
+            planes, written = self._planes, kept[2]
+        else:
+            planes, written = like.copy(), 0
+            planes.fill(0)
+            crop = self.codec.crop
+            for m, (x0, y0) in enumerate(window):
+                if 0 <= -y0 < crop and 0 <= -x0 < crop:
+                    planes[(m * self.per_map + _ORIGIN) * self.area - y0 * crop - x0] = 1.0
+        # One numpy write for the new cells: numpy costs far more per call than per value.
+        index, values = [], []
+        cells = self._cells
+        for pos, (orientation, _base, tile) in itertools.islice(game.board.items(), written, None):
+            at = self._at(pos, window)
+            offsets, placed = cells[tile][orientation.rotation]
+            index += [at + offset for offset in offsets]
+            values += placed
+        planes[index] = values
+        self._kept, self._planes = (game, list(window), len(game.board)), planes
+        return planes
+
     def _at(self, pos: int, window: list[tuple[int, int]]) -> int:
-        """The flat index of ``pos``'s cell in its map's first plane."""
-        m, x, y = map_local(pos)
-        return m * self.per_map * self.area + (y - window[m][1]) * self.codec.crop + x - window[m][0]
+        """The flat index of ``pos``'s cell in its map's first plane (remembered while the window stays:
+        :meth:`fill` forgets them when it moves)."""
+        found = self._where.get(pos)
+        if found is None:
+            m, x, y = map_local(pos)
+            found = self._where[pos] = m * self.per_map * self.area + (y - window[m][1]) * self.codec.crop \
+                + x - window[m][0]
+        return found
 
     def _fill_moment(self, view: dict[str, "numpy.ndarray"], state: "ChanceGame", seat: int) -> None:
         """The planes of this moment: the last tile, where the tile shown fits, the placement

@@ -142,3 +142,26 @@ def test_a_network_built_from_the_declared_spaces_trains_a_step() -> None:
     before, g_conv, g_head = loss_and_grad(conv, head)
     after, _, _ = loss_and_grad(conv - 0.5 * g_conv, head - 0.5 * g_head)
     assert numpy.isfinite(before) and after < before
+
+
+@pytest.mark.parametrize("ref", ["basic+river", "basic+two-maps", "basic+abbey-and-mayor"])
+def test_the_planes_kept_between_observations_are_those_written_afresh(ref: str) -> None:
+    """One layout observing a game move after move (its placed tiles' planes kept and added to)
+    gives what a new layout gives at every position, window moves and copies included."""
+    ruleset = load_ruleset(ref)
+    state, rng = ChanceGame(ruleset, 2, crop=35), random.Random(ref)
+    kept = CompactLayout(ruleset, 2, 35)
+    checked = 0
+    while not state.over:
+        if state.chance:
+            outcomes = state.outcomes()
+            state.apply(rng.choices([t for t, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        for observed in (state, state.copy()) if checked % 7 == 0 else (state,):
+            seat = checked % 2
+            mine, _ = _filled(kept, observed, seat)
+            fresh, _ = _filled(CompactLayout(ruleset, 2, 35), observed, seat)
+            assert numpy.array_equal(mine, fresh)
+        checked += 1
+        state.apply(rng.choice(state.legal_actions()))
+    assert checked > 80
