@@ -119,6 +119,12 @@ class CompactLayout:
         self._where: dict[int, int] = {}
         self._where_window: list[tuple[int, int]] = []
 
+    def __getstate__(self) -> dict:
+        # A pickle or a copy starts without the kept planes (they hold a game and a board's worth of values).
+        state = self.__dict__.copy()
+        state.update(_kept=None, _planes=None, _where={}, _where_window=[])
+        return state
+
     @property
     def low(self) -> list[float]:
         """Per scalar, its least value: −inf for the points, else 0."""
