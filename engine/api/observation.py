@@ -132,7 +132,7 @@ class Layout:
             cell[self.types_at + tile] = 1
             for plane in self._edge_planes[tile][orientation.rotation]:
                 cell[plane] = 1
-        for pos, owner, kind, spot in _followers(game):
+        for pos, owner, kind, spot in followers_on_board(game):
             m, x, y = map_local(pos)
             cell = board[m, :, y - window[m][1], x - window[m][0]]
             cell[self.seats_at + owner] = 1
@@ -213,7 +213,7 @@ def text(state: "ChanceGame", seat: int) -> str:
     tiles = ruleset.tiles
     tile = shown_tile(state, seat)
     followers: dict[int, list[str]] = {}
-    for pos, owner, kind, spot in _followers(game):
+    for pos, owner, kind, spot in followers_on_board(game):
         orientation, _, placed = game.board[pos]
         followers.setdefault(pos, []).append(
             f"{owner}:{format_follower(ruleset, placed, orientation.rotation, spot, kind)}")
@@ -245,7 +245,7 @@ def text(state: "ChanceGame", seat: int) -> str:
     return " | ".join(parts)
 
 
-def _followers(game: "Game") -> list[tuple[int, int, int, int]]:
+def followers_on_board(game: "Game") -> list[tuple[int, int, int, int]]:
     """``(packed position, owner, follower type, spot)`` of every follower on the board: ``spot`` is
     the tile type's segment index, or past the segments its corner ``NE SE SW NW`` as drawn (the
     board corner turned back by the tile's rotation)."""

@@ -53,7 +53,7 @@ from ..core.moves import PLACE
 from ..geometry import map_local
 from ..rules.seats import pieces_at_start
 from .actions import ActionCodec
-from .observation import Layout, _followers, shown_tile
+from .observation import Layout, followers_on_board, shown_tile
 
 if TYPE_CHECKING:
     import numpy
@@ -157,7 +157,7 @@ class CompactLayout:
         frontier_plane = _FRONTIER * self.area
         flat[[self._at(pos, window) + frontier_plane for frontier in game.frontiers for pos in frontier]] = 1.0
         players, first = self.players, len(FIXED_PLANES)
-        for pos, owner, kind, spot in _followers(game):
+        for pos, owner, kind, spot in followers_on_board(game):
             plane = first + ((owner - seat) % players) * self.types + kind
             flat[self._at(pos, window) + plane * self.area] += 2.0 ** spot / self._spot_scale
         self._fill_moment(view, state, seat)

@@ -44,6 +44,32 @@ def _seen(layout: observation.Layout, state: ChanceGame, seat: int) -> tuple[byt
     return tensor.tobytes(), observation.text(state, seat)
 
 
+def deal(state: ChanceGame, rng: random.Random) -> None:
+    """Resolve every draw due now, each by its probability."""
+    while not state.over and state.chance:
+        outcomes = state.outcomes()
+        state.apply(rng.choices([t for t, _ in outcomes], [p for _, p in outcomes])[0])
+
+
+def positions(ruleset, rng: random.Random, games: int = 3, siblings: int = 10):
+    """Every position of ``games`` random games at a seat's turn and, at every ``siblings``-th
+    (without hands), each position one legal action away: the closest pairs there are."""
+    for _ in range(games):
+        state, step = ChanceGame(ruleset, 2, crop=35), 0
+        while True:
+            deal(state, rng)
+            if state.over:
+                break
+            yield state
+            step += 1
+            if step % siblings == 0 and hands_of(state.game) is None:
+                for action in state.legal_actions():
+                    child = state.copy()
+                    child.apply(action)
+                    yield child
+            state.apply(rng.choice(state.legal_actions()))
+
+
 @pytest.mark.parametrize("ref", RULESETS)
 def test_no_two_positions_look_alike(ref):
     """Random games, and at every tenth position every legal action tried: siblings differ by one
@@ -62,23 +88,8 @@ def test_no_two_positions_look_alike(ref):
         assert by_text.setdefault(text, key) == key, f"two positions give one string: {text}"
         seen += 1
 
-    rng = random.Random(ref)
-    for _ in range(3):
-        state = ChanceGame(ruleset, 2, crop=35)
-        step = 0
-        while not state.over:
-            if state.chance:
-                outcomes = state.outcomes()
-                state.apply(rng.choices([t for t, _ in outcomes], [p for _, p in outcomes])[0])
-                continue
-            check(state)
-            step += 1
-            if step % 10 == 0 and hands_of(state.game) is None:
-                for action in state.legal_actions():
-                    child = state.copy()
-                    child.apply(action)
-                    check(child)
-            state.apply(rng.choice(state.legal_actions()))
+    for state in positions(ruleset, random.Random(ref)):
+        check(state)
     assert seen > 300
 
 

@@ -9,14 +9,9 @@ from engine.api.opponents import BotActor
 from engine.api.turns import ChanceGame
 from engine.core.moves import PLACE
 from engine.rules.ruleset import load_ruleset
+from tests.api.test_observation import deal
 
 REFS = ["basic", "basic+abbey-and-mayor+king-and-robber-baron", "basic+river"]
-
-
-def _deal(state: ChanceGame, rng) -> None:
-    while not state.over and state.chance:
-        outcomes = state.outcomes()
-        state.apply(rng.choices([t for t, _ in outcomes], [p for _, p in outcomes])[0])
 
 
 class _Recording:
@@ -45,7 +40,7 @@ def test_a_bot_through_actions_plays_each_move_it_chooses_whole(ref: str) -> Non
     for actor in actors:
         actor.player = _Recording(actor.player)
     while not state.over:
-        _deal(state, rng)
+        deal(state, rng)
         if not state.over:
             state.apply(actors[state.player].act(state))
     game, followups = state.game, 0

@@ -11,10 +11,9 @@ import pytest
 from engine.api.actions import DEFAULT_CROP
 from engine.api.planes import FIXED_PLANES, POINTS_SCALE, CompactLayout
 from engine.api.turns import ChanceGame
-from engine.core.hands import of as hands_of
 from engine.geometry import pack
 from engine.rules.ruleset import load_ruleset
-from tests.api.test_observation import RULESETS, _key
+from tests.api.test_observation import RULESETS, _key, deal, positions
 
 numpy = pytest.importorskip("numpy", reason="the observation needs numpy")
 
@@ -41,7 +40,7 @@ def test_no_two_positions_look_alike_and_every_value_is_in_bounds(ref: str) -> N
     low, high = numpy.array(layout.low, numpy.float32), numpy.array(layout.high, numpy.float32)
     board_size = layout.board_size
     by_tensor: dict[bytes, tuple] = {}
-    rng, seen = random.Random(ref), 0
+    seen = 0
 
     def check(state: ChanceGame) -> None:
         nonlocal seen
@@ -53,22 +52,8 @@ def test_no_two_positions_look_alike_and_every_value_is_in_bounds(ref: str) -> N
         assert views["scores"].tolist() == pytest.approx([points / POINTS_SCALE for points in state.game.scores])
         seen += 1
 
-    for _ in range(3):
-        state = ChanceGame(ruleset, 2, crop=35)
-        step = 0
-        while not state.over:
-            if state.chance:
-                outcomes = state.outcomes()
-                state.apply(rng.choices([t for t, _ in outcomes], [p for _, p in outcomes])[0])
-                continue
-            check(state)
-            step += 1
-            if step % 10 == 0 and hands_of(state.game) is None:
-                for action in state.legal_actions():
-                    child = state.copy()
-                    child.apply(action)
-                    check(child)
-            state.apply(rng.choice(state.legal_actions()))
+    for state in positions(ruleset, random.Random(ref)):
+        check(state)
     assert seen > 300
 
 
@@ -152,11 +137,10 @@ def test_the_planes_kept_between_observations_are_those_written_afresh(ref: str)
     state, rng = ChanceGame(ruleset, 2, crop=35), random.Random(ref)
     kept = CompactLayout(ruleset, 2, 35)
     checked = 0
-    while not state.over:
-        if state.chance:
-            outcomes = state.outcomes()
-            state.apply(rng.choices([t for t, _ in outcomes], [p for _, p in outcomes])[0])
-            continue
+    while True:
+        deal(state, rng)
+        if state.over:
+            break
         for observed in (state, state.copy()) if checked % 7 == 0 else (state,):
             seat = checked % 2
             mine, _ = _filled(kept, observed, seat)
