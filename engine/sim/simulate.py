@@ -130,12 +130,13 @@ AHEAD = 2
 
 def in_order(chunks: Iterable[tuple[int, ...]], submit: Callable[[tuple[int, ...]], Any],
              first_done: Callable[[Collection[Any]], Iterable[Any]], ahead: int,
-             on_chunk: Callable[[int], None] | None) -> Iterator[list[dict]]:
+             on_chunk: Callable[[int], None] | None,
+             result: Callable[[Any], list[list[dict]]] = lambda future: future.result()) -> Iterator[list[dict]]:
     """The rows of ``chunks`` in seed order, played through ``submit(chunk) -> future``
     with at most ``ahead`` chunks submitted and not yet handed on.
 
     ``first_done(futures)`` blocks until one or more of ``futures`` is done and
-    returns those; a future's ``result()`` is the chunk's rows.  Futures are
+    returns those; ``result(future)`` (default: its ``result()``) is the chunk's rows.  Futures are
     dropped as soon as their rows are taken, so nothing grows with the games.
     """
     todo = iter(chunks)
@@ -150,7 +151,7 @@ def in_order(chunks: Iterable[tuple[int, ...]], submit: Callable[[tuple[int, ...
             return
         for future in first_done(list(out)):
             index = out.pop(future)
-            done[index] = future.result()
+            done[index] = result(future)
             if on_chunk is not None:
                 on_chunk(len(done[index]))
         while next_index in done:
@@ -268,9 +269,13 @@ def _dask(job: Job, chunks: Iterable[tuple[int, ...]], address: str, base: str,
             raise UserError(f"the Dask scheduler at {address} has no workers (waited {WORKER_TIMEOUT} s)",
                             code="scheduler") from None
         threads = sum(client.nthreads().values()) or 1
+        # A finished chunk's rows stay on its worker until fetched: if every worker goes first, the
+        # scheduler holds the fetch for one to come back, so the fetch is watched as the wait is.
         yield from in_order(chunks, lambda chunk: client.submit(job.play, chunk, base, pure=False),
-                            lambda futures: _first_done(client, wait, futures, address),
-                            threads * AHEAD, on_chunk)
+                            lambda futures: _watched(client, address, lambda: wait(
+                                futures, timeout=WATCH_STEP, return_when="FIRST_COMPLETED").done),
+                            threads * AHEAD, on_chunk,
+                            lambda future: _watched(client, address, lambda: future.result(timeout=WATCH_STEP)))
     except UserError:
         raise
     except Exception as error:  # a worker without the engine, a scheduler gone mid-run, …
@@ -281,15 +286,16 @@ def _dask(job: Job, chunks: Iterable[tuple[int, ...]], address: str, base: str,
         client.close()  # also releases whatever is still queued for this client
 
 
-def _first_done(client: Any, wait: Callable[..., Any], futures: list[Any], address: str) -> Any:
-    """The first of ``futures`` to finish, waited for in steps of :data:`WATCH_STEP` seconds: a
-    scheduler whose workers are all gone holds its tasks for a worker to come, so when none has
-    been there for :data:`WORKER_TIMEOUT` seconds the run ends (:class:`UserError` ``scheduler``;
-    ``simulate --out`` writes its file only when a run is whole)."""
+def _watched(client: Any, address: str, attempt: Callable[[], Any]) -> Any:
+    """What ``attempt()`` gives (it waits :data:`WATCH_STEP` seconds at most, then raises
+    ``TimeoutError``), tried until it gives something: a scheduler whose workers are all gone holds
+    its tasks and the rows they left on a worker for one to come, so when none has been there for
+    :data:`WORKER_TIMEOUT` seconds the run ends (:class:`UserError` ``scheduler``; ``simulate --out``
+    writes its file only when a run is whole)."""
     alone_since: float | None = None
     while True:
         try:
-            return wait(futures, timeout=WATCH_STEP, return_when="FIRST_COMPLETED").done
+            return attempt()
         except TimeoutError:
             pass
         if client.nthreads():
