@@ -13,7 +13,13 @@ Observations are the PettingZoo environment's without the mask: ``{"board", "sca
 ``Dict`` space; ``observation="compact"``) or the full vector (a ``Box``; ``"full"``);
 the legal actions are :meth:`CarcassonneGym.action_masks` (what sb3-contrib's ``MaskablePPO``
 reads) and ``info["action_mask"]``.  The reward comes at the end: the learner's return
-(``returns``: ``"zero-sum"``, ``"win"`` or ``"points"``, :mod:`engine.api.turns`).  An
+(``returns``: ``"zero-sum"``, ``"win"`` or ``"points"``, :mod:`engine.api.turns`), plus, with
+``shaping=w`` (default 0), a dense term at every step: ``w`` times the change, from the
+learner's last decision to this one, of its lead in points if the game ended now
+(:meth:`~engine.core.game.Game.potential_scores`: its points less the best other seat's,
+divided by 100).  The terms add up over a game to ``w`` × the final lead / 100, whatever the
+moves, so they steer learning without changing which results are best (potential-based shaping,
+Ng, Harada & Russell 1999, with no discount).  An
 illegal action raises ``ValueError`` (``illegal="raise"``) or, with ``illegal="lose"``, ends
 the episode with reward −1 and ``info["illegal"]`` True, as PettingZoo's classic games do.
 A board that outgrows the crop truncates the episode (``truncated`` True, reward 0).
@@ -21,6 +27,7 @@ A board that outgrows the crop truncates the episode (``truncated`` True, reward
 
 from __future__ import annotations
 
+import math
 import operator
 import random
 from typing import Any, Callable, Union
@@ -28,6 +35,7 @@ from typing import Any, Callable, Union
 from .actions import DEFAULT_CROP
 from .opponents import BotActor
 from .pettingzoo import CarcassonneEnv
+from .planes import POINTS_SCALE
 
 try:
     import gymnasium
@@ -44,18 +52,21 @@ ILLEGAL = ("raise", "lose")
 class CarcassonneGym(gymnasium.Env):
     """The single-agent environment (module docstring).  ``ValueError`` for what
     :class:`~engine.api.pettingzoo.CarcassonneEnv` refuses, a seat the ruleset does not have,
-    a list of opponents of the wrong length, a bot spec that names no bot, and an unknown
-    ``illegal``."""
+    a list of opponents of the wrong length, a bot spec that names no bot, an unknown
+    ``illegal`` and a ``shaping`` that is not a finite number."""
 
     metadata = {"render_modes": ["ansi", "rgb_array"]}
 
     def __init__(self, ruleset: str = "basic", players: int = 2, opponent: Opponent | list[Opponent] = "random",
                  seat: int | None = None, returns: str = "zero-sum", illegal: str = "raise",
-                 crop: int = DEFAULT_CROP, render_mode: str | None = None, observation: str = "compact") -> None:
+                 crop: int = DEFAULT_CROP, render_mode: str | None = None, observation: str = "compact",
+                 shaping: float = 0.0) -> None:
         self.env = CarcassonneEnv(ruleset, players, returns, render_mode=render_mode, crop=crop,
                                   observation=observation)
         if illegal not in ILLEGAL:
             raise ValueError(f"illegal must be one of {', '.join(ILLEGAL)}, not {illegal!r}")
+        if isinstance(shaping, bool) or not isinstance(shaping, (int, float)) or not math.isfinite(shaping):
+            raise ValueError(f"shaping is a finite number (the weight of the dense term), not {shaping!r}")
         if seat is not None and (type(seat) is not int or not 0 <= seat < players):
             raise ValueError(f"seat is None or one of 0–{players - 1}, not {seat!r}")
         opponents = opponent if isinstance(opponent, list) else [opponent] * (players - 1)
@@ -67,6 +78,9 @@ class CarcassonneGym(gymnasium.Env):
             elif not callable(each):
                 raise ValueError(f"an opponent is a bot's name or a policy(observation, action_mask), not {each!r}")
         self.opponents, self.fixed_seat, self.illegal, self.render_mode = opponents, seat, illegal, render_mode
+        self.shaping = float(shaping)
+        #: The learner's lead if the game ended now (points / 100) at its last decision (``shaping``).
+        self._lead = 0.0
         spaces = dict(self.env.observation_space(self.env.possible_agents[0]).spaces)
         del spaces["action_mask"]
         self.observation_space = spaces["observation"] if "observation" in spaces else gymnasium.spaces.Dict(spaces)
@@ -89,6 +103,7 @@ class CarcassonneGym(gymnasium.Env):
         self.env.reset(seed=rng.randrange(2 ** 31))
         self._over = False
         self._play_others()
+        self._lead = self._potential_lead()
         return self._observed()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
@@ -114,6 +129,10 @@ class CarcassonneGym(gymnasium.Env):
         if cut:
             info["truncated"] = env.infos[learner]["truncated"]
         reward = float(env.rewards[learner]) if over else 0.0
+        if self.shaping and not cut:
+            lead = self._potential_lead()
+            reward += self.shaping * (lead - self._lead)
+            self._lead = lead
         return observation, reward, over, cut, info
 
     def action_masks(self) -> Any:
@@ -154,6 +173,12 @@ class CarcassonneGym(gymnasium.Env):
                     env.step(chosen)
                 except ValueError as error:
                     raise ValueError(f"the opponent policy at seat {seat} chose {chosen!r}: {error}") from None
+
+    def _potential_lead(self) -> float:
+        """The learner's points if the game ended now less the best other seat's, / 100."""
+        potential = self.env.state.game.potential_scores()
+        mine = potential[self.seat]
+        return (mine - max(p for s, p in enumerate(potential) if s != self.seat)) / POINTS_SCALE
 
     def _observed(self) -> tuple[Any, dict]:
         observation, mask = _split(self.env.observe(self.env.possible_agents[self.seat]))

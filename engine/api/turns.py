@@ -72,6 +72,20 @@ class ChanceGame:
         self._window_key = (0, 0)
         self._options: dict[tuple[int, int], list[Move]] | None = None
 
+    @classmethod
+    def following(cls, game: Game, crop: int = DEFAULT_CROP) -> ChanceGame:
+        """A state over a copy of ``game``, a game in play (of the engine's own loop, not made of
+        actions), at its seat's decision: what a policy trained through these APIs reads to choose
+        that seat's move (:mod:`engine.api.policy`).  Its :attr:`actions` start empty (the draws
+        before were the game's own), so :meth:`history_seen` holds the actions from here on only."""
+        state = cls.__new__(cls)
+        state.ruleset, state.returns_kind = game.ruleset, "win"
+        state.codec = ActionCodec.for_ruleset(game.ruleset, crop if crop else full_crop(game.ruleset, game.players))
+        state.game, state.start_due = game.copy(), False
+        state.actions, state.seen_by, state.placing = [], [], None
+        state._legal, state._window, state._window_key, state._options = None, None, (0, 0), None
+        return state
+
     # -- what the next step is -------------------------------------------------
 
     @property

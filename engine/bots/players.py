@@ -5,14 +5,19 @@ the same seed and the same line-up always give the same game (DESIGN.md,
 "Determinism").  A player spec is a kind, optionally with settings:
 ``mcts:2000`` (iterations), ``mcts:1.5s`` (seconds a move),
 ``mcts:500:depth=10:playout=random``, ``mcts:800:roots=2`` (two searches on two
-cores, :mod:`engine.bots.roots`) (:func:`parse_spec`).
+cores, :mod:`engine.bots.roots`) (:func:`parse_spec`).  Kinds beyond the bots here come from
+installed packages, declared under the entry-point group :data:`PLUGINS`: this package's own
+``policy:FILE`` (a trained network, :mod:`engine.api.policy`, the ``rl`` extra) is one.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from ..core.game import Game
@@ -48,8 +53,8 @@ PLAYER_KINDS: dict[str, Callable[..., Player]] = {
 @dataclass(frozen=True)
 class Setting:
     """A setting a bot kind takes in a player spec: a whole ``count`` or a decimal
-    ``number`` within ``low``–``high``, or one of ``choices``; ``end`` also allows the
-    word ``end`` (read as None: no limit)."""
+    ``number`` within ``low``–``high``, a ``file`` that exists, or one of ``choices``; ``end``
+    also allows the word ``end`` (read as None: no limit)."""
 
     what: str
     low: float = 0
@@ -72,6 +77,10 @@ class Setting:
             return value
         if self.end and value == "end":
             return None
+        if self.what == "file":
+            if not Path(value).is_file():
+                raise ValueError(f"{name} must be a file that exists, not '{value}'")
+            return value
         pattern = r"[0-9]+" if self.what == "count" else r"[0-9]+(\.[0-9]*)?|\.[0-9]+"
         if not re.fullmatch(pattern, value):
             shape = "a whole number" if self.what == "count" else "a decimal number"
@@ -108,24 +117,62 @@ SETTINGS: dict[str, dict[str, Setting]] = {
 }
 
 
+#: The entry-point group where installed packages declare player kinds: each names a class taking
+#: ``(seed, **settings)`` whose ``SETTINGS`` (a dict of :class:`Setting`) says what it takes
+#: and whose ``BARE``, if any, names the setting a part without ``=`` gives (``policy:FILE``).
+PLUGINS = "carcassonne.players"
+
+
+@functools.cache
+def _declared() -> dict[str, Any]:
+    """The entry points of :data:`PLUGINS` by kind, but names the bots here already take."""
+    return {point.name: point for point in entry_points(group=PLUGINS) if point.name not in PLAYER_KINDS}
+
+
+def known_kinds() -> list[str]:
+    """The player kinds a spec may name: the bots here, then those installed packages declare."""
+    return [*PLAYER_KINDS, *_declared()]
+
+
+@functools.cache
+def _plugin(kind: str) -> Any:
+    """The class an installed package declares ``kind`` with; ``ValueError`` when it does not import."""
+    try:
+        return _declared()[kind].load()
+    except ImportError as error:
+        raise ValueError(f"player '{kind}': {error}") from None
+
+
+def _kind(kind: str) -> tuple[Callable[..., Player], dict[str, Setting], str | None]:
+    """The factory of ``kind``, its settings and the setting a bare part gives (None: iterations
+    or seconds); ``ValueError`` for an unknown kind."""
+    if kind in PLAYER_KINDS:
+        return PLAYER_KINDS[kind], SETTINGS[kind], None
+    if kind in _declared():
+        plugin = _plugin(kind)
+        return plugin, plugin.SETTINGS, getattr(plugin, "BARE", None)
+    raise ValueError(f"unknown player '{kind}' (known: {', '.join(known_kinds())})")
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``"mcts:1.5s:depth=10"`` → ``("mcts", {"seconds": 1.5, "depth": 10})``.
 
     After the kind, ``:``-separated settings: a bare whole number is
     ``iterations``, a number ending in ``s`` is ``seconds``, else
-    ``name=value`` (:data:`SETTINGS` gives each kind's, with their ranges).
-    Raises ``ValueError`` naming the part that is wrong: an unknown kind or
+    ``name=value`` (:data:`SETTINGS` gives each kind's, with their ranges); for a kind that an
+    installed package declares (:data:`PLUGINS`) with a ``BARE`` setting, a part without ``=``
+    is that setting.  Raises ``ValueError`` naming the part that is wrong: an unknown kind or
     setting, a value of the wrong shape or out of range, a setting given twice,
     both iterations and seconds.
     """
     kind, *parts = spec.split(":")
-    if kind not in PLAYER_KINDS:
-        raise ValueError(f"unknown player '{kind}' (known: {', '.join(PLAYER_KINDS)})")
-    allowed = SETTINGS[kind]
+    _, allowed, bare = _kind(kind)
     settings: dict[str, Any] = {}
     for part in parts:
         if "=" in part:
             name, value = part.split("=", 1)
+        elif bare is not None:
+            name, value = bare, part
         elif part in allowed:  # a setting's bare name (``greedy:keep``) is neither a count nor seconds
             raise ValueError(f"player '{spec}': {part} needs a value ({part}={allowed[part].shape})")
         elif any(part in settings_of for settings_of in SETTINGS.values()):  # another kind's: refused below
@@ -161,8 +208,8 @@ def check_seats(specs: list[str], min_players: int, max_players: int, ref: str) 
         try:
             parse_spec(spec)
         except ValueError as error:
-            known = f"(known: {', '.join(PLAYER_KINDS)})"
-            raise UserError(str(error).replace(known, f"(known: {', '.join(PLAYER_KINDS)}, human)"),
+            known = f"(known: {', '.join(known_kinds())})"
+            raise UserError(str(error).replace(known, f"(known: {', '.join(known_kinds())}, human)"),
                             code="players") from None
     if not min_players <= len(specs) <= max_players:
         seats = str(min_players) if min_players == max_players else f"{min_players}–{max_players}"
@@ -178,4 +225,4 @@ def make_player(spec: str, seed: int | None, seat: int, *, resumed_at: int = 0, 
     afresh for another play of the same deal (``analyse``'s luck: the same tiles, other choices)."""
     kind, settings = parse_spec(spec)
     suffix = (f"@{resumed_at}" if resumed_at else "") + (f"#{replay}" if replay else "")
-    return PLAYER_KINDS[kind](f"{seed}:{seat}{suffix}", **settings)
+    return _kind(kind)[0](f"{seed}:{seat}{suffix}", **settings)

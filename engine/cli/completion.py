@@ -44,13 +44,13 @@ def complete_bots(incomplete: str) -> list[str]:
     >>> complete_bots("random,gr")
     ['random,greedy']
     """
-    from ..bots.players import PLAYER_KINDS
+    from ..bots.players import known_kinds
 
-    return _complete_list(incomplete, list(PLAYER_KINDS))
+    return _complete_list(incomplete, known_kinds())
 
 
 def complete_player_list(incomplete: str) -> list[str]:
     """As :func:`complete_bots`, with ``human`` (a person at the terminal) as well."""
-    from ..bots.players import PLAYER_KINDS
+    from ..bots.players import known_kinds
 
-    return _complete_list(incomplete, [*PLAYER_KINDS, "human"])
+    return _complete_list(incomplete, [*known_kinds(), "human"])
