@@ -136,6 +136,7 @@ def main() -> None:
         if path is not None and not path.parent.is_dir():
             parser.error(f"{path}: no directory {path.parent}")
     torch.set_num_threads(args.threads)
+    origin = provenance(command_line())  # the commit that trains, read before the hour it takes
     model, curve, seconds = train(args)
     save_policy(model, args.policy, ruleset=args.ruleset, players=2)
     print(f"trained {args.timesteps:,} steps in {seconds / 60:.1f} min; saved {args.policy}", flush=True)
@@ -144,7 +145,7 @@ def main() -> None:
         print(f"against {found['against']}: {found['share']:.1%} {found['interval']} of {found['games']} games")
     if args.result is not None:
         settings = {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()}
-        result = {**provenance(command_line()), "settings": settings, "training minutes": round(seconds / 60, 1),
+        result = {**origin, "settings": settings, "training minutes": round(seconds / 60, 1),
                   "curve": curve.points, "matches": matches}
         args.result.write_text(json.dumps(result, indent=1) + "\n")
 

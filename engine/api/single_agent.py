@@ -15,7 +15,7 @@ the legal actions are :meth:`CarcassonneGym.action_masks` (what sb3-contrib's ``
 reads) and ``info["action_mask"]``.  The reward comes at the end: the learner's return
 (``returns``: ``"zero-sum"``, ``"win"`` or ``"points"``, :mod:`engine.api.turns`), plus, with
 ``shaping=w`` (default 0), a dense term at every step: ``w`` times the change, from the
-learner's last decision to this one, of its lead in points if the game ended now
+learner's last decision (or the game's start, level) to this one, of its lead in points if the game ended now
 (:meth:`~engine.core.game.Game.potential_scores`: its points less the best other seat's,
 divided by 100).  The terms add up over a game to ``w`` × the final lead / 100, whatever the
 moves, so they steer learning without changing which results are best (potential-based shaping,
@@ -102,8 +102,8 @@ class CarcassonneGym(gymnasium.Env):
         self._actors = {s: BotActor(o, bots, s) if isinstance(o, str) else o for s, o in zip(others, self.opponents)}
         self.env.reset(seed=rng.randrange(2 ** 31))
         self._over = False
+        self._lead = 0.0  # the game starts level: the first step's term counts the opponents' moves before it too
         self._play_others()
-        self._lead = self._potential_lead()
         return self._observed()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
