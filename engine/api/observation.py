@@ -51,18 +51,18 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ..core import chance, moving, personal, tallies, titles
+from ..core import chance, moving
 from ..core.hands import of as hands_of
 from ..core.moves import PLACE
 from ..files.notation import format_follower
 from ..geometry import map_local
 from .actions import ActionCodec
+from .mechanism_parts import parts_of
 
 if TYPE_CHECKING:
     import numpy
 
     from ..core.game import Game
-    from ..core.hands import Hands
     from ..rules.ruleset import Ruleset
     from .turns import ChanceGame
 
@@ -93,14 +93,10 @@ class Layout:
         found = [("board", (ruleset.maps, planes, crop, crop)), ("me", (players,)), ("to_move", (players,)),
                  ("scores", (players,)), ("potential", (players,)), ("pieces", (players, follower_types)),
                  ("tile", (types,)), ("unseen", (types,))]
-        if ruleset.tokens:
-            found.append(("tokens", (players, len(ruleset.tokens))))
-        if ruleset.personal_tile >= 0:
-            found.append(("personal", (players,)))
-        if ruleset.titles:
-            found.append(("titles", (len(ruleset.titles), players)))
-        if ruleset.hand:
-            found += [("hand", (types,)), ("held", (players,))]
+        #: The mechanisms' parts the ruleset has (:mod:`engine.api.mechanism_parts`).
+        self.parts = parts_of(ruleset, players)
+        for part in self.parts:
+            found += part.full
         #: ``(name, shape)`` of each piece, in order.
         self.pieces: list[tuple[str, tuple[int, ...]]] = found
         #: Floats in the flat tensor.
@@ -153,16 +149,8 @@ class Layout:
         view["pieces"][:] = game.reserve
         for tile, copies in chance.unseen(game).items():
             view["unseen"][tile] = copies
-        if "tokens" in view:
-            view["tokens"][:] = tallies.of(game).tokens
-        hands = hands_of(game)
-        if hands is not None:
-            _fill_hands(view, hands, seat)
-        if "personal" in view:
-            view["personal"][:] = personal.of(game).held
-        for i, (holder, record) in enumerate(titles.of(game).holders):
-            if holder >= 0:
-                view["titles"][i, holder] = record
+        for part in self.parts:
+            part.fill_full(view, game, seat)
 
     def _fill_moment(self, view: dict[str, "numpy.ndarray"], state: "ChanceGame", seat: int) -> None:
         """The planes of this moment: the last tile, where the tile shown fits, the placement
@@ -226,16 +214,7 @@ def text(state: "ChanceGame", seat: int) -> str:
              f"potential {game.potential_scores()}", f"supply {game.reserve}",
              f"tile {'-' if tile is None else tiles[tile].id}", "board " + " ".join(cells),
              f"{game.remaining} to draw"]
-    if ruleset.tokens:
-        parts.append(f"tokens {tallies.of(game).tokens}")
-    if ruleset.personal_tile >= 0:
-        parts.append(f"personal {personal.of(game).held}")
-    if ruleset.titles:
-        parts.append(f"titles {titles.of(game).holders}")
-    hands = hands_of(game)
-    if hands is not None:
-        hand = " ".join(tiles[t].id for t in sorted(t for t, _, _ in hands.held[seat])) or "-"
-        parts.append(f"hand {hand}, held {[len(held) for held in hands.held]}")
+    parts += [part.text(game, seat) for part in parts_of(ruleset, game.players)]
     if state.placing is not None:
         parts.append(f"placing{_where(state, state.placing[0])}r{state.placing[1]}")
     movers = moving.of(game).movers
@@ -262,16 +241,3 @@ def followers_on_board(game: "Game") -> list[tuple[int, int, int, int]]:
 def _where(state: "ChanceGame", pos: int) -> str:
     m, x, y = map_local(pos)
     return f"({x},{y})" if state.codec.maps == 1 else f"(map {m}: {x},{y})"
-
-
-def _fill_hands(view: dict[str, "numpy.ndarray"], hands: "Hands", seat: int) -> None:
-    """The ``hand`` and ``held`` pieces of ``seat``, and the tiles others hold or returned to
-    the box unknown to it added to ``unseen`` (filled from the stacks and box already)."""
-    me = 1 << seat
-    for other, held in enumerate(hands.held):
-        view["held"][other] = len(held)
-        for tile, _, _known in held:
-            view["hand" if other == seat else "unseen"][tile] += 1
-    for tile, _, known in hands.out:
-        if not known & me:
-            view["unseen"][tile] += 1

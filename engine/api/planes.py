@@ -47,12 +47,12 @@ import itertools
 import math
 from typing import TYPE_CHECKING
 
-from ..core import chance, moving, personal, tallies, titles
-from ..core.hands import of as hands_of
+from ..core import chance, moving
 from ..core.moves import PLACE
 from ..geometry import map_local
 from ..rules.seats import pieces_at_start
 from .actions import ActionCodec
+from .mechanism_parts import parts_of
 from .observation import Layout, followers_on_board, shown_tile
 
 if TYPE_CHECKING:
@@ -82,16 +82,12 @@ class CompactLayout:
         self.per_map = len(FIXED_PLANES) + players * self.types
         self.board_shape = (ruleset.maps * self.per_map, crop, crop)
         tiles = len(ruleset.tiles)
+        #: The mechanisms' parts the ruleset has (:mod:`engine.api.mechanism_parts`).
+        self.parts = parts_of(ruleset, players)
         found = [("to_move", players), ("scores", players), ("potential", players),
                  ("pieces", players * self.types), ("tile", tiles), ("unseen", tiles)]
-        if ruleset.tokens:
-            found.append(("tokens", players * len(ruleset.tokens)))
-        if ruleset.personal_tile >= 0:
-            found.append(("personal", players))
-        if ruleset.titles:
-            found.append(("titles", len(ruleset.titles) * players))
-        if ruleset.hand:
-            found += [("hand", tiles), ("held", players)]
+        for part in self.parts:
+            found += part.compact
         #: ``(name, length)`` of each part of the scalars, in order.
         self.scalars: list[tuple[str, int]] = found
         self.scalar_size = sum(n for _, n in found)
@@ -111,7 +107,6 @@ class CompactLayout:
         self._copies = [max(t.count, 1) for t in ruleset.tiles]
         self._start = [max(max(pieces_at_start(ruleset, s)[k] for s in range(players)), 1)
                        for k in range(self.types)]
-        self._tokens = [max(_in_the_deck(ruleset, name), 1) for name in ruleset.tokens]
         #: The last board planes of placed tiles (:meth:`_placed`): ``(game, window, tiles written)`` and the planes.
         self._kept: tuple["Game", list[tuple[int, int]], int] | None = None
         self._planes: "numpy.ndarray | None" = None
@@ -234,40 +229,9 @@ class CompactLayout:
                 view["pieces"][k * self.types + t] = game.reserve[s][t] / self._start[t]
         for tile, copies in chance.unseen(game).items():
             view["unseen"][tile] = copies
-        if "tokens" in view:
-            gathered, n = tallies.of(game).tokens, len(self._tokens)
-            for k, s in enumerate(order):
-                for i, total in enumerate(self._tokens):
-                    view["tokens"][k * n + i] = gathered[s][i] / total
-        if "personal" in view:
-            held, most = personal.of(game).held, max(self.ruleset.personal_count, 1)
-            for k, s in enumerate(order):
-                view["personal"][k] = held[s] / most
-        for i, (holder, _record) in enumerate(titles.of(game).holders):
-            if holder >= 0:
-                view["titles"][i * players + (holder - seat) % players] = 1
-        hands = hands_of(game)
-        if hands is not None:
-            size = self.ruleset.hand.size if self.ruleset.hand else 1
-            for k, s in enumerate(order):
-                view["held"][k] = len(hands.held[s]) / size
-                for tile, _, _known in hands.held[s]:
-                    view["hand" if s == seat else "unseen"][tile] += 1 / size if s == seat else 1
-            for tile, _, known in hands.out:
-                if not known & (1 << seat):
-                    view["unseen"][tile] += 1
+        for part in self.parts:
+            part.fill_compact(view, game, seat, order)
         view["unseen"][:] /= self._copies
-
-
-def _in_the_deck(ruleset: "Ruleset", token: str) -> int:
-    """How many of ``token`` the ruleset's tiles hand out in all (each segment's attribute, per copy)."""
-    total = 0
-    for tile in ruleset.tiles:
-        for j, segment in enumerate(tile.segments):
-            attributes = ruleset.kinds[tile.kinds[j]].attributes
-            if token in attributes:
-                total += tile.count * segment.attrs[attributes.index(token)]
-    return total
 
 
 #: The observations by name: ``compact`` (this module's: board planes and scalars) and ``full``

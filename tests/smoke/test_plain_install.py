@@ -118,6 +118,14 @@ def test_the_game_apis_say_which_extra_they_need(module: str, library: str, extr
     assert result.returncode == 1 and f"carcassonne-rules[{extra}]" in result.stderr
 
 
+@pytest.mark.skipif(find_spec("sb3_contrib") is not None, reason="the rl extra is installed")
+def test_a_policy_player_without_the_rl_extra_says_which_extra_before_playing(tmp_path: Path) -> None:
+    (tmp_path / "p.zip").write_bytes(b"")
+    result = run(tmp_path, "play", "-p", "policy:p.zip,greedy", "-s", "3", "--record", "g.json")
+    assert result.returncode == 2 and "carcassonne-rules[rl]" in result.stderr and not result.stdout
+    assert [path.name for path in tmp_path.iterdir()] == ["p.zip"]
+
+
 @pytest.mark.skipif(find_spec("uvicorn") is not None, reason="the web extra is installed")
 def test_serve_without_the_web_extra_says_which_extra_and_writes_nothing(tmp_path: Path) -> None:
     result = run(tmp_path, "serve", "--port", "8799")
