@@ -59,7 +59,7 @@ class PolicyPlayer:
     """
 
     name = "policy"
-    SETTINGS = {"file": Setting("file")}
+    SETTINGS = {"file": Setting("file", required=True)}
     BARE = "file"
 
     def __init__(self, seed: int | str | None = None, file: str = "") -> None:

@@ -54,19 +54,22 @@ PLAYER_KINDS: dict[str, Callable[..., Player]] = {
 class Setting:
     """A setting a bot kind takes in a player spec: a whole ``count`` or a decimal
     ``number`` within ``low``–``high``, a ``file`` that exists, or one of ``choices``; ``end``
-    also allows the word ``end`` (read as None: no limit)."""
+    also allows the word ``end`` (read as None: no limit); a ``required`` one must be given."""
 
     what: str
     low: float = 0
     high: float = math.inf
     choices: tuple[str, ...] = ()
     end: bool = False
+    required: bool = False
 
     @property
     def shape(self) -> str:
-        """What a value looks like, for messages: ``N``, ``N|end``, ``X`` or the choices."""
+        """What a value looks like, for messages: ``N``, ``N|end``, ``X``, ``FILE`` or the choices."""
         if self.choices:
             return "|".join(self.choices)
+        if self.what == "file":
+            return "FILE"
         return ("N" if self.what == "count" else "X") + ("|end" if self.end else "")
 
     def read(self, name: str, value: str) -> Any:
@@ -163,7 +166,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     installed package declares (:data:`PLUGINS`) with a ``BARE`` setting, a part without ``=``
     is that setting.  Raises ``ValueError`` naming the part that is wrong: an unknown kind or
     setting, a value of the wrong shape or out of range, a setting given twice,
-    both iterations and seconds.
+    both iterations and seconds, a required setting left out.
     """
     kind, *parts = spec.split(":")
     _, allowed, bare = _kind(kind)
@@ -192,6 +195,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise ValueError(f"player '{spec}': {error}") from None
     if "iterations" in settings and "seconds" in settings:
         raise ValueError(f"player '{spec}': give iterations or seconds, not both")
+    for name, setting in allowed.items():
+        if setting.required and name not in settings:
+            raise ValueError(f"player '{spec}': {kind} needs its {name} ({kind}:{setting.shape})")
     return kind, settings
 
 

@@ -65,6 +65,8 @@ def test_the_policy_kind_comes_from_the_entry_point_and_takes_a_file(policy: Pat
         parse_spec("policy:nowhere.zip")
     with pytest.raises(ValueError, match="'policy' takes no setting 'depth'"):
         parse_spec(f"policy:{policy}:depth=3")
+    with pytest.raises(ValueError, match=r"player 'policy': policy needs its file \(policy:FILE\)"):
+        parse_spec("policy")
 
 
 def test_a_policy_plays_whole_games_legally_and_the_same_each_time(policy: Path) -> None:
