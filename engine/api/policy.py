@@ -12,6 +12,7 @@ under the entry-point group ``carcassonne.players`` (:data:`engine.bots.players.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,16 @@ except ImportError as error:  # pragma: no cover - depends on the extra
 #: The environment the policies here are trained in: its name holds the encoding's version
 #: (:class:`~engine.api.pettingzoo.CarcassonneEnv`'s metadata).
 ENVIRONMENT = "carcassonne_v1"
+
+
+@functools.lru_cache(maxsize=8)
+def _load(file: str, modified: int) -> Any:
+    """The model saved in ``file`` (loaded once per file and version: a simulation makes a player per
+    game, and predicting changes nothing in the model); :class:`UserError` when it does not load."""
+    try:
+        return MaskablePPO.load(file, device="cpu")
+    except Exception as error:  # sb3 raises what zipfile, pickle and torch raise
+        raise UserError(f"not a saved MaskablePPO policy ({type(error).__name__}: {error})", file=file) from None
 
 
 def save_policy(model: Any, path: Path | str, ruleset: str, players: int, crop: int = 35,
@@ -63,11 +74,8 @@ class PolicyPlayer:
     BARE = "file"
 
     def __init__(self, seed: int | str | None = None, file: str = "") -> None:
-        try:
-            self.model = MaskablePPO.load(file, device="cpu")
-        except Exception as error:  # sb3 raises what zipfile, pickle and torch raise
-            raise UserError(f"not a saved MaskablePPO policy ({type(error).__name__}: {error})",
-                            file=file) from None
+        path = Path(file).resolve()
+        self.model = _load(str(path), path.stat().st_mtime_ns if path.is_file() else 0)
         self.trained = getattr(self.model, "carcassonne", None)
         if not isinstance(self.trained, dict) or self.trained.get("environment") != ENVIRONMENT:
             raise UserError(f"not a policy saved by engine.api.policy.save_policy for "
