@@ -30,7 +30,7 @@ import sys
 import time
 from pathlib import Path
 
-# The repository instead of benchmarks/ (whose profile.py would shadow the standard library's, which torch reads).
+# The repository on the path, so that benchmarks.provenance imports as a package.
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from benchmarks.provenance import command_line, provenance  # noqa: E402

@@ -49,8 +49,7 @@ from engine.rules.ruleset import load_ruleset
 from engine.sim.intervals import wilson
 from engine.sim.play import play_out
 
-# Appended, not put first: benchmarks/profile.py would hide the standard library's (which PyTorch imports).
-sys.path.append(str(Path(__file__).resolve().parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from provenance import command_line, provenance  # noqa: E402
 
 

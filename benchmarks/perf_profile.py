@@ -1,7 +1,7 @@
 """Where the time goes: the engine's functions by their share of a workload, sampled by perf.
 
-    python benchmarks/profile.py                      # print the tables
-    python benchmarks/profile.py --json FILE          # and write them (with machine, date, commit)
+    python benchmarks/perf_profile.py                      # print the tables
+    python benchmarks/perf_profile.py --json FILE          # and write them (with machine, date, commit)
 
 Each workload of benchmarks/workloads.py (random games, greedy games, ``mcts:100`` moves
 at turn 30 of 2-player ``basic``) runs in its own process under ``perf record --call-graph
