@@ -51,7 +51,8 @@ def play(
     players: Annotated[str, typer.Option("--players", "-p", metavar="LIST", autocompletion=complete_player_list,
                                          help="Comma-separated players in seat order: random, greedy, "
                                               "mcts (mcts:2000, mcts:1.5s, mcts:800:roots=2; more "
-                                              "name=value settings in the README) or human.")] = "random,greedy",
+                                              "name=value settings in the README), policy:FILE (a trained "
+                                              "network: the rl extra) or human.")] = "random,greedy",
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", metavar="N", min=0, max=2**63 - 1,
                                                 help="Seed for the deck and the bots (0 to 2⁶³ − 1); random if "
                                                      "left out (and printed).")] = None,

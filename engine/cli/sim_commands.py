@@ -25,7 +25,8 @@ Games = Annotated[int, typer.Option("--games", "-n", metavar="N", min=1, max=MAX
 Players = Annotated[str, typer.Option("--players", "-p", metavar="LIST", autocompletion=complete_bots,
                                       help="Comma-separated bots in seat order: random, greedy, "
                                            "mcts (mcts:2000 iterations, mcts:1.5s a move, "
-                                           "name=value settings such as mcts:500:depth=4: see the README).")]
+                                           "name=value settings such as mcts:500:depth=4: see the README), "
+                                           "policy:FILE (a trained network: the rl extra).")]
 Seed = Annotated[int, typer.Option("--seed", "-s", metavar="N", min=0, max=MAX_SEED,
                                    help="Master seed (0 to 2⁶³ − 1): game i's seed is derived from it.")]
 Workers = Annotated[Optional[int], typer.Option("--workers", "-w", metavar="N", min=1, max=MAX_WORKERS,

@@ -160,7 +160,7 @@ def test_a_drawn_start_tile_is_turned_by_the_human_in_seat_one() -> None:
 
 
 def test_bad_seats_are_user_errors(basic) -> None:
-    with pytest.raises(UserError, match="known: random, greedy, mcts, human"):
+    with pytest.raises(UserError, match="known: random, greedy, mcts, policy, human"):
         Table(basic, "basic", ["human", "robot"], 1)
     with pytest.raises(UserError, match="a human takes no settings"):
         Table(basic, "basic", ["human:3", "greedy"], 1)
