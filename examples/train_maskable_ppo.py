@@ -3,7 +3,7 @@
 Needs the ``rl`` extra (sb3-contrib, which needs PyTorch: install its CPU build first, README
 "Training a policy"), run from the repository root:
 
-    python examples/train_maskable_ppo.py --timesteps 560000 --seed 1 \\
+    python examples/train_maskable_ppo.py --timesteps 400000 --seed 1 \\
         --policy basic-ppo.zip --result benchmarks/results/train-maskable-ppo.json
 
 **Training**: ``--envs`` copies of :class:`~engine.api.single_agent.CarcassonneGym` (the basic
@@ -116,7 +116,7 @@ def match(policy: str, ruleset_ref: str, other: str, deals: int, first: int) -> 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--ruleset", default="basic")
-    parser.add_argument("--timesteps", type=int, default=560_000, help="the learner's decisions to train on")
+    parser.add_argument("--timesteps", type=int, default=400_000, help="the learner's decisions to train on")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--envs", type=int, default=4)
     parser.add_argument("--opponents", default="random", help="bots the copies play, in turn")
