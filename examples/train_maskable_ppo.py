@@ -3,13 +3,13 @@
 Needs the ``rl`` extra (sb3-contrib, which needs PyTorch: install its CPU build first, README
 "Training a policy"), run from the repository root:
 
-    python examples/train_maskable_ppo.py --timesteps 400000 --seed 1 \\
-        --policy basic-ppo.zip --result benchmarks/results/train-maskable-ppo.json
+    python examples/train_maskable_ppo.py --timesteps 640000 --seed 1 \\
+        --policy basic-ppo.zip --result benchmarks/results/train-maskable-ppo-random-and-greedy.json
 
 **Training**: ``--envs`` copies of :class:`~engine.api.single_agent.CarcassonneGym` (the basic
 game for two unless ``--ruleset`` says otherwise, the compact observation), the learner's seat
 drawn afresh each game, against the bots ``--opponents`` names in turn (one per copy: by default
-random in all), with the potential-based ``shaping`` term (the lead in points if the game
+random and greedy), with the potential-based ``shaping`` term (the lead in points if the game
 ended now, docs/api.md) on top of the zero-sum result.  MaskablePPO reads the legal actions from
 the environment's ``action_masks``, so the policy never picks an illegal one; its network is
 the multi-input MLP (``--net`` units per layer) over the board planes and scalars.  A run is
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -113,27 +114,49 @@ def match(policy: str, ruleset_ref: str, other: str, deals: int, first: int) -> 
             "mean points": round(mine / (2 * deals), 1), "their mean points": round(theirs / (2 * deals), 1)}
 
 
+def _at_least(least: int):
+    """An argparse type: a whole number of at least ``least``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a whole number, not '{text}'") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"at least {least}, not {value}")
+        return value
+    return parse
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--ruleset", default="basic")
-    parser.add_argument("--timesteps", type=int, default=400_000, help="the learner's decisions to train on")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--envs", type=int, default=4)
-    parser.add_argument("--opponents", default="random", help="bots the copies play, in turn")
+    parser.add_argument("--timesteps", type=_at_least(1), default=640_000, help="the learner's decisions to train on")
+    parser.add_argument("--seed", type=_at_least(0), default=1)
+    parser.add_argument("--envs", type=_at_least(1), default=4)
+    parser.add_argument("--opponents", default="random,greedy", help="bots the copies play, in turn")
     parser.add_argument("--shaping", type=float, default=1.0)
-    parser.add_argument("--net", type=int, default=128, help="units in each of the two hidden layers")
-    parser.add_argument("--rollout", type=int, default=4096, help="steps per rollout, over all copies")
-    parser.add_argument("--batch", type=int, default=256)
-    parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--net", type=_at_least(1), default=128, help="units in each of the two hidden layers")
+    parser.add_argument("--rollout", type=_at_least(1), default=4096, help="steps per rollout, over all copies")
+    parser.add_argument("--batch", type=_at_least(2), default=256)
+    parser.add_argument("--epochs", type=_at_least(1), default=4)
     parser.add_argument("--learning-rate", type=float, default=3e-4)
-    parser.add_argument("--threads", type=int, default=2, help="PyTorch's threads")
-    parser.add_argument("--deals", type=int, default=100, help="seat-swapped deals per match (2 games each)")
+    parser.add_argument("--threads", type=_at_least(1), default=2, help="PyTorch's threads")
+    parser.add_argument("--deals", type=_at_least(1), default=100, help="seat-swapped deals per match (2 games each)")
     parser.add_argument("--policy", type=Path, required=True, help="where to save the policy (.zip)")
     parser.add_argument("--result", type=Path, help="the result file (JSON)")
     args = parser.parse_args()
     for path in (args.policy, args.result):
         if path is not None and not path.parent.is_dir():
             parser.error(f"{path}: no directory {path.parent}")
+    if args.rollout < args.envs:
+        parser.error(f"--rollout {args.rollout} is fewer steps than --envs {args.envs} copies take one each")
+    if not (math.isfinite(args.shaping) and math.isfinite(args.learning_rate) and args.learning_rate > 0):
+        parser.error("--shaping is a finite number and --learning-rate a positive one")
+    try:
+        for opponent in args.opponents.split(","):
+            CarcassonneGym(args.ruleset, opponent=opponent)
+    except ValueError as error:  # the ruleset or a bot named wrong: said before any training
+        parser.error(str(error))
     torch.set_num_threads(args.threads)
     origin = provenance(command_line())  # the commit that trains, read before the hour it takes
     model, curve, seconds = train(args)
