@@ -63,9 +63,12 @@ class PolicyPlayer:
     Raises :class:`~engine.errors.UserError` for a file that is not a policy saved by
     :func:`save_policy` (or saved for another version of the environment) and, at the first
     move, for a game of another number of seats or whose observation has another shape than
-    the policy was trained on.  A board that outgrows the crop (rare: the basic game at the
-    default 35 cells) cannot be shown to the policy: from then on the player places as
-    :class:`~engine.bots.random_player.RandomPlayer` does, seeded from ``seed``, and counts
+    the policy was trained on.  The ruleset itself is not checked: a policy plays any ruleset
+    whose observation has the shape it reads (basic's plays ``first-edition`` or
+    ``basic+no-farmers``), for what it is worth there.  Loading unpickles parts of the file
+    (stable-baselines3 does): load only policies from people you trust.  A board that outgrows
+    the crop (rare: the basic game at the default 35 cells) cannot be shown to the policy: from
+    then on the player places as :class:`~engine.bots.random_player.RandomPlayer` does, seeded from ``seed``, and counts
     such moves in :attr:`blind`.
     """
 
@@ -75,7 +78,10 @@ class PolicyPlayer:
 
     def __init__(self, seed: int | str | None = None, file: str = "") -> None:
         path = Path(file).resolve()
-        self.model = _load(str(path), path.stat().st_mtime_ns if path.is_file() else 0)
+        try:
+            self.model = _load(str(path), path.stat().st_mtime_ns if path.is_file() else 0)
+        except UserError as error:  # named as the user gave it
+            raise UserError(error.diagnostics[0].message, file=file) from None
         self.trained = getattr(self.model, "carcassonne", None)
         if not isinstance(self.trained, dict) or self.trained.get("environment") != ENVIRONMENT:
             raise UserError(f"not a policy saved by engine.api.policy.save_policy for "
@@ -147,6 +153,6 @@ class PolicyPlayer:
         else:
             expected, shape = tuple(space.shape), (layout.size,)
         if expected != shape:
-            raise UserError(f"the policy was trained on {trained['ruleset']} (observation {expected}); "
-                            f"this game's observation is {shape}", file=self.file)
+            raise UserError(f"the policy reads observations of shape {expected} (it was trained on "
+                            f"{trained['ruleset']}); this game's are {shape}", file=self.file)
 

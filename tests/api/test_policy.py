@@ -114,7 +114,8 @@ def test_bad_policy_files_are_refused_saying_why(policy: Path, tmp_path: Path) -
         make_player(f"policy:{bare}", 1, 0)
     with pytest.raises(UserError, match="trained for 2 players, not 3"):
         _play("basic", [f"policy:{policy}", "random", "random"], 1)
-    with pytest.raises(UserError, match=r"trained on basic \(observation .*\(56,\)\)\); this game's observation"):
+    shape = r"reads observations of shape .*\(56,\)\) \(it was trained on basic\); this game's are"
+    with pytest.raises(UserError, match=shape):
         _play("basic+river", [f"policy:{policy}", "random"], 1)
 
 
@@ -175,12 +176,24 @@ def test_the_training_example_runs_small_and_writes_its_result(tmp_path: Path) -
     data = json.loads(result.read_text())
     assert [m["against"] for m in data["matches"]] == ["random", "greedy"]
     assert all(m["games"] == 2 and 0 <= m["share"] <= 1 for m in data["matches"])
-    assert data["settings"]["timesteps"] == 256 and data["curve"][-1]["steps"] == 256
+    assert data["settings"]["timesteps"] == 256 and data["curve"][-1]["steps"] == data["steps trained"] == 256
     assert {"machine", "date", "commit"} <= set(data)
     make_player(f"policy:{saved}", 1, 0)
 
 
-def test_the_training_example_refuses_a_missing_directory(tmp_path: Path) -> None:
-    run = subprocess.run([sys.executable, str(ROOT / "examples" / "train_maskable_ppo.py"),
-                          "--policy", str(tmp_path / "nowhere" / "p.zip")], capture_output=True, text=True)
-    assert run.returncode == 2 and "no directory" in run.stderr and "Traceback" not in run.stderr
+@pytest.mark.parametrize("args, said", [
+    (["--policy", "nowhere/p.zip"], "no directory"),
+    (["--policy", "p"], "a .zip file"),
+    (["--policy", "p.zip", "--timesteps", "0"], "--timesteps: at least 1, not 0"),
+    (["--policy", "p.zip", "--deals", "0"], "--deals: at least 1, not 0"),
+    (["--policy", "p.zip", "--envs", "4", "--rollout", "2"], "fewer steps than --envs"),
+    (["--policy", "p.zip", "--batch", "x"], "--batch: a whole number, not 'x'"),
+    (["--policy", "p.zip", "--opponents", "random,robot"], "unknown player 'robot'"),
+    (["--policy", "p.zip", "--ruleset", "nosuch"], "unknown ruleset 'nosuch'"),
+    (["--policy", "p.zip", "--shaping", "nan"], "--shaping is a finite number"),
+])
+def test_the_training_example_refuses_bad_arguments_before_training(tmp_path: Path, args: list, said: str) -> None:
+    run = subprocess.run([sys.executable, str(ROOT / "examples" / "train_maskable_ppo.py"), *args],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 2 and said in run.stderr and "Traceback" not in run.stderr
+    assert list(tmp_path.iterdir()) == []
