@@ -190,8 +190,7 @@ class Hands(Part):
         """``held`` by the seats of ``order`` and the observer's ``hand`` (tiles, / ``size``), and
         the tiles hidden from it added to ``unseen``."""
         hands = hands_of(game)
-        if hands is None:
-            return
+        assert hands is not None  # the part is made only under deck.hand
         me = 1 << seat
         for k, s in enumerate(order):
             view["held"][k] = len(hands.held[s]) / size
@@ -206,8 +205,7 @@ class Hands(Part):
 
     def text(self, game: "Game", seat: int) -> str:
         hands = hands_of(game)
-        if hands is None:
-            return "hand -, held []"
+        assert hands is not None  # the part is made only under deck.hand
         tiles = self.ruleset.tiles
         hand = " ".join(tiles[t].id for t in sorted(t for t, _, _ in hands.held[seat])) or "-"
         return f"hand {hand}, held {[len(held) for held in hands.held]}"

@@ -68,8 +68,8 @@ class PolicyPlayer:
     ``basic+no-farmers``), for what it is worth there.  Loading unpickles parts of the file
     (stable-baselines3 does): load only policies from people you trust.  A board that outgrows
     the crop (rare: the basic game at the default 35 cells) cannot be shown to the policy: from
-    then on the player places as :class:`~engine.bots.random_player.RandomPlayer` does, seeded from ``seed``, and counts
-    such moves in :attr:`blind`.
+    then on the player places as :class:`~engine.bots.random_player.RandomPlayer` does, seeded
+    from ``seed``, and counts such moves in :attr:`blind`.
     """
 
     name = "policy"
@@ -94,8 +94,7 @@ class PolicyPlayer:
 
     def choose_start(self, game: Game) -> int:
         state = self._state(game)
-        codec = state.codec
-        return self._best(state, game) - codec.starts_from
+        return self._best(state, game) - state.codec.starts_from
 
     def choose(self, game: Game) -> Move:
         state = self._state(game)
@@ -104,15 +103,17 @@ class PolicyPlayer:
         except CropTooSmall:
             self.blind += 1
             return self.fallback.choose(game)
-        moves = [move for move in state.legal_moves() if state.actions_for(move)[0] == first]
-        if len(moves) == 1:
-            return moves[0]
-        state.apply(first)  # a placement: its follower spot is the second decision
-        second = self._best(state, game)
-        return next(move for move in moves if state.actions_for(move) == [second])
+        move = state.move_for(first)
+        if move is None:  # a placement with follower spots: the spot is the second decision
+            state.apply(first)
+            move = state.move_for(self._best(state, game))
+        assert move is not None
+        return move
 
     def _state(self, game: Game) -> ChanceGame:
-        self._check(game)
+        if game.players != self.trained["players"]:
+            raise UserError(f"the policy was trained for {self.trained['players']} players, "
+                            f"not {game.players}", file=self.file)
         return ChanceGame.following(game, self.trained["crop"])
 
     def _best(self, state: ChanceGame, game: Game) -> int:
@@ -131,21 +132,19 @@ class PolicyPlayer:
         return int(action)
 
     def _layout(self, game: Game) -> tuple[Any, Any, Any]:
-        """The observation's layout for ``game``'s ruleset, its tensor and its views (made once a ruleset)."""
+        """The observation's layout for ``game``'s ruleset, its tensor and its views (made, and
+        checked against what the policy reads, once a ruleset)."""
         key = game.ruleset.sha256
         if key not in self._layouts:
             layout = make_layout(self.trained["observation"], game.ruleset, game.players, self.trained["crop"])
+            self._check(layout)
             tensor = numpy.zeros(layout.size, numpy.float32)
             self._layouts[key] = (layout, tensor, layout.views(tensor))
         return self._layouts[key]
 
-    def _check(self, game: Game) -> None:
-        """:class:`UserError` unless the policy can read ``game`` (seats and observation shape)."""
+    def _check(self, layout: Any) -> None:
+        """:class:`UserError` unless the policy reads observations of ``layout``'s shape."""
         trained = self.trained
-        if game.players != trained["players"]:
-            raise UserError(f"the policy was trained for {trained['players']} players, "
-                            f"not {game.players}", file=self.file)
-        layout = self._layout(game)[0]
         space = self.model.observation_space
         if trained["observation"] == "compact":
             expected = (tuple(space["board"].shape), tuple(space["scalars"].shape))

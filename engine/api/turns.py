@@ -216,29 +216,36 @@ class ChanceGame:
     def _act(self, action: int) -> None:
         """Play the seat's legal ``action``."""
         codec, game = self.codec, self.game
-        block = codec.block(action)
-        if block == "start":
+        if codec.block(action) == "start":
             game.place_start(action - codec.starts_from)
             self.start_due = bool(game.pending_starts)
-        elif block == "follower":
+            return
+        move = self.move_for(action)
+        if move is None:  # a placement with follower spots: the spot is the next decision
+            self.placing = codec.placement(action, self.window)
+            return
+        self.placing = None
+        game.play(move, draw=False)
+
+    def move_for(self, action: int) -> Move | None:
+        """The whole engine move the acting seat's legal ``action`` (not a start rotation) makes
+        from here, or None for a placement whose follower spot is still to choose: what
+        :meth:`apply` plays, and what a player choosing by actions (:mod:`engine.api.policy`)
+        returns to the engine's loop."""
+        codec, game = self.codec, self.game
+        block = codec.block(action)
+        if block == "follower":
             assert self.placing is not None
             spot, kind = codec.follower(action)
-            move = next(m for m in self.options()[self.placing] if m.follower == spot and m.type == kind)
-            self.placing = None
-            game.play(move, draw=False)
-        elif block == "place":
-            placement = codec.placement(action, self.window)
-            moves = self.options()[placement]
-            if len(moves) == 1:  # nowhere to put a follower: no second decision
-                game.play(moves[0], draw=False)
-            else:
-                self.placing = placement
-        elif block == "move on":
-            game.play(codec.move_on(action, moving.of(game).movers[0][2]), draw=False)
-        elif block == "pick":
-            game.play(codec.pick(action), draw=False)
-        else:
-            game.play(DRAW, draw=False)
+            return next(m for m in self.options()[self.placing] if m.follower == spot and m.type == kind)
+        if block == "place":
+            moves = self.options()[codec.placement(action, self.window)]
+            return moves[0] if len(moves) == 1 else None  # one: nowhere to put a follower
+        if block == "move on":
+            return codec.move_on(action, moving.of(game).movers[0][2])
+        if block == "pick":
+            return codec.pick(action)
+        return DRAW
 
     def _decision_string(self, move: Move) -> str:
         """``"wagon to (1,0) road@E"`` or ``"wagon home"`` (the follower moving on now)."""

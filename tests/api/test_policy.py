@@ -177,7 +177,7 @@ def test_the_training_example_runs_small_and_writes_its_result(tmp_path: Path) -
     assert [m["against"] for m in data["matches"]] == ["random", "greedy"]
     assert all(m["games"] == 2 and 0 <= m["share"] <= 1 for m in data["matches"])
     assert data["settings"]["timesteps"] == 256 and data["curve"][-1]["steps"] == data["steps trained"] == 256
-    assert {"machine", "date", "commit"} <= set(data)
+    assert {"machine", "date", "commit"} <= set(data) and data["policy bytes"] == saved.stat().st_size
     make_player(f"policy:{saved}", 1, 0)
 
 
